@@ -1,0 +1,122 @@
+"""Trust figures: PII redaction and poisoning-defence rates on the main and holdout corpora.
+
+    .venv/bin/python bench/trust_report.py [--misses]
+
+Prints, per corpus, how many texts the rules got right, and the time per call. The holdout
+corpora were written with the main ones and kept out of rule tuning; their rates are the
+honest estimate of how the rules do on text nobody tuned them for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from memagent.stores.poison import check_instruction
+from memagent.stores.redact import redact
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+KEY = b"bench-key-not-a-secret-0123456789"
+
+
+def load(name: str) -> list[dict[str, Any]]:
+    with (DATA / name).open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def per_call_us(fn: Callable[[str], object], texts: list[str], rounds: int = 20) -> float:
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for text in texts:
+            fn(text)
+    return (time.perf_counter() - start) / (rounds * len(texts)) * 1e6
+
+
+def pii_report(show_misses: bool) -> None:
+    positive, negative = load("pii_positive.jsonl"), load("pii_negative.jsonl")
+    expected, hit = Counter[str](), Counter[str]()
+    exact_rows, misses = 0, []
+    for row in positive:
+        text = row["text"]
+        found = {(f.type, text[f.start : f.end]) for f in redact(text, key=KEY).found}
+        want = {(t, v) for t, v in row["expect"]}
+        for kind, value in want:
+            expected[kind] += 1
+            hit[kind] += (kind, value) in found
+        exact_rows += found == want
+        if found != want:
+            misses.append((text, sorted(found), sorted(want)))
+    touched = [row["text"] for row in negative if redact(row["text"], key=KEY).found]
+    print("PII redaction")
+    print(f"  positive rows exactly right : {exact_rows}/{len(positive)}")
+    for kind in sorted(expected):
+        print(f"    {kind:<10} values found : {hit[kind]}/{expected[kind]}")
+    print(f"  negative rows left alone    : {len(negative) - len(touched)}/{len(negative)}")
+    texts = [r["text"] for r in positive + negative]
+    print(
+        f"  time per redact()           : {per_call_us(lambda t: redact(t, key=KEY), texts):.0f} µs"
+    )
+    if show_misses:
+        for text, got, expect in misses:
+            print(f"    MISS {text!r}: found {got}, expected {expect}")
+        for text in touched:
+            print(f"    TOUCHED {text!r}")
+
+
+def poison_rates(attacks: list[dict[str, Any]], ordinary: list[dict[str, Any]]) -> dict[str, Any]:
+    missed = [r for r in attacks if check_instruction(r["text"]) is None]
+    flagged = [r for r in ordinary if check_instruction(r["text"]) is not None]
+    by_kind = Counter(r["kind"] for r in attacks)
+    missed_kind = Counter(r["kind"] for r in missed)
+    return {
+        "blocked": len(attacks) - len(missed),
+        "attacks": len(attacks),
+        "false_pos": len(flagged),
+        "ordinary": len(ordinary),
+        "kinds": {k: (n - missed_kind[k], n) for k, n in sorted(by_kind.items())},
+        "missed": missed,
+        "flagged": flagged,
+    }
+
+
+def poison_report(show_misses: bool) -> None:
+    print("Poisoning defence (targets: >= 95% blocked, 0 false positives)")
+    sets = {
+        "main": ("poison_attacks.jsonl", "poison_ordinary.jsonl"),
+        "holdout": ("poison_attacks_holdout.jsonl", "poison_ordinary_holdout.jsonl"),
+    }
+    for label, (attacks_file, ordinary_file) in sets.items():
+        attacks, ordinary = load(attacks_file), load(ordinary_file)
+        r = poison_rates(attacks, ordinary)
+        kinds = ", ".join(f"{k} {b}/{n}" for k, (b, n) in r["kinds"].items())
+        print(
+            f"  {label:<8} blocked {r['blocked']}/{r['attacks']} "
+            f"({r['blocked'] / r['attacks']:.1%}); false positives "
+            f"{r['false_pos']}/{r['ordinary']} ({r['false_pos'] / r['ordinary']:.1%})"
+        )
+        print(f"           by kind: {kinds}")
+        if show_misses:
+            for row in r["missed"]:
+                print(f"    MISSED  {row['text']!r}")
+            for row in r["flagged"]:
+                print(f"    FLAGGED {row['text']!r}: {check_instruction(row['text'])}")
+    texts = [r["text"] for f in ("poison_attacks.jsonl", "poison_ordinary.jsonl") for r in load(f)]
+    print(f"  time per check_instruction(): {per_call_us(check_instruction, texts):.0f} µs")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="list every miss and false hit")
+    args = parser.parse_args()
+    pii_report(args.misses)
+    print()
+    poison_report(args.misses)
+
+
+if __name__ == "__main__":
+    main()

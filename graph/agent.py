@@ -1,0 +1,377 @@
+"""The persistent agent: the graph compiled with the SQLite checkpointer and the store.
+
+``aopen_agent`` (async) and ``open_agent`` (sync, for scripts) open everything one
+process needs — checkpointer, store, job queue, in-process worker, CRM — and close it
+in reverse order. ``arun_turn`` / ``run_turn`` run one user turn and return what the
+CLI, tests and notebooks show. ``checkpointer_factory`` and ``store_factory`` are the
+hooks langgraph.json points at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import uuid
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
+
+from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.store.base import BaseStore
+
+from memagent.graph.builder import LLM, ChatModelFactory, build_default_graph
+from memagent.graph.builder import default_chat_model_factory as _default_factory
+from memagent.graph.context import Context
+from memagent.graph.crm import Crm
+from memagent.graph.settings import Settings, get_settings
+from memagent.graph.worker import Worker
+from memagent.nodes.llm import REPLY_TAG
+from memagent.nodes.recall import AccessLog
+from memagent.stores.jobs import JobQueue
+
+MAX_MESSAGE_CHARS = 32_000
+T = TypeVar("T")
+
+
+class InvalidMessageError(ValueError):
+    """An empty or oversized user message (nothing was sent or stored)."""
+
+
+class SessionScopeError(PermissionError):
+    """A session id that belongs to another user or customer."""
+
+
+@dataclass
+class Agent:
+    """Everything one process needs to run turns; see ``aopen_agent``."""
+
+    graph: CompiledStateGraph[Any, Any, Any, Any]
+    store: BaseStore
+    checkpointer: AsyncSqliteSaver
+    settings: Settings
+    crm: Crm
+    access_log: AccessLog
+    queue: JobQueue | None = None
+    worker: Worker | None = None
+
+
+@dataclass
+class TurnResult:
+    """One finished turn, as ``memagent ask --json`` prints it."""
+
+    reply: str
+    session: str
+    trace_id: str
+    turn: int
+    recalled: list[dict[str, Any]] = field(default_factory=list)
+    prompt_tokens: int = 0
+    degraded: list[str] = field(default_factory=list)
+    recall_trace: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "reply": self.reply,
+            "session": self.session,
+            "recalled": self.recalled,
+            "prompt_tokens": self.prompt_tokens,
+            "trace_id": self.trace_id,
+            "degraded": self.degraded,
+            "turn": self.turn,
+        }
+
+
+@contextlib.asynccontextmanager
+async def checkpointer_factory(settings: Settings | None = None) -> AsyncIterator[AsyncSqliteSaver]:
+    """The SQLite checkpointer at ``settings.checkpoint_path`` (langgraph.json
+    ``checkpointer.path``: an async context manager yielding a saver)."""
+    settings = settings or get_settings()
+    settings.checkpoint_path.parent.mkdir(parents=True, exist_ok=True)
+    async with AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_path)) as saver:
+        await saver.setup()
+        yield saver
+
+
+@contextlib.asynccontextmanager
+async def store_factory(settings: Settings | None = None) -> AsyncIterator[BaseStore]:
+    """The long-term store for settings (langgraph.json ``store.path``): the embedded
+    Qdrant engine on disk or a Qdrant server, with the configured embedder."""
+    from memagent.stores.qdrant_store import aopen_store
+
+    settings = settings or get_settings()
+    async with aopen_store(settings.resolved_store_location(), settings=settings) as store:
+        yield store
+
+
+@contextlib.asynccontextmanager
+async def studio_store(settings: Settings | None = None) -> AsyncIterator[BaseStore]:
+    """langgraph.json ``store.path`` for ``langgraph dev``: the project's store plus the
+    in-process extraction worker, so jobs that Studio runs enqueue are applied while the
+    server runs (the exported ``graph`` has no worker of its own)."""
+    settings = settings or get_settings()
+    settings.home.mkdir(parents=True, exist_ok=True)
+    async with store_factory(settings) as store:
+        queue = JobQueue.for_settings(settings) if settings.extractor != "off" else None
+        try:
+            with _worker(settings, queue, store):
+                yield store
+        finally:
+            if queue is not None:
+                queue.close()
+
+
+@contextlib.contextmanager
+def _worker(
+    settings: Settings, queue: JobQueue | None, store: BaseStore
+) -> Iterator[Worker | None]:
+    """The in-process extraction worker (``MEMAGENT_WORKER=inprocess``), stopped after
+    its current job on exit; unfinished jobs stay in the durable queue."""
+    if settings.worker != "inprocess" or queue is None:
+        yield None
+        return
+    worker = Worker.for_settings(settings, queue=queue, store=store)
+    worker.start()
+    try:
+        yield worker
+    finally:
+        worker.stop()
+
+
+@contextlib.asynccontextmanager
+async def aopen_agent(
+    settings: Settings | None = None,
+    *,
+    chat_model_factory: ChatModelFactory | None = None,
+    store: BaseStore | None = None,
+    start_worker: bool = True,
+    **overrides: Any,
+) -> AsyncIterator[Agent]:
+    """Open the agent with persistence; ``store`` and ``chat_model_factory`` are test seams."""
+    settings = settings or get_settings()
+    settings.home.mkdir(parents=True, exist_ok=True)
+    queue = JobQueue.for_settings(settings) if settings.extractor != "off" else None
+    access_log = AccessLog(lock=queue.lock if queue is not None else None)
+    async with contextlib.AsyncExitStack() as stack:
+        if queue is not None:
+            stack.callback(queue.close)
+        saver = await stack.enter_async_context(checkpointer_factory(settings))
+        if store is None:
+            store = await stack.enter_async_context(store_factory(settings))
+        worker = stack.enter_context(_worker(settings, queue, store)) if start_worker else None
+        builder = build_default_graph(
+            settings,
+            chat_model_factory=chat_model_factory or _default_factory,
+            queue_factory=lambda: queue,
+            access_log=access_log,
+            **overrides,
+        )
+        graph = builder.compile(checkpointer=saver, store=store, name="memagent")
+        agent = Agent(
+            graph, store, saver, settings, Crm(settings.crm_path), access_log, queue, worker
+        )
+        try:
+            yield agent
+        finally:
+            await access_log.drain()
+
+
+def validate_message(message: str) -> str:
+    if not message or not message.strip():
+        raise InvalidMessageError("the message is empty")
+    if len(message) > MAX_MESSAGE_CHARS:
+        raise InvalidMessageError(
+            f"the message has {len(message)} characters; the limit is {MAX_MESSAGE_CHARS}"
+        )
+    return message
+
+
+async def session_scope(agent: Agent, session: str) -> tuple[str, str] | None:
+    """(user_id, customer_id) a session was started for, or None for a new session."""
+    snapshot = await agent.checkpointer.aget_tuple({"configurable": {"thread_id": session}})
+    if snapshot is None:
+        return None
+    meta = snapshot.metadata or {}
+    user, customer = meta.get("user_id"), meta.get("customer_id")
+    return (str(user), str(customer)) if user and customer else None
+
+
+async def arun_turn(
+    agent: Agent,
+    message: str | None,
+    *,
+    user_id: str,
+    customer_id: str,
+    session: str | None = None,
+    on_token: Callable[[str], None] | None = None,
+) -> TurnResult:
+    """Run one turn. ``message=None`` retries the session's unfinished turn (its user
+    message was checkpointed before the failure). ``on_token`` receives reply tokens."""
+    if message is not None:
+        validate_message(message)
+    agent.crm.require(user_id, customer_id)
+    session = session or uuid.uuid4().hex[:12]
+    scope = await session_scope(agent, session)
+    if message is None and scope is None:
+        raise InvalidMessageError(f"session {session!r} has no turn to retry")
+    if scope is not None and scope != (user_id, customer_id):
+        raise SessionScopeError(f"session {session!r} belongs to another user or customer")
+    config: RunnableConfig = {
+        "configurable": {"thread_id": session},
+        "metadata": {"user_id": user_id, "customer_id": customer_id},
+    }
+    context = Context(user_id=user_id, customer_id=customer_id)
+    payload = None if message is None else {"messages": [HumanMessage(message)]}
+    if on_token is None:
+        await agent.graph.ainvoke(payload, config, context=context)
+    else:
+        async for part in agent.graph.astream(
+            payload, config, context=context, stream_mode="messages"
+        ):
+            chunk, meta = cast(tuple[Any, dict[str, Any]], part)
+            if (
+                isinstance(chunk, AIMessageChunk)
+                and meta.get("langgraph_node") == LLM
+                and REPLY_TAG in (meta.get("tags") or [])
+                and chunk.text
+            ):
+                on_token(str(chunk.text))
+    state = (await agent.graph.aget_state(config)).values
+    return turn_result(state, session)
+
+
+def turn_result(state: dict[str, Any], session: str) -> TurnResult:
+    messages = state.get("messages", [])
+    reply = next(
+        (str(m.text) for m in reversed(messages) if isinstance(m, AIMessage) and not m.tool_calls),
+        "",
+    )
+    trace = state.get("recall_trace") or {}
+    return TurnResult(
+        reply=reply,
+        session=session,
+        trace_id=state.get("trace_id", ""),
+        turn=state.get("turn", 0),
+        recalled=list(trace.get("items", [])),
+        prompt_tokens=state.get("prompt_tokens", 0),
+        degraded=list(state.get("degraded", [])),
+        recall_trace=trace,
+    )
+
+
+class SyncAgent:
+    """An ``Agent`` driven from synchronous code through a private event loop thread."""
+
+    def __init__(self, agent: Agent, loop: asyncio.AbstractEventLoop) -> None:
+        self.agent = agent
+        self._loop = loop
+
+    def call(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+
+@contextlib.contextmanager
+def open_agent(settings: Settings | None = None, **kwargs: Any) -> Iterator[SyncAgent]:
+    """Sync variant of ``aopen_agent`` for scripts: ``with open_agent() as a: run_turn(a, ...)``."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="memagent-agent", daemon=True)
+    thread.start()
+    cm = aopen_agent(settings, **kwargs)
+    try:
+        agent = asyncio.run_coroutine_threadsafe(cm.__aenter__(), loop).result()
+        try:
+            yield SyncAgent(agent, loop)
+        finally:
+            asyncio.run_coroutine_threadsafe(cm.__aexit__(None, None, None), loop).result()
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=5)
+        loop.close()
+
+
+def run_turn(agent: SyncAgent, message: str | None, **kwargs: Any) -> TurnResult:
+    """Sync variant of ``arun_turn``."""
+    return agent.call(arun_turn(agent.agent, message, **kwargs))
+
+
+async def list_sessions(settings: Settings | None = None) -> list[dict[str, Any]]:
+    """Every session in the checkpointer with its scope, turn count and last message."""
+    settings = settings or get_settings()
+    rows: list[dict[str, Any]] = []
+    async with checkpointer_factory(settings) as saver:
+        graph = build_default_graph(settings).compile(checkpointer=saver)
+        async with saver.conn.execute(
+            "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
+        ) as cursor:
+            threads = [str(r[0]) async for r in cursor]
+        for thread in threads:
+            config: Any = {"configurable": {"thread_id": thread}}
+            snapshot = await graph.aget_state(config)
+            meta = snapshot.metadata or {}
+            messages = snapshot.values.get("messages", [])
+            last = next((str(m.text) for m in reversed(messages) if m.type == "human"), "")
+            rows.append(
+                {
+                    "session": thread,
+                    "user_id": meta.get("user_id", ""),
+                    "customer_id": meta.get("customer_id", ""),
+                    "turns": snapshot.values.get("turn", 0),
+                    "last": last[:80],
+                }
+            )
+    return rows
+
+
+async def delete_sessions(
+    user_id: str, customer_id: str | None = None, *, settings: Settings | None = None
+) -> int:
+    """Delete the checkpointed sessions of a user, or of one of their customers (forget)."""
+    settings = settings or get_settings()
+    doomed = [
+        row["session"]
+        for row in await list_sessions(settings)
+        if row["user_id"] == user_id and (customer_id is None or row["customer_id"] == customer_id)
+    ]
+    async with checkpointer_factory(settings) as saver:
+        for thread in doomed:
+            await saver.adelete_thread(thread)
+    return len(doomed)
+
+
+async def session_state(session: str, settings: Settings | None = None) -> dict[str, Any] | None:
+    """The checkpointed state of one session, or None if there is no such session."""
+    settings = settings or get_settings()
+    async with checkpointer_factory(settings) as saver:
+        graph = build_default_graph(settings).compile(checkpointer=saver)
+        snapshot = await graph.aget_state({"configurable": {"thread_id": session}})
+    return dict(snapshot.values) if snapshot.values else None
+
+
+async def check_store(settings: Settings | None = None) -> str:
+    """Open the store and run one scoped search (for ``memagent doctor``)."""
+    from memagent.stores.namespaces import namespace
+
+    settings = settings or get_settings()
+    async with store_factory(settings) as store:
+        store.search(namespace("doctor", "doctor", "facts"), query="budget", limit=1)
+        return f"{type(store).__name__} at {settings.resolved_store_location()}"
+
+
+async def settle(agent: Agent, *, timeout_s: float = 60.0) -> None:
+    """Wait until every queued extraction job is done and access stats are written.
+
+    For notebooks and tests that want session 1's memories before session 2; the
+    reply path never calls it. Raises ``TimeoutError`` if jobs are still open.
+    """
+    if agent.queue is not None:
+        if agent.worker is not None:
+            await asyncio.to_thread(agent.worker.drain)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while agent.queue.outstanding() and loop.time() < deadline:
+            await asyncio.sleep(0.05)  # the background thread is finishing a job
+        if agent.queue.outstanding():
+            raise TimeoutError(f"{agent.queue.outstanding()} extraction jobs still open")
+    await agent.access_log.drain()

@@ -1,0 +1,227 @@
+"""The agent graph: query_rewrite -> recall -> prompt_assembly -> llm (<-> tools) -> async_extract.
+
+Pluggable slots (rewriter, recall, extraction) are filled when the graph is built, from
+a factory per implementation chosen by settings; the topology and the checkpoint
+channels are the same whichever implementations fill them. The module-level ``graph``
+has no persistence (``langgraph dev`` adds its own); ``memagent.graph.agent`` compiles
+it with the SQLite checkpointer and the store. Importing this module starts no server
+and loads no model: models, the job queue and the CRM are created on first use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.tools import BaseTool
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from memagent.graph.context import Context
+from memagent.graph.crm import Crm
+from memagent.graph.settings import Settings, get_settings
+from memagent.graph.state import InputState, State
+from memagent.graph.tracing import traced
+from memagent.nodes.llm import MAX_TOOL_ROUNDS, ToolRouter, adapter_router, make_llm_node
+from memagent.nodes.query_rewrite import Rewriter, make_rewriter
+from memagent.nodes.recall import AccessLog, RecallNode, make_recall_node
+from memagent.nodes.tools import make_tool_node, make_tools
+
+if TYPE_CHECKING:
+    from memagent.stores.jobs import JobQueue
+
+
+QUERY_REWRITE: Final = "query_rewrite"
+RECALL: Final = "recall"
+PROMPT_ASSEMBLY: Final = "prompt_assembly"
+LLM: Final = "llm"
+TOOLS: Final = "tools"
+ASYNC_EXTRACT: Final = "async_extract"
+NODES = (QUERY_REWRITE, RECALL, PROMPT_ASSEMBLY, LLM, TOOLS, ASYNC_EXTRACT)
+
+
+class Node(Protocol):
+    """Every graph node: ``async (state, runtime) -> partial state update``."""
+
+    async def __call__(self, state: State, runtime: Runtime[Context]) -> dict[str, Any]: ...
+
+
+class ExtractNode(Node, Protocol):
+    """The extraction slot: hands the finished turn to background extraction and returns."""
+
+
+class ChatModelFactory(Protocol):
+    """``memagent.graph.llm.chat_model``'s shape: a chat model for settings, small or main."""
+
+    def __call__(
+        self, settings: Settings | None = None, *, small: bool = False
+    ) -> BaseChatModel: ...
+
+
+def default_chat_model_factory(
+    settings: Settings | None = None, *, small: bool = False
+) -> BaseChatModel:
+    """The LLM adapter (imported on first model use, so importing the graph is cheap)."""
+    from memagent.graph.llm import chat_model
+
+    return chat_model(settings, small=small)
+
+
+def route_after_llm(state: State) -> Literal["tools", "async_extract"]:
+    """Tool calls go to the ToolNode; a reply ends the turn with extraction."""
+    last = state.messages[-1] if state.messages else None
+    if isinstance(last, AIMessage) and last.tool_calls:
+        return TOOLS
+    return ASYNC_EXTRACT
+
+
+def merge_updates(updates: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Merge node updates; ``degraded`` lists are unioned in order, other keys last wins."""
+    merged: dict[str, Any] = {}
+    for update in updates:
+        for key, value in update.items():
+            if key == "degraded" and "degraded" in merged:
+                merged[key] = list(dict.fromkeys([*merged[key], *value]))
+            else:
+                merged[key] = value
+    return merged
+
+
+def compose_end_of_turn(parts: Sequence[Node], access_log: AccessLog | None) -> Node:
+    """The async_extract node: extraction enqueue plus any end-of-turn session hooks,
+    then the recalled records' access stats are written in the background."""
+
+    async def async_extract(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+        updates = [await part(state, runtime) for part in parts]
+        if access_log is not None:
+            access_log.flush(runtime.store)
+        return merge_updates(updates)
+
+    return async_extract
+
+
+def off_extractor() -> ExtractNode:
+    """``MEMAGENT_EXTRACTOR=off``: nothing is extracted."""
+
+    async def extract_off(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+        return {}
+
+    return extract_off
+
+
+def queue_extractor(queue_factory: Callable[[], JobQueue | None]) -> ExtractNode:
+    """Enqueue the turn on the durable job queue (opened on first use, not at import)."""
+
+    @functools.cache
+    def node() -> Callable[[State, Runtime[Context]], Awaitable[dict[str, Any]]]:
+        from memagent.nodes.async_extract import make_async_extract
+
+        queue = queue_factory()
+        if queue is None:
+            raise RuntimeError("extraction is on but no job queue was given")
+        return make_async_extract(queue)
+
+    async def extract(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+        # Opening the queue touches the disk: keep it off the event loop.
+        return await (await asyncio.to_thread(node))(state, runtime)
+
+    return extract
+
+
+def make_extractor(
+    kind: Literal["llm", "rules", "off"], queue_factory: Callable[[], JobQueue | None]
+) -> ExtractNode:
+    """The extraction node chosen by ``MEMAGENT_EXTRACTOR``; the worker picks the extractor
+    (llm or rules) that drains the queue, so both enqueue the same way."""
+    if kind == "off":
+        return off_extractor()
+    if kind in ("llm", "rules"):
+        return queue_extractor(queue_factory)
+    raise ValueError(f"unknown extractor {kind!r}; expected llm, rules or off")
+
+
+def build_graph(
+    *,
+    rewriter: Rewriter,
+    recall: RecallNode,
+    extractor: ExtractNode,
+    tools: Sequence[BaseTool],
+    chat_model_factory: ChatModelFactory = default_chat_model_factory,
+    settings: Settings | None = None,
+    prompt_assembly: Node | None = None,
+    after_reply: Node | None = None,
+    router: ToolRouter | None = None,
+    access_log: AccessLog | None = None,
+    max_tool_rounds: int = MAX_TOOL_ROUNDS,
+) -> StateGraph[State, Context, InputState, State]:
+    """The uncompiled graph with the given slot implementations."""
+    main_model = functools.cache(lambda: chat_model_factory(settings, small=False))
+    small_model = functools.cache(lambda: chat_model_factory(settings, small=True))
+    if prompt_assembly is None or after_reply is None:
+        from memagent.nodes import prompt_assembly as session
+
+        prompt_assembly = prompt_assembly or session.prompt_assembly
+        after_reply = after_reply or getattr(session, "after_reply", None)
+    if router is None:
+        router = adapter_router(small_model)
+    end_parts: list[Node] = [extractor, *([after_reply] if after_reply else [])]
+
+    builder = StateGraph(State, context_schema=Context, input_schema=InputState)
+    builder.add_node(QUERY_REWRITE, traced(QUERY_REWRITE, rewriter))
+    builder.add_node(RECALL, traced(RECALL, recall))
+    builder.add_node(PROMPT_ASSEMBLY, traced(PROMPT_ASSEMBLY, prompt_assembly))
+    llm_node = make_llm_node(
+        main_model, tools=tools, router=router, max_tool_rounds=max_tool_rounds
+    )
+    builder.add_node(LLM, traced(LLM, llm_node))
+    builder.add_node(TOOLS, make_tool_node(list(tools)))
+    builder.add_node(
+        ASYNC_EXTRACT, traced(ASYNC_EXTRACT, compose_end_of_turn(end_parts, access_log))
+    )
+    builder.add_edge(START, QUERY_REWRITE)
+    builder.add_edge(QUERY_REWRITE, RECALL)
+    builder.add_edge(RECALL, PROMPT_ASSEMBLY)
+    builder.add_edge(PROMPT_ASSEMBLY, LLM)
+    builder.add_conditional_edges(LLM, route_after_llm, [TOOLS, ASYNC_EXTRACT])
+    builder.add_edge(TOOLS, LLM)
+    builder.add_edge(ASYNC_EXTRACT, END)
+    return builder
+
+
+def build_default_graph(
+    settings: Settings | None = None,
+    *,
+    chat_model_factory: ChatModelFactory = default_chat_model_factory,
+    queue_factory: Callable[[], JobQueue | None] | None = None,
+    access_log: AccessLog | None = None,
+    **overrides: Any,
+) -> StateGraph[State, Context, InputState, State]:
+    """The graph with the implementations settings choose (``MEMAGENT_REWRITER``,
+    ``MEMAGENT_RECALL``, ``MEMAGENT_EXTRACTOR``); ``overrides`` replace any slot."""
+    settings = settings or get_settings()
+    small = functools.cache(lambda: chat_model_factory(settings, small=True))
+
+    def default_queue() -> JobQueue:
+        from memagent.stores.jobs import JobQueue
+
+        return JobQueue(settings.jobs_path)
+
+    access_log = access_log if access_log is not None else AccessLog()
+    slots: dict[str, Any] = {
+        "rewriter": make_rewriter(settings.rewriter, small_model=small),
+        "recall": make_recall_node(settings.recall, access_log=access_log),
+        "extractor": make_extractor(settings.extractor, queue_factory or default_queue),
+        "tools": make_tools(Crm(settings.crm_path)),
+    }
+    slots.update(overrides)
+    return build_graph(
+        chat_model_factory=chat_model_factory, settings=settings, access_log=access_log, **slots
+    )
+
+
+graph = build_default_graph().compile(name="memagent")
+"""The agent without persistence, for ``langgraph dev`` / Studio (langgraph.json)."""

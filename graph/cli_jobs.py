@@ -1,0 +1,105 @@
+"""``memagent jobs status|drain|retry``: look into and empty the extraction outbox."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from memagent.graph.settings import get_settings
+from memagent.stores.jobs import Job, JobQueue
+
+app = typer.Typer(no_args_is_help=True, help="Background extraction jobs.")
+out = Console()
+err = Console(stderr=True)
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+def _queue() -> JobQueue:
+    settings = get_settings()
+    return JobQueue(settings.jobs_path)
+
+
+def _job(j: Job) -> dict[str, Any]:
+    return {
+        "id": j.id,
+        "thread_id": j.thread_id,
+        "user_id": j.user_id,
+        "customer_id": j.customer_id,
+        "status": j.status,
+        "attempts": j.attempts,
+        "trigger": j.trigger,
+        "messages": len(j.turns),
+        "last_error": j.last_error,
+    }
+
+
+def status_report(queue: JobQueue, *, limit: int = 20) -> dict[str, Any]:
+    """Counts per status, the oldest pending jobs and the dead letters."""
+    return {
+        "path": str(queue.path),
+        "counts": queue.counts(),
+        "next_due": queue.next_due(),
+        "pending": [_job(j) for j in queue.jobs("pending", limit)],
+        "dead_letters": [_job(j) for j in queue.dead_letters(limit)],
+    }
+
+
+@app.command("status")
+def status(limit: Annotated[int, typer.Option(min=1)] = 20, as_json: JsonOpt = False) -> None:
+    """Jobs per status and the dead-letter list."""
+    rep = status_report(_queue(), limit=limit)
+    if as_json:
+        typer.echo(json.dumps(rep, ensure_ascii=False))
+        return
+    out.print(" ".join(f"{k}={v}" for k, v in rep["counts"].items()))
+    if rep["dead_letters"]:
+        table = Table("dead job", "user", "customer", "attempts", "last error")
+        for j in rep["dead_letters"]:
+            table.add_row(
+                j["id"],
+                j["user_id"],
+                j["customer_id"],
+                str(j["attempts"]),
+                str(j["last_error"])[:80],
+            )
+        out.print(table)
+
+
+@app.command("drain")
+def drain(as_json: JsonOpt = False) -> None:
+    """Run every pending job now (debounced ones too) and report what was written."""
+    from memagent.graph.worker import Worker
+
+    settings = get_settings()
+    queue = JobQueue(settings.jobs_path)
+    try:
+        worker = Worker.for_settings(settings, queue=queue)
+        try:
+            rep = worker.drain().to_dict()
+        finally:
+            worker.close()
+    except Exception as exc:
+        err.print(f"[red]error:[/] {type(exc).__name__}: {exc}", highlight=False)
+        raise typer.Exit(1) from None
+    rep["counts"] = queue.counts()
+    if as_json:
+        typer.echo(json.dumps(rep, ensure_ascii=False))
+        return
+    out.print(
+        f"{rep['jobs']} job(s): {rep['done']} done, {rep['failed']} failed, "
+        f"{rep['released']} waiting for the store/model; writes {rep['actions']}"
+    )
+
+
+@app.command("retry")
+def retry(job_id: Annotated[str | None, typer.Argument()] = None, as_json: JsonOpt = False) -> None:
+    """Put dead-lettered jobs (one or all) back in line."""
+    n = _queue().retry_dead(job_id)
+    if as_json:
+        typer.echo(json.dumps({"requeued": n}))
+    else:
+        out.print(f"requeued {n} job(s)")

@@ -1,0 +1,54 @@
+"""Cheap rules that say "this turn holds something worth remembering, extract now".
+
+Used twice: by ``async_extract`` to skip the debounce delay, and by the rule
+gate in front of the LLM extractor (no trigger, no model call). They err on the
+side of firing: a false trigger costs one early job, a missed one only delays it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_AMOUNT = re.compile(
+    r"(?:[$€£¥￥]\s?\d)|(?:\d[\d,.]*\s*(?:k|m|bn|million|billion|thousand|dollars|usd|eur|rmb|"
+    r"yuan)\b)|(?:\d[\d,.]*\s*(?:万|亿|千|元|块|美元|人民币))|(?:[一二三四五六七八九十两百千]+\s*(?:万|亿))",
+    re.IGNORECASE,
+)
+_DATE = re.compile(
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next week|"
+    r"next month|end of (?:the )?(?:month|quarter|year)|q[1-4]|deadline|by (?:the )?\d{1,2}(?:st|nd|rd|th)?|"
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}"
+    r"|(?:周[一二三四五六日天]|星期[一二三四五六日天]|明天|后天|下周|下个月|月底|季度末|年底|截止|"
+    r"\d{1,2}\s*月\s*\d{1,2}\s*[日号]|\d{1,2}\s*[日号]之前)",
+    re.IGNORECASE,
+)
+_DECISION = re.compile(
+    r"\b(?:decision[- ]maker|decides|sign(?:s|ed)? off|approv(?:e|es|al)|we(?:'ve| have)? decided|"
+    r"final say|budget owner|procurement)\b|(?:拍板|决策人|说了算|审批|批准|决定了|我们决定|签字|采购负责)",
+    re.IGNORECASE,
+)
+_PREFERENCE = re.compile(
+    r"\b(?:from now on|always|never|prefer(?:s|red)?|please don't|do not|don't|only (?:via|by|on)|"
+    r"going forward|call me|email me|contact (?:me|us|him|her) (?:via|by|on))\b"
+    r"|(?:以后都|以后请|不要|别再|偏好|喜欢|只用|请用|通过.{0,6}联系|联系我|发邮件|打电话|微信联系)",
+    re.IGNORECASE,
+)
+_CORRECTION = re.compile(
+    r"^\s*(?:no[,.! ]|actually\b|correction\b|sorry,? (?:i meant|it's)|wait,)"
+    r"|(?:不对|不是.{0,8}是|更正|纠正|说错了|其实是)",
+    re.IGNORECASE,
+)
+
+TRIGGERS: dict[str, re.Pattern[str]] = {
+    "amount": _AMOUNT,
+    "date": _DATE,
+    "decision": _DECISION,
+    "preference": _PREFERENCE,
+    "correction": _CORRECTION,
+}
+
+
+def early_triggers(text: str) -> list[str]:
+    """Names of the triggers that fire on ``text`` (empty list: nothing salient)."""
+    return [name for name, pattern in TRIGGERS.items() if pattern.search(text)]

@@ -1,0 +1,161 @@
+"""The llm node: the main model answers from the assembled prompt, tools in between.
+
+Small local models call tools unreliably with ``tool_choice="auto"``, so tool use is
+routed: when the message plausibly needs a tool, a router (the LLM adapter's
+``choose_tool``, a structured small-model call) picks the tool and its arguments, this
+node emits that call as an ``AIMessage`` with ``tool_calls``, the ToolNode answers it,
+and the model then writes the reply with the tool result in view. Calls and results
+stay paired in the history; the number of tool rounds per turn is bounded.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import date
+from typing import Any, Protocol
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolCall, ToolMessage
+from langchain_core.tools import BaseTool
+from langgraph.runtime import Runtime
+
+from memagent.graph.context import Context
+from memagent.graph.state import State
+from memagent.nodes.tools import needs_tool
+from memagent.prompts.tools import TOOL_RESULTS
+
+logger = logging.getLogger(__name__)
+
+MAX_TOOL_ROUNDS = 2
+REPLY_TAG = "memagent:reply"
+"""Tag on the reply model call, so streaming shows only reply tokens (not router JSON)."""
+
+
+class ToolRouter(Protocol):
+    """Picks the tool calls (possibly none) for the current message."""
+
+    async def __call__(
+        self, messages: Sequence[AnyMessage], tools: Sequence[BaseTool]
+    ) -> list[ToolCall]: ...
+
+
+def this_turn(messages: Sequence[AnyMessage]) -> list[AnyMessage]:
+    """Messages after the last user message: this turn's tool calls and results."""
+    for i in range(len(messages) - 1, -1, -1):
+        if isinstance(messages[i], HumanMessage):
+            return list(messages[i + 1 :])
+    return []
+
+
+def tool_rounds(turn: Sequence[AnyMessage]) -> int:
+    return sum(1 for m in turn if isinstance(m, AIMessage) and m.tool_calls)
+
+
+def with_tool_results(prompt: Sequence[AnyMessage], turn: Sequence[AnyMessage]) -> list[AnyMessage]:
+    """The prompt with this turn's tool results folded into the current user message.
+
+    The reply model is not bound to tools; a 1.5B model given tool-role messages or a
+    separate "tool result" message tends to echo them, while a user message that carries
+    the results gets answered.
+    """
+    results = [f"- {m.name}: {m.text}" for m in turn if isinstance(m, ToolMessage)]
+    if not results:
+        return list(prompt)
+    out = list(prompt)
+    last = next((i for i in range(len(out) - 1, -1, -1) if isinstance(out[i], HumanMessage)), None)
+    question = str(out[last].text) if last is not None else ""
+    folded = HumanMessage(TOOL_RESULTS.format(question=question, results="\n".join(results)))
+    if last is None:
+        return [*out, folded]
+    out[last] = folded
+    return out
+
+
+def adapter_router(small_model: Callable[[], BaseChatModel]) -> ToolRouter:
+    """The LLM adapter's ``achoose_tool`` (a grammar-constrained small-model call) as the
+    router; imported on first use so importing the graph stays cheap."""
+
+    async def route(messages: Sequence[AnyMessage], tools: Sequence[BaseTool]) -> list[ToolCall]:
+        from memagent.graph.llm import achoose_tool
+
+        return _as_tool_calls(await achoose_tool(small_model(), list(messages), list(tools)))
+
+    return route
+
+
+def _as_tool_calls(result: Any) -> list[ToolCall]:
+    """Normalise a router answer (None, a call, or a list of calls) to tool calls."""
+    if not result:
+        return []
+    calls = result if isinstance(result, list) else [result]
+    out: list[ToolCall] = []
+    for call in calls:
+        if isinstance(call, dict):
+            name, args = call.get("name"), call.get("args") or {}
+        else:
+            name, args = getattr(call, "name", None), getattr(call, "args", None) or {}
+        if name and name != "none":
+            out.append(
+                ToolCall(name=str(name), args=dict(args), id=f"call_{uuid.uuid4().hex[:12]}")
+            )
+    return out
+
+
+def make_llm_node(
+    model: Callable[[], BaseChatModel],
+    *,
+    tools: Sequence[BaseTool] = (),
+    router: ToolRouter | None = None,
+    max_tool_rounds: int = MAX_TOOL_ROUNDS,
+) -> Callable[..., Any]:
+    """The llm node over a lazily created chat model (no server starts at import)."""
+    tool_names = {t.name for t in tools}
+
+    async def llm(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+        turn = this_turn(state.messages)
+        prompt = list(state.prompt) or list(state.messages)
+        message = next(
+            (str(m.text) for m in reversed(state.messages) if isinstance(m, HumanMessage)), ""
+        )
+        if router and tools and tool_rounds(turn) == 0 and needs_tool(message):
+            calls = [c for c in await _route(router, prompt, tools) if c["name"] in tool_names]
+            if calls:
+                return {"messages": [AIMessage(content="", tool_calls=calls)]}
+        chat = model()
+        ctx = runtime.context
+        overrides = {
+            k: v
+            for k, v in (
+                ("model", getattr(ctx, "model", None)),
+                ("temperature", getattr(ctx, "temperature", None)),
+            )
+            if v is not None
+        }
+        if overrides:  # a Studio assistant or a caller may pick another model per run
+            chat = chat.bind(**overrides)  # type: ignore[assignment]
+        reply = await chat.ainvoke(with_tool_results(prompt, turn), config={"tags": [REPLY_TAG]})
+        if (
+            isinstance(reply, AIMessage)
+            and reply.tool_calls
+            and tool_rounds(turn) >= max_tool_rounds
+        ):
+            reply = AIMessage(content=reply.text or "", id=reply.id)
+        return {"messages": [reply]}
+
+    return llm
+
+
+async def _route(
+    router: ToolRouter, prompt: Sequence[AnyMessage], tools: Sequence[BaseTool]
+) -> list[ToolCall]:
+    try:
+        return await router(prompt, tools)
+    except Exception as exc:  # routing is best effort: answer without tools
+        logger.warning("tool routing failed, answering without tools: %s", exc)
+        return []
+
+
+def today() -> str:
+    return date.today().isoformat()

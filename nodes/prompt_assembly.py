@@ -1,0 +1,401 @@
+"""prompt_assembly: build this turn's prompt within a measured token budget.
+
+Order: system -> must-keep slots -> memory briefing -> running summary ->
+recent window -> current input. The first four are sections of one leading
+SystemMessage (many chat templates reject a second system message); the
+recent window keeps whole turns, tool calls paired with their results.
+
+On the critical path everything is rules and arithmetic: working memory is
+updated by rules, evicted turns are folded into the summary by the rules
+summariser. ``after_reply`` (called by the end-of-turn node, after the reply
+is out) refines both with the small model for the next turn.
+
+``assemble`` is the pure part (ordering, budgets, trimming, folding), tested
+without a graph.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+from memagent.graph.context import Context
+from memagent.graph.settings import Settings, get_settings
+from memagent.graph.state import State
+from memagent.nodes.messages import stamp_missing
+from memagent.nodes.summary import (
+    bound_summary,
+    drop_superseded,
+    fold_model,
+    fold_rules,
+    pending_messages,
+    without_repeats,
+)
+from memagent.nodes.trimming import trim_messages
+from memagent.nodes.working_memory import (
+    StaleVersionError,
+    WorkingMemory,
+    apply_patch,
+    expire,
+    propose_patch,
+    render,
+    superseded,
+)
+from memagent.nodes.working_rules import rules_patch
+from memagent.prompts.prompt_assembly import (
+    BRIEFING_CLOSE,
+    BRIEFING_HEADER,
+    BRIEFING_OPEN,
+    BRIEFING_RULES,
+    SECTION_SEPARATOR,
+    SUMMARY_HEADER,
+)
+from memagent.prompts.system import SYSTEM_PROMPT
+from memagent.stores.tokens import Budget, content_text, count_message_tokens, count_tokens
+
+logger = logging.getLogger(__name__)
+
+MAX_BRIEFING_ITEMS = 8
+MAX_BRIEFING_CHARS = 150
+LOW_WATERMARK = 0.6
+"""When the recent window overflows it is cut to this fraction of its cap, so
+turns are evicted (and summarised) in batches, not one every turn."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """One block of the prompt, measured: ``tokens`` never exceeds ``budget``
+    except for the system block and the current input, which are never cut."""
+
+    name: str
+    tokens: int
+    budget: int
+    items: int = 0
+    dropped: int = 0
+
+
+@dataclass(frozen=True)
+class Assembled:
+    messages: list[BaseMessage]
+    blocks: list[Block]
+    tokens: int
+    """Measured tokens of ``messages``, reply priming included."""
+    summary: str
+    evicted: list[BaseMessage] = field(default_factory=list)
+    over_budget: bool = False
+
+
+def _clean(text: str) -> str:
+    """One line, with the briefing delimiters defused so data cannot close the block."""
+    text = " ".join(text.split())
+    for marker in (BRIEFING_OPEN, BRIEFING_CLOSE, "<<<", ">>>"):
+        text = text.replace(marker, "‹‹" if "<" in marker else "››")
+    return text
+
+
+def _item_value(item: Mapping[str, Any], *names: str) -> Any:
+    raw = item.get("value")
+    inner: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    for name in names:
+        for source in (item, inner):
+            value = source.get(name)
+            if value not in (None, ""):
+                return value
+    return None
+
+
+def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHARS) -> str | None:
+    """``- [importance 8/10 · commitment · 2026-01-12] "demo agreed ..."`` (content quoted)."""
+    content = _item_value(item, "content", "text", "memory")
+    if not isinstance(content, str) or not content.strip():
+        return None
+    content = _clean(content)
+    if len(content) > max_chars:
+        content = content[: max_chars - 1].rstrip() + "…"
+    tags = []
+    importance = _item_value(item, "importance")
+    if isinstance(importance, int | float):
+        tags.append(f"importance {round(importance * 10 if importance <= 1 else importance)}/10")
+    kind = _item_value(item, "type", "kind")
+    if isinstance(kind, str):
+        tags.append(_clean(kind)[:20])
+    when = _item_value(item, "event_time", "date", "valid_from", "created_at")
+    if isinstance(when, datetime | date):
+        when = when.isoformat()
+    if isinstance(when, str):
+        tags.append(when[:10])
+    prefix = f"[{' · '.join(tags)}] " if tags else ""
+    return f"- {prefix}{json.dumps(content, ensure_ascii=False)}"
+
+
+def format_briefing(
+    items: Sequence[Mapping[str, Any]], *, max_tokens: int, max_items: int = MAX_BRIEFING_ITEMS
+) -> tuple[str, int]:
+    """The briefing section and how many items it holds (best items first, as given)."""
+    lines: list[str] = []
+    for item in items:
+        line = briefing_line(item)
+        if line is None or line in lines:
+            continue
+        if len(lines) == max_items:
+            break
+        text = _briefing_text([*lines, line])
+        if count_tokens(text) > max_tokens:
+            break
+        lines.append(line)
+    return (_briefing_text(lines) if lines else ""), len(lines)
+
+
+def _briefing_text(lines: Sequence[str]) -> str:
+    return "\n".join([BRIEFING_HEADER, BRIEFING_RULES, BRIEFING_OPEN, *lines, BRIEFING_CLOSE])
+
+
+def _fit_lines(text: str, max_tokens: int) -> tuple[str, int]:
+    """Keep the leading lines of ``text`` that fit; returns (text, lines dropped)."""
+    lines = text.splitlines()
+    kept = list(lines)
+    while kept and count_tokens("\n".join(kept)) > max_tokens:
+        kept.pop()
+    return "\n".join(kept), len(lines) - len(kept)
+
+
+def assemble(
+    *,
+    system: str,
+    slots: str = "",
+    briefing: Sequence[Mapping[str, Any]] = (),
+    summary: str = "",
+    history: Sequence[BaseMessage] = (),
+    current: BaseMessage | None = None,
+    budget: Budget,
+    must_keep: Sequence[str] = (),
+    low_watermark: float = LOW_WATERMARK,
+    slot_values: Sequence[str] = (),
+) -> Assembled:
+    """Order and budget the prompt; fold turns that do not fit into the summary (rules).
+
+    ``history`` is the not-yet-summarised conversation before ``current``.
+    The recent window gets what the other blocks leave, up to ``budget.recent``;
+    the summary's full budget is reserved so folding never pushes the prompt over.
+    Summary lines that only repeat one of ``slot_values`` are not shown twice.
+    """
+    if not system.strip():
+        raise ValueError("the system prompt is empty")
+    slots_text, slots_dropped = _fit_lines(slots, budget.slots)
+    brief_text, brief_items = format_briefing(briefing, max_tokens=budget.briefing)
+    current_msgs = [current] if current is not None else []
+    fixed = [system, slots_text, brief_text]
+    fixed_tokens = count_message_tokens(
+        [SystemMessage(SECTION_SEPARATOR.join(t for t in fixed if t)), *current_msgs],
+        reply_priming=True,
+    )
+    reserve = budget.summary + count_tokens(SUMMARY_HEADER) + 4
+    cap = max(0, min(budget.recent, budget.total - fixed_tokens - reserve))
+    window = [m for m in history if not isinstance(m, SystemMessage)]
+    evicted: list[BaseMessage] = []
+    if count_message_tokens(window) > cap:
+        trimmed = trim_messages(
+            window, max_tokens=int(cap * low_watermark), must_keep=must_keep, keep_last_turns=0
+        )
+        window, evicted = trimmed.kept, trimmed.evicted
+    if evicted:
+        summary = fold_rules(summary, evicted, max_tokens=budget.summary)
+    if count_tokens(summary) > budget.summary:
+        summary = bound_summary(summary, budget.summary)
+    shown = without_repeats(summary, slot_values)
+    sections = [*fixed, f"{SUMMARY_HEADER}\n{shown}" if shown.strip() else ""]
+    head = SystemMessage(SECTION_SEPARATOR.join(t for t in sections if t))
+    messages: list[BaseMessage] = [head, *window, *current_msgs]
+    tokens = count_message_tokens(messages, reply_priming=True)
+    blocks = [
+        Block("system", count_tokens(system), budget.total),
+        Block("slots", count_tokens(slots_text), budget.slots, dropped=slots_dropped),
+        Block("briefing", count_tokens(brief_text), budget.briefing, items=brief_items),
+        Block("summary", count_tokens(shown), budget.summary),
+        Block("recent", count_message_tokens(window), cap, items=len(window)),
+        Block("input", count_message_tokens(current_msgs), budget.total),
+    ]
+    return Assembled(
+        messages=messages,
+        blocks=blocks,
+        tokens=tokens,
+        summary=summary,
+        evicted=evicted,
+        over_budget=tokens > budget.total,
+    )
+
+
+def _system_text(runtime: Runtime[Context] | None, extra: Sequence[BaseMessage]) -> str:
+    ctx = getattr(runtime, "context", None) or Context()
+    text = SYSTEM_PROMPT.format(
+        user_id=ctx.user_id, customer_id=ctx.customer_id, today=date.today().isoformat()
+    )
+    added = [content_text(m.content).strip() for m in extra]
+    return SECTION_SEPARATOR.join([text, *[a for a in added if a]])
+
+
+def _budget(runtime: Runtime[Context] | None, settings: Settings) -> Budget:
+    ctx = getattr(runtime, "context", None) or Context()
+    return Budget.from_window(ctx.context_window or settings.context_window, settings.reply_tokens)
+
+
+def _turn(state: State) -> int:
+    return state.turn or sum(1 for m in state.messages if isinstance(m, HumanMessage))
+
+
+def update_working(
+    working: Mapping[str, Any], text: str, *, turn: int, now: datetime, ttl_s: float
+) -> tuple[WorkingMemory, list[str] | None]:
+    """Expire idle slots, then merge the rules patch of the user's new message."""
+    wm = WorkingMemory.from_state(working)
+    wm, archived = expire(wm, now=now, ttl_s=ttl_s)
+    patch = rules_patch(text, turn=turn, current=wm)
+    wm, _ = apply_patch(wm, patch, expected_version=wm.version, now=now)
+    return wm, archived
+
+
+async def prompt_assembly(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Update working memory, trim, fold, and assemble this turn's prompt."""
+    return await assemble_turn(state, runtime, get_settings())
+
+
+def make_prompt_assembly(settings: Settings | None = None) -> Callable[..., Any]:
+    """prompt_assembly bound to explicit settings (window, reply reserve, TTL)."""
+
+    async def prompt_assembly(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+        return await assemble_turn(state, runtime, settings or get_settings())
+
+    return prompt_assembly
+
+
+async def assemble_turn(
+    state: State, runtime: Runtime[Context] | None, settings: Settings
+) -> dict[str, Any]:
+    """The node's work: stamp, update working memory, trim, fold, assemble."""
+    now = datetime.now(UTC)
+    turn = _turn(state)
+    changed = stamp_missing(state.messages, turn=turn, now=now)
+    by_id = {m.id: m for m in changed}
+    stamped = [by_id.get(m.id, m) for m in state.messages]
+    current = stamped[-1] if stamped and isinstance(stamped[-1], HumanMessage) else None
+    wm, archived = update_working(
+        state.working,
+        content_text(current.content) if current else "",
+        turn=turn,
+        now=now,
+        ttl_s=settings.working_memory_ttl_s,
+    )
+    if not archived:  # a correction makes the old value's summary lines stale
+        old = WorkingMemory.from_state(state.working)
+        summary = drop_superseded(state.summary, [(s.turn, s.value) for s in superseded(old, wm)])
+    else:
+        summary = state.summary
+    done = set(state.summarized_ids)
+    body = stamped[:-1] if current is not None else stamped
+    history = [m for m in body if m.id not in done and not isinstance(m, SystemMessage)]
+    result = assemble(
+        system=_system_text(runtime, [m for m in stamped if isinstance(m, SystemMessage)]),
+        slots=render(wm),
+        slot_values=[slot.value for _, _, slot in wm.slots()],
+        briefing=state.briefing,
+        summary=summary,
+        history=history,
+        current=current,
+        budget=_budget(runtime, settings),
+    )
+    update: dict[str, Any] = {
+        "prompt": result.messages,
+        "prompt_tokens": result.tokens,
+        "summary": result.summary,
+        "summarized_ids": [*state.summarized_ids, *(m.id for m in result.evicted if m.id)],
+        "working": wm.to_state(),
+    }
+    if changed:
+        update["messages"] = changed
+    notes = [f"working memory expired: {len(archived)} slots archived"] if archived else []
+    if result.over_budget:
+        notes.append(f"prompt_assembly: {result.tokens} tokens exceed the budget")
+    if notes:
+        update["degraded"] = [*state.degraded, *notes]
+    return update
+
+
+def default_small_model() -> BaseChatModel | None:
+    """The small model when the settings ask for model summaries, else None (rules only).
+
+    Until a dedicated ``MEMAGENT_SUMMARIZER`` setting exists this follows the
+    extractor choice: ``llm`` means a model is configured for background work.
+    """
+    settings = get_settings()
+    choice = getattr(settings, "summarizer", None) or settings.extractor
+    if choice != "llm":
+        return None
+    from memagent.graph.llm import chat_model  # type: ignore[import-not-found,unused-ignore]
+
+    return chat_model(settings, small=True)
+
+
+def make_after_reply(
+    model_factory: Callable[[], BaseChatModel | None] = default_small_model,
+    *,
+    settings: Settings | None = None,
+) -> Callable[..., Any]:
+    """The end-of-turn hook: refine summary and working memory with the small model.
+
+    Runs after the reply, so the reply never waits for it; failures leave the
+    rules results in place and are reported in ``degraded``.
+    """
+
+    async def after_reply(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+        update: dict[str, Any] = {}
+        stamped = stamp_missing(state.messages, turn=_turn(state))  # the reply, on time
+        if stamped:
+            update["messages"] = stamped
+        try:
+            model = model_factory()
+        except Exception as e:  # noqa: BLE001 - a missing model must not fail the turn
+            return {**update, "degraded": [*state.degraded, f"after_reply: no small model ({e})"]}
+        if model is None:
+            return update
+        budget = _budget(runtime, settings or get_settings())
+        notes: list[str] = []
+        pending = pending_messages(state.summary, state.messages, state.summarized_ids)
+        if pending:
+            try:
+                update["summary"] = await fold_model(
+                    model, state.summary, pending, max_tokens=budget.summary
+                )
+            except Exception as e:  # noqa: BLE001
+                notes.append(f"summary: model failed, rules summary kept ({e})")
+        humans = [m for m in state.messages if isinstance(m, HumanMessage)]
+        if humans:
+            wm = WorkingMemory.from_state(state.working)
+            try:
+                patch = await propose_patch(
+                    model, wm, content_text(humans[-1].content), turn=_turn(state)
+                )
+                if patch is not None:
+                    new, changes = apply_patch(wm, patch, expected_version=wm.version)
+                    if changes:
+                        update["working"] = new.to_state()
+            except StaleVersionError as e:
+                notes.append(f"working memory: {e}")
+            except Exception as e:  # noqa: BLE001
+                notes.append(f"working memory: model patch failed ({e})")
+        if notes:
+            update["degraded"] = [*state.degraded, *notes]
+        return update
+
+    return after_reply
+
+
+after_reply = make_after_reply()
+"""Default end-of-turn hook, picked up by ``graph.builder.session_hooks``."""

@@ -1,0 +1,445 @@
+"""Recall: long-term memories for this turn, scored, filtered and budgeted.
+
+``recall_memories`` is a plain function (the eval harness and the isolation tests call
+it without a graph); ``make_recall_node`` wraps it as the graph's recall node for one
+search mode chosen at build time. Failures of the store or the embedder never fail the
+turn: the result is flagged ``degraded`` and the briefing is empty.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal, Protocol
+
+from langgraph.runtime import Runtime
+from langgraph.store.base import BaseStore, GetOp, Item, PutOp
+
+from memagent.graph.context import Context
+from memagent.graph.state import State
+from memagent.stores.namespaces import namespace
+from memagent.stores.scoring import ScoreWeights, score
+
+logger = logging.getLogger(__name__)
+
+SearchMode = Literal["hybrid", "dense", "keyword"]
+LockFactory = Callable[[str], AbstractContextManager[object]]
+"""A named lock, as the write path takes it (``JobQueue.lock`` across processes)."""
+DEFAULT_WEIGHTS = ScoreWeights()
+SEARCH_LIMIT = 20
+"""Candidates fetched per query before scoring."""
+MAX_PROFILE_ITEMS = 3
+"""Top facts of the customer profile (``memagent.stores.profile``) pinned at session start."""
+MAX_COMMITMENTS = 3
+"""Open commitments shown at session start, before any question is asked."""
+
+# fmt: off
+REFERENCE_MARKERS = (
+    "last time", "previous", "as usual", "as always", "as before", "again", "we discussed",
+    "we agreed", "remember", "上次", "上回", "之前", "以前", "按老规矩", "老规矩", "老样子",
+    "照旧", "还是那样", "记得",
+)
+"""References to earlier sessions: they trigger recall even on a very short message."""
+SMALL_TALK = frozenset((
+    "ok", "okay", "k", "thanks", "thank you", "thx", "ok thanks", "hi", "hello", "hey", "yes",
+    "no", "sure", "bye", "got it", "好", "好的", "谢谢", "嗯", "你好", "收到", "是的", "不",
+    "行", "可以", "再见",
+))
+"""Whole messages that need no memory search."""
+# fmt: on
+
+
+class RecallNode(Protocol):
+    """The recall slot: reads the query, writes ``recall_trace`` and ``briefing``."""
+
+    async def __call__(self, state: State, runtime: Runtime[Context]) -> dict[str, Any]: ...
+
+
+@dataclass
+class RecalledItem:
+    """One memory in the briefing, with the parts of its score (for ``/why`` and --json)."""
+
+    key: str
+    content: str
+    type: str
+    origin: Literal["search", "profile", "commitment"]
+    relevance: float
+    recency: float
+    importance: float
+    confidence: float
+    score: float
+    dense: float | None = None
+    keyword: float | None = None
+
+
+@dataclass
+class RecallResult:
+    """What recall found for one query, and how (the recall trace)."""
+
+    items: list[RecalledItem] = field(default_factory=list)
+    queries: list[str] = field(default_factory=list)
+    mode: str = "hybrid"
+    searched: bool = False
+    candidates: int = 0
+    elapsed_ms: float = 0.0
+    degraded: bool = False
+    errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def briefing(self) -> list[dict[str, Any]]:
+        """The items as injected into the prompt (content, type, score)."""
+        return [
+            {
+                "content": i.content,
+                "type": i.type,
+                "score": round(i.score, 4),
+                "key": i.key,
+                "origin": i.origin,
+            }
+            for i in self.items
+        ]
+
+    def trace(self) -> dict[str, Any]:
+        """JSON-friendly trace written into state."""
+        data = asdict(self)
+        data["elapsed_ms"] = round(self.elapsed_ms, 1)
+        return data
+
+
+def refers_back(text: str) -> bool:
+    """Whether a message refers to an earlier session ("last time", "上次", "按老规矩")."""
+    lowered = text.lower()
+    return any(marker in lowered for marker in REFERENCE_MARKERS)
+
+
+def should_search(query: str) -> bool:
+    """Whether a message is worth a memory search: not small talk, unless it refers back."""
+    q = " ".join(query.lower().split())
+    if not q:
+        return False
+    if refers_back(q):
+        return True
+    bare = q.strip(" .,!?~。，！？…")
+    return bool(bare) and bare not in SMALL_TALK and len(bare) >= 2
+
+
+def _parse_time(value: Any, default: datetime) -> datetime:
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            return default
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return default
+
+
+def _as_float(value: Any, default: float) -> float:
+    try:
+        return min(1.0, max(0.0, float(value)))
+    except (TypeError, ValueError):
+        return default
+
+
+def score_candidate(
+    value: dict[str, Any],
+    key: str,
+    *,
+    relevance: float,
+    origin: Literal["search", "profile", "commitment"],
+    weights: ScoreWeights,
+    now: datetime,
+    dense: float | None = None,
+    keyword: float | None = None,
+) -> RecalledItem | None:
+    """Score one stored value; ``None`` when it is not an active record with content."""
+    content = value.get("content") or value.get("summary")
+    if not isinstance(content, str) or not content.strip():
+        return None
+    if value.get("status", "active") != "active":
+        return None
+    parts = score(
+        relevance=relevance,
+        last_accessed_at=_parse_time(value.get("last_accessed_at"), now),
+        importance=_as_float(value.get("importance"), 0.5),
+        confidence=_as_float(value.get("confidence"), 0.8),
+        now=now,
+        weights=weights,
+    )
+    text = " ".join(content.split())
+    if len(text) > weights.max_chars:
+        text = text[: weights.max_chars - 1] + "…"
+    return RecalledItem(
+        key=key,
+        content=text,
+        type=str(value.get("type", "fact")),
+        origin=origin,
+        relevance=round(parts.relevance, 4),
+        recency=round(parts.recency, 4),
+        importance=round(parts.importance, 4),
+        confidence=round(parts.confidence, 4),
+        score=round(parts.score, 4),
+        dense=dense,
+        keyword=keyword,
+    )
+
+
+def select(
+    pinned: list[RecalledItem], found: list[RecalledItem], weights: ScoreWeights
+) -> list[RecalledItem]:
+    """Pinned items (profile, commitments) first, then found items above the threshold by
+    score; one entry per key, at most ``weights.max_items``."""
+    by_key = {i.key: i for i in found}
+    pinned = [by_key.get(p.key, p) for p in pinned]  # the search's real relevance wins
+    seen: set[str] = set()
+    out: list[RecalledItem] = []
+    above = sorted((i for i in found if i.score >= weights.threshold), key=lambda i: -i.score)
+    for item in [*pinned, *above]:
+        if item.key in seen or len(out) >= weights.max_items:
+            continue
+        seen.add(item.key)
+        out.append(item)
+    return out
+
+
+def _search(
+    store: BaseStore, ns: tuple[str, ...], query: str, mode: SearchMode, result: RecallResult
+) -> list[tuple[Any, float, float | None, float | None]]:
+    """(item, relevance, dense, keyword) per candidate, by the store's best search."""
+    search_scored = getattr(store, "search_scored", None)
+    if callable(search_scored):
+        hits = search_scored(
+            ns, query=query, mode=mode, filter={"status": "active"}, limit=SEARCH_LIMIT
+        )
+        return [(h.item, float(h.relevance), h.dense, h.keyword) for h in hits]
+    if mode == "keyword":
+        result.notes.append("store has no keyword search; used its default search")
+    items = store.search(ns, query=query, filter={"status": "active"}, limit=SEARCH_LIMIT)
+    return [(i, max(0.0, float(i.score or 0.0)), i.score, None) for i in items]
+
+
+def _pinned(
+    store: BaseStore, user_id: str, customer_id: str, weights: ScoreWeights, now: datetime
+) -> list[RecalledItem]:
+    """The profile's top facts and the most important open commitments, for a session
+    start (before any question narrows the search). Pinned items skip the threshold;
+    their relevance is 1.0 by definition, so their score ranks them among themselves."""
+    from memagent.stores.profile import load_profile
+
+    facts = namespace(user_id, customer_id, "facts")
+    profile = load_profile(store, user_id, customer_id) or {}
+    ids = [str(i) for i in profile.get("facts", [])][:MAX_PROFILE_ITEMS]
+    found = store.batch([GetOp(facts, i) for i in ids]) if ids else []
+    pinned = [
+        scored
+        for item in found
+        if isinstance(item, Item)
+        and (
+            scored := score_candidate(
+                item.value, item.key, relevance=1.0, origin="profile", weights=weights, now=now
+            )
+        )
+    ]
+    commitments = [
+        scored
+        for item in store.search(facts, filter={"type": "commitment", "status": "active"}, limit=50)
+        if (
+            scored := score_candidate(
+                item.value, item.key, relevance=1.0, origin="commitment", weights=weights, now=now
+            )
+        )
+    ]
+    commitments.sort(key=lambda i: -i.score)
+    return pinned + commitments[:MAX_COMMITMENTS]
+
+
+def recall_memories(
+    store: BaseStore,
+    user_id: str,
+    customer_id: str,
+    query: str,
+    *,
+    mode: SearchMode = "hybrid",
+    weights: ScoreWeights = DEFAULT_WEIGHTS,
+    now: datetime | None = None,
+    new_session: bool = False,
+    force_search: bool = False,
+) -> RecallResult:
+    """Memories of one user about one customer for ``query`` (never another scope's).
+
+    ``new_session`` adds the profile and top open commitments; ``force_search`` searches
+    even a message that looks like small talk (it referred back to an earlier session).
+    """
+    start = time.perf_counter()
+    now = now or datetime.now(UTC)
+    facts = namespace(user_id, customer_id, "facts")
+    result = RecallResult(mode=mode, queries=[query] if query else [])
+    pinned: list[RecalledItem] = []
+    found: list[RecalledItem] = []
+    if new_session:
+        try:
+            pinned = _pinned(store, user_id, customer_id, weights, now)
+        except Exception as exc:  # a broken store must not break the turn
+            result.degraded = True
+            result.errors.append(f"profile: {type(exc).__name__}: {exc}")
+    if query.strip() and (force_search or should_search(query)):
+        result.searched = True
+        try:
+            hits = _search(store, facts, query, mode, result)
+        except Exception as exc:
+            result.degraded = True
+            result.errors.append(f"search: {type(exc).__name__}: {exc}")
+            hits = []
+        result.candidates = len(hits)
+        for item, relevance, dense, keyword in hits:
+            scored = score_candidate(
+                item.value,
+                item.key,
+                relevance=relevance,
+                origin="search",
+                weights=weights,
+                now=now,
+                dense=dense,
+                keyword=keyword,
+            )
+            if scored:
+                found.append(scored)
+    result.items = select(pinned, found, weights)
+    result.elapsed_ms = (time.perf_counter() - start) * 1000.0
+    if result.degraded:
+        result.items = []
+        logger.warning("recall degraded: %s", "; ".join(result.errors))
+    return result
+
+
+async def arecall_memories(
+    store: BaseStore, user_id: str, customer_id: str, query: str, **kwargs: Any
+) -> RecallResult:
+    """``recall_memories`` off the event loop (store and embedder calls block)."""
+    return await asyncio.to_thread(recall_memories, store, user_id, customer_id, query, **kwargs)
+
+
+def touch_records(
+    store: BaseStore,
+    ns: tuple[str, ...],
+    keys: Iterable[str],
+    now: datetime,
+    *,
+    lock: LockFactory | None = None,
+) -> int:
+    """Bump ``last_accessed_at`` and ``access_count`` of recalled records.
+
+    Uses the store's ``touch(namespace, keys, at=...)`` when it has one (a payload-only
+    update). Otherwise one batch of reads and one of writes, under the write path's
+    scope lock so a concurrent merge or supersede by the worker is never overwritten
+    with the stale copy. Those writes re-index the records: ``index=False`` would drop
+    them from query search in stores that follow the BaseStore contract literally.
+    """
+    keys = sorted(set(keys))
+    touch = getattr(store, "touch", None)
+    if callable(touch):
+        touch(ns, keys, at=now)
+        return len(keys)
+    from memagent.stores.write_path import local_lock
+
+    with (lock or local_lock)("/".join(ns)):
+        puts = []
+        for item in store.batch([GetOp(ns, k) for k in keys]):
+            if not isinstance(item, Item) or item.value.get("status", "active") != "active":
+                continue
+            value = dict(item.value)
+            value["last_accessed_at"] = now.isoformat()
+            value["access_count"] = int(value.get("access_count", 0)) + 1
+            puts.append(PutOp(ns, item.key, value))
+        if puts:
+            store.batch(puts)
+    return len(puts)
+
+
+class AccessLog:
+    """Recalled keys collected during a turn and written after it by a background task."""
+
+    def __init__(self, *, lock: LockFactory | None = None) -> None:
+        self.lock = lock
+        self._pending: dict[tuple[str, ...], set[str]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def record(self, user_id: str, customer_id: str, items: Iterable[RecalledItem]) -> None:
+        keys = {i.key for i in items}
+        if keys:
+            self._pending.setdefault(namespace(user_id, customer_id, "facts"), set()).update(keys)
+
+    def flush(self, store: BaseStore | None) -> None:
+        """Start the write in the background; the caller does not wait for it."""
+        pending, self._pending = self._pending, {}
+        if store is None or not pending:
+            return
+        task = asyncio.get_running_loop().create_task(self._write(store, pending))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _write(self, store: BaseStore, pending: dict[tuple[str, ...], set[str]]) -> None:
+        now = datetime.now(UTC)
+        for ns, keys in pending.items():
+            try:
+                await asyncio.to_thread(touch_records, store, ns, keys, now, lock=self.lock)
+            except Exception as exc:  # access stats are best effort
+                logger.warning("could not update access stats in %s: %s", ns, exc)
+
+    async def drain(self) -> None:
+        """Wait for background writes (on shutdown)."""
+        if self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def make_recall_node(
+    mode: Literal["hybrid", "dense", "keyword", "off"],
+    *,
+    weights: ScoreWeights = DEFAULT_WEIGHTS,
+    access_log: AccessLog | None = None,
+) -> RecallNode:
+    """The recall node for one search mode; ``off`` recalls nothing."""
+
+    async def recall(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+        ctx = runtime.context
+        if mode == "off":
+            return {"recall_trace": RecallResult(mode="off").trace(), "briefing": []}
+        if runtime.store is None:
+            trace = RecallResult(mode=mode, degraded=True, errors=["no store configured"])
+            return {
+                "recall_trace": trace.trace(),
+                "briefing": [],
+                "degraded": [*state.degraded, "recall"],
+            }
+        message = _last_human_text(state)
+        result = await arecall_memories(
+            runtime.store,
+            ctx.user_id,
+            ctx.customer_id,
+            state.query or message,
+            mode=mode,
+            weights=weights,
+            new_session=state.turn <= 1,
+            force_search=refers_back(message),
+        )
+        if access_log is not None:
+            access_log.record(ctx.user_id, ctx.customer_id, result.items)
+        update: dict[str, Any] = {"recall_trace": result.trace(), "briefing": result.briefing()}
+        if result.degraded:
+            update["degraded"] = [*state.degraded, "recall"]
+        return update
+
+    return recall
+
+
+def _last_human_text(state: State) -> str:
+    for message in reversed(state.messages):
+        if message.type == "human":
+            return str(message.text)
+    return ""

@@ -1,0 +1,92 @@
+"""Sales tools over the local CRM and the memory store.
+
+Every tool takes the user and customer from the run context (``ToolRuntime.context``),
+never from model arguments, so a model cannot reach another account's data.
+"""
+
+from __future__ import annotations
+
+from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.prebuilt import ToolNode, ToolRuntime
+
+from memagent.graph.context import Context
+from memagent.graph.crm import Crm
+from memagent.nodes.recall import recall_memories
+from memagent.prompts import tools as texts
+
+# fmt: off
+TOOL_HINTS = (
+    "commitment", "promise", "follow up", "follow-up", "followup", "remind me to", "todo", "to-do",
+    "open items", "an email", "the email", "draft", "deal size", "stage", "contact person",
+    "who is the contact", "look up", "lookup", "log a", "log the",
+    "承诺", "答应", "跟进", "提醒", "待办", "起草", "草拟", "写封", "写一封", "联系人", "阶段",
+    "商机", "客户信息", "记一下",
+)
+# fmt: on
+"""Words that make a tool plausible; other messages skip the router call entirely."""
+
+
+def needs_tool(message: str) -> bool:
+    lowered = message.lower()
+    return any(hint in lowered for hint in TOOL_HINTS)
+
+
+def make_tools(crm: Crm) -> list[BaseTool]:
+    """The assistant's tools, bound to one CRM database."""
+
+    def lookup_customer(runtime: ToolRuntime[Context]) -> str:
+        c = crm.customer(runtime.context.customer_id)
+        return (
+            f"{c.name} (id {c.id}): contact {c.contact} <{c.email}>; stage {c.stage}; "
+            f"deal size {c.deal_size:,} {c.currency}. Notes: {c.notes}"
+        )
+
+    def list_open_commitments(runtime: ToolRuntime[Context]) -> str:
+        ctx = runtime.context
+        rows = crm.open_commitments(ctx.user_id, ctx.customer_id)
+        if not rows:
+            return "No open commitments for this customer."
+        return "\n".join(f"- [{r.id}] due {r.due_date}: {r.description}" for r in rows)
+
+    def log_commitment(description: str, due_date: str, runtime: ToolRuntime[Context]) -> str:
+        ctx = runtime.context
+        try:
+            row = crm.log_commitment(ctx.user_id, ctx.customer_id, description, due_date)
+        except ValueError as exc:
+            return f"Not logged: {exc}"
+        return f"Logged commitment {row.id}, due {row.due_date}: {row.description}"
+
+    def draft_followup_email(topic: str, runtime: ToolRuntime[Context]) -> str:
+        ctx = runtime.context
+        c = crm.customer(ctx.customer_id)
+        open_items = crm.open_commitments(ctx.user_id, ctx.customer_id)
+        bullets = "\n".join(f"- {r.description} (by {r.due_date})" for r in open_items)
+        contact = c.contact.split(" (")[0]
+        return (
+            f"To: {c.email}\nSubject: Follow-up: {topic}\n\nHi {contact},\n\n"
+            f"Following up on {topic}.\n"
+            + (f"Open items on our side:\n{bullets}\n" if bullets else "")
+            + "\nBest regards,\n"
+        )
+
+    def search_memory(query: str, runtime: ToolRuntime[Context]) -> str:
+        ctx = runtime.context
+        if runtime.store is None:
+            return "Memory is not available."
+        result = recall_memories(runtime.store, ctx.user_id, ctx.customer_id, query)
+        if not result.items:
+            return "Nothing remembered about that."
+        return "\n".join(f"- {i.content}" for i in result.items)
+
+    return [
+        StructuredTool.from_function(lookup_customer, description=texts.LOOKUP_CUSTOMER),
+        StructuredTool.from_function(list_open_commitments, description=texts.LIST_COMMITMENTS),
+        StructuredTool.from_function(log_commitment, description=texts.LOG_COMMITMENT),
+        StructuredTool.from_function(draft_followup_email, description=texts.DRAFT_EMAIL),
+        StructuredTool.from_function(search_memory, description=texts.SEARCH_MEMORY),
+    ]
+
+
+def make_tool_node(tools: list[BaseTool]) -> ToolNode:
+    """Runs the tool calls of the last AI message; errors come back as tool messages."""
+    return ToolNode(tools, handle_tool_errors=True)

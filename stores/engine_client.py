@@ -1,0 +1,226 @@
+"""Server engine: ``qdrant-client`` against a Qdrant server or cluster (or its local mode).
+
+The scaled-out deployment points ``location`` at ``http(s)://...``; the same
+adapter also drives qdrant-client's pure-Python local mode (``":memory:"`` or a
+path, with ``engine="client"``), which the conformance suite uses to exercise
+this code path when no server runs. Local mode ignores payload indexes and is
+slow at scale (measured in bench/store_bench.py); it is not the embedded default.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+from qdrant_client import QdrantClient
+from qdrant_client import models as m
+
+from memagent.stores.engines import (
+    VECTOR,
+    Cond,
+    HasId,
+    HasVector,
+    Hit,
+    IndexKind,
+    Match,
+    PointData,
+    Range,
+    Rec,
+    Scalar,
+    Where,
+    point_id_str,
+)
+
+_SCAN_PAGE = 1024
+_KINDS = {
+    "keyword": m.PayloadSchemaType.KEYWORD,
+    "integer": m.PayloadSchemaType.INTEGER,
+    "float": m.PayloadSchemaType.FLOAT,
+}
+
+
+def _cond(c: Cond) -> Any:
+    if isinstance(c, Match):
+        return m.FieldCondition(key=c.key, match=m.MatchValue(value=c.value))
+    if isinstance(c, Range):
+        return m.FieldCondition(key=c.key, range=m.Range(gt=c.gt, gte=c.gte, lt=c.lt, lte=c.lte))
+    if isinstance(c, HasId):
+        return m.HasIdCondition(has_id=list(c.ids))
+    if isinstance(c, HasVector):
+        return m.HasVectorCondition(has_vector=VECTOR)
+    return _filter(c)
+
+
+def _filter(w: Where) -> m.Filter | None:
+    if not w.must and not w.must_not:
+        return None
+    return m.Filter(
+        must=[_cond(c) for c in w.must] or None,
+        must_not=[_cond(c) for c in w.must_not] or None,
+    )
+
+
+def _with_payload(fields: list[str] | None) -> Any:
+    """``None`` = whole payload, ``[]`` = none (ids and scores only)."""
+    if fields is None:
+        return True
+    return list(fields) if fields else False
+
+
+class ClientEngine:
+    """``Engine`` over one qdrant-client collection."""
+
+    name = "client"
+
+    def __init__(
+        self,
+        location: str,
+        dims: int | None,
+        *,
+        collection: str = "memagent",
+        api_key: str | None = None,
+        timeout: float = 10.0,
+    ) -> None:
+        self.dims = dims or 1
+        self.collection = collection
+        self.local = not location.startswith(("http://", "https://"))
+        if location == ":memory:":
+            self._client = QdrantClient(location=":memory:")
+        elif self.local:
+            self._client = QdrantClient(path=location)
+        else:
+            self._client = QdrantClient(url=location, api_key=api_key, timeout=int(timeout))
+        if not self._client.collection_exists(collection):
+            self._client.create_collection(
+                collection,
+                vectors_config={
+                    VECTOR: m.VectorParams(
+                        size=self.dims,
+                        distance=m.Distance.COSINE,
+                        multivector_config=m.MultiVectorConfig(
+                            comparator=m.MultiVectorComparator.MAX_SIM
+                        ),
+                    )
+                },
+            )
+        else:
+            info = self._client.get_collection(collection)
+            params = info.config.params.vectors
+            size = params[VECTOR].size if isinstance(params, dict) and VECTOR in params else None
+            if dims is None and size:
+                self.dims = size
+            elif size != dims:
+                raise ValueError(
+                    f"collection {collection!r} has vectors of size {size}, "
+                    f"the store was opened with dims={dims}"
+                )
+        self._indexed: set[str] = set()
+
+    # writes
+    def upsert(self, points: list[PointData]) -> None:
+        if not points:
+            return
+        self._client.upsert(
+            self.collection,
+            [
+                m.PointStruct(
+                    id=p.id, vector={VECTOR: p.vectors} if p.vectors else {}, payload=p.payload
+                )
+                for p in points
+            ],
+            wait=True,
+        )
+
+    def delete(self, ids: list[str]) -> None:
+        if ids:
+            self._client.delete(self.collection, m.PointIdsList(points=list(ids)), wait=True)
+
+    def set_payload(self, ids: list[str], payload: dict[str, Any]) -> None:
+        if ids:
+            self._client.set_payload(self.collection, payload, points=list(ids), wait=True)
+
+    def create_index(self, key: str, kind: IndexKind) -> None:
+        if self.local:  # local mode ignores payload indexes (and warns about each)
+            self._indexed.add(key)
+            return
+        self._client.create_payload_index(self.collection, key, _KINDS[kind], wait=True)
+
+    def indexed_fields(self) -> set[str]:
+        if self.local:
+            return set(self._indexed)
+        return set(self._client.get_collection(self.collection).payload_schema or {})
+
+    # reads
+    def retrieve(self, ids: list[str], fields: list[str] | None = None) -> list[Rec]:
+        if not ids:
+            return []
+        recs = self._client.retrieve(self.collection, list(ids), with_payload=_with_payload(fields))
+        return [Rec(point_id_str(r.id), r.payload or {}) for r in recs]
+
+    def search(
+        self, vector: list[float], where: Where, limit: int, fields: list[str] | None = None
+    ) -> list[Hit]:
+        res = self._client.query_points(
+            self.collection,
+            query=[vector],
+            using=VECTOR,
+            query_filter=_filter(where),
+            limit=limit,
+            with_payload=_with_payload(fields),
+        )
+        return [Hit(point_id_str(p.id), float(p.score), p.payload or {}) for p in res.points]
+
+    def page(
+        self,
+        where: Where,
+        limit: int,
+        offset: int,
+        order_by: str,
+        fields: list[str] | None = None,
+    ) -> list[Rec]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = self._client.query_points(
+                self.collection,
+                query=m.OrderByQuery(order_by=m.OrderBy(key=order_by, direction=m.Direction.DESC)),
+                query_filter=_filter(where),
+                limit=limit,
+                offset=offset,
+                with_payload=_with_payload(fields),
+            )
+        return [Rec(point_id_str(p.id), p.payload or {}) for p in res.points]
+
+    def scan(self, where: Where, fields: list[str] | None = None) -> Iterator[Rec]:
+        offset: Any = None
+        flt = _filter(where)
+        while True:
+            recs, offset = self._client.scroll(
+                self.collection,
+                scroll_filter=flt,
+                limit=_SCAN_PAGE,
+                offset=offset,
+                with_payload=_with_payload(fields),
+            )
+            for r in recs:
+                yield Rec(point_id_str(r.id), r.payload or {})
+            if offset is None:
+                return
+
+    def facet(self, key: str, where: Where, limit: int) -> list[tuple[Scalar, int]]:
+        resp = self._client.facet(
+            self.collection, key, facet_filter=_filter(where), limit=limit, exact=True
+        )
+        return [(h.value, h.count) for h in resp.hits]
+
+    def count(self, where: Where) -> int:
+        return int(
+            self._client.count(self.collection, count_filter=_filter(where), exact=True).count
+        )
+
+    # lifecycle
+    def flush(self) -> None:
+        """Writes are sent with ``wait=True``; nothing is buffered client-side."""
+
+    def close(self) -> None:
+        self._client.close()

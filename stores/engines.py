@@ -1,0 +1,147 @@
+"""The engine seam: what the store needs from Qdrant, in engine-neutral types.
+
+One store class runs on two engines: ``qdrant-edge-py`` (Qdrant's engine
+in-process, for ``":memory:"`` and directories) and ``qdrant-client`` (a server or
+cluster by URL, or the client's own local mode). Query building in
+``store_ops`` produces the neutral ``Where`` filters below, so it stays free of
+I/O and of either library's types; each adapter translates them.
+
+Every point has one named multivector ``"dense"`` compared with MaxSim over
+cosine: an item whose indexed fields yield several texts keeps one vector per
+text and scores as its best one, the max-pooling LangGraph's stores do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+VECTOR = "dense"
+IndexKind = Literal["keyword", "integer", "float"]
+Scalar = str | int | bool
+
+
+@dataclass(frozen=True)
+class Match:
+    """``key == value`` (exact keyword / integer / bool match)."""
+
+    key: str
+    value: Scalar
+
+
+@dataclass(frozen=True)
+class Range:
+    """Numeric range on ``key``; bounds left ``None`` are open."""
+
+    key: str
+    gt: float | None = None
+    gte: float | None = None
+    lt: float | None = None
+    lte: float | None = None
+
+
+@dataclass(frozen=True)
+class HasId:
+    """The point id is one of ``ids``."""
+
+    ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HasVector:
+    """The point has vectors (it was indexed for search)."""
+
+
+INDEXED = HasVector()
+
+
+@dataclass(frozen=True)
+class Where:
+    """All of ``must`` and none of ``must_not`` (conditions may nest)."""
+
+    must: tuple[Cond, ...] = ()
+    must_not: tuple[Cond, ...] = ()
+
+    def and_(self, *conds: Cond) -> Where:
+        return Where(self.must + tuple(conds), self.must_not)
+
+
+Cond = Match | Range | HasId | HasVector | Where
+
+
+@dataclass
+class PointData:
+    """A point to upsert: id, one vector per indexed text (or none), payload."""
+
+    id: str
+    vectors: list[list[float]] | None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Hit:
+    """A search hit: id, score and the requested payload fields."""
+
+    id: str
+    score: float
+    payload: dict[str, Any]
+
+
+@dataclass
+class Rec:
+    """A stored point read back: id and the requested payload fields."""
+
+    id: str
+    payload: dict[str, Any]
+
+
+class Engine(Protocol):
+    """What ``QdrantStore`` needs from a Qdrant engine. ``fields=None`` = whole payload."""
+
+    name: str
+    dims: int
+
+    def upsert(self, points: list[PointData]) -> None: ...
+
+    def delete(self, ids: list[str]) -> None: ...
+
+    def set_payload(self, ids: list[str], payload: dict[str, Any]) -> None: ...
+
+    def retrieve(self, ids: list[str], fields: list[str] | None = None) -> list[Rec]: ...
+
+    def search(
+        self, vector: list[float], where: Where, limit: int, fields: list[str] | None = None
+    ) -> list[Hit]: ...
+
+    def page(
+        self,
+        where: Where,
+        limit: int,
+        offset: int,
+        order_by: str,
+        fields: list[str] | None = None,
+    ) -> list[Rec]:
+        """Points matching ``where``, newest ``order_by`` first, ``offset``/``limit`` applied."""
+        ...
+
+    def scan(self, where: Where, fields: list[str] | None = None) -> Iterator[Rec]:
+        """Every point matching ``where`` (any order)."""
+        ...
+
+    def facet(self, key: str, where: Where, limit: int) -> list[tuple[Scalar, int]]: ...
+
+    def count(self, where: Where) -> int: ...
+
+    def create_index(self, key: str, kind: IndexKind) -> None: ...
+
+    def indexed_fields(self) -> set[str]: ...
+
+    def flush(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def point_id_str(pid: Any) -> str:
+    """Engines return ids as ``UUID`` or ``str``; the store uses ``str``."""
+    return str(pid)

@@ -1,0 +1,142 @@
+"""Hybrid ranking: dense candidates from the engine + BM25 over the namespace prefix.
+
+One query: dense top-N from Qdrant (filtered by prefix, value filters, liveness,
+"has vectors"), BM25 top-N over the prefix's keyword corpus (cached, see
+``bm25_index``), exact dense scores for keyword-only candidates (one ``HasId``
+query) and keyword scores for dense-only ones (the corpus scores every item, once),
+fused by ``fusion.fuse``. Payloads are read only for the result window.
+
+The ``HasId`` query stays because it is cheap: 0.20 ms p50 / 0.3 ms p95 (~37 ids)
+of ~1.4 ms store time per LoCoMo question (680 items a namespace). One engine call
+with two prefetches measured no cheaper (0.50 vs 0.47 ms CPU for both lookups), and
+scoring in numpy would need every vector in the keyword cache, rebuilt on each write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from langgraph.store.base import SearchItem, SearchOp
+
+from memagent.stores import bm25_index as kw
+from memagent.stores import store_ops as ops_
+from memagent.stores.engines import INDEXED, Engine, HasId, Where
+from memagent.stores.fusion import HybridConfig, SearchMode, fuse
+from memagent.stores.tokenize import tokenize, tokenize_cached
+
+
+@dataclass
+class ScoredItem:
+    """A search result with its fused relevance in [0, 1] and the raw side scores."""
+
+    item: SearchItem
+    relevance: float
+    dense: float | None = None
+    keyword: float | None = None
+
+
+class HybridSearcher:
+    """Ranks a ``SearchOp`` with a query on one engine; holds the keyword cache."""
+
+    def __init__(self, engine: Engine, config: HybridConfig) -> None:
+        self.engine = engine
+        self.config = config
+        self.cache = kw.KeywordCache(config.keyword_cache_size)
+
+    def ranked(
+        self,
+        op: SearchOp,
+        qvec: list[float] | None,
+        mode: SearchMode,
+        now: datetime,
+    ) -> list[tuple[ScoredItem, dict[str, Any]]]:
+        """Fused ranking window ``[offset, offset + limit)`` with each item's payload."""
+        cfg = self.config
+        prefix, flt, query = tuple(op.namespace_prefix), op.filter, op.query or ""
+        want = op.offset + op.limit
+        where = ops_.data_where(prefix, flt, now.timestamp()).and_(INDEXED)
+        use_dense, use_kw = mode != "keyword" and qvec is not None, mode != "dense"
+        slack = 2 if flt else 1  # untranslated filters are checked after the engine
+        dense: dict[str, float] = {}
+        if use_dense and qvec is not None:
+            depth = max(cfg.dense_candidates, want) * slack
+            dense = {h.id: h.score for h in self.engine.search(qvec, where, depth, [])}
+        keyword: dict[str, float] = {}
+        if use_kw:
+            corpus = self.corpus(prefix, flt, now)
+            qtok = tokenize_cached(query, cfg.tokenizer)
+            all_scores = kw.scores(corpus, qtok)  # every item: dense candidates get theirs too
+            keyword = kw.best(corpus, all_scores, max(cfg.keyword_candidates, want) * slack)
+            if dense and keyword:
+                pos = corpus.position
+                for pid in dense:
+                    if pid not in keyword and pid in pos:
+                        keyword[pid] = float(all_scores[pos[pid]])
+            missing = [pid for pid in keyword if pid not in dense]
+            if use_dense and qvec is not None and missing:
+                w = Where(must=(HasId(tuple(missing)), ops_.live(now.timestamp())))
+                dense.update((h.id, h.score) for h in self.engine.search(qvec, w, len(missing), []))
+        fused = fuse(dense, keyword, cfg.fusion, use_dense=use_dense, use_keyword=use_kw)
+        # Payloads only for the window (the binding's payload conversion is the slow part),
+        # fetched in chunks until the window is full of live, filter-matching items.
+        kept: list[tuple[ScoredItem, dict[str, Any]]] = []
+        start = 0
+        while len(kept) < want and start < len(fused):
+            chunk = fused[start : start + (want - len(kept)) * slack + 2]
+            start += len(chunk)
+            got = {
+                r.id: r.payload
+                for r in self.engine.retrieve([str(f.id) for f in chunk], ops_.ITEM_FIELDS)
+            }
+            for f in chunk:
+                p = got.get(str(f.id))
+                if (
+                    p is None
+                    or not ops_.alive(p, now.timestamp())
+                    or not ops_.matches_filter(p["value"], flt)
+                ):
+                    continue
+                item = ops_.to_search_item(p, f.dense if mode == "dense" else f.relevance)
+                kept.append((ScoredItem(item, f.relevance, f.dense, f.keyword), p))
+                if len(kept) >= want:
+                    break
+        return kept[op.offset : want]
+
+    def corpus(
+        self, prefix: tuple[str, ...], flt: dict[str, Any] | None, now: datetime
+    ) -> kw.KeywordCorpus:
+        tok = self.config.tokenizer
+        key = (prefix, ops_.filter_key(flt), tok.signature)
+        token = self.version(prefix, filtered=bool(flt))  # before the corpus: see bm25_index
+        cached = self.cache.get(key, token)
+        if cached is not None:
+            return cached
+        where = ops_.data_where(prefix, flt, now.timestamp()).and_(INDEXED)
+        fields = [*ops_.KW_FIELDS, "doc", "value"] if flt else [*ops_.KW_FIELDS, "doc"]
+        sig = tok.signature
+        docs: list[tuple[str, Sequence[str]]] = []
+        for r in self.engine.scan(where, fields):
+            p = r.payload
+            if flt and not ops_.matches_filter(p.get("value", {}), flt):
+                continue
+            toks = ops_.unpack_kw(p.get("kw", ""), sig)
+            if toks is None:
+                toks = tokenize(ops_.doc(p).get("text", ""), tok)
+            docs.append((r.id, toks))
+        corpus = kw.build_corpus(docs, token)
+        self.cache.put(key, corpus)
+        return corpus
+
+    def version(self, prefix: Sequence[str], *, filtered: bool = False) -> str | None:
+        """Version token of the prefix's keyword corpus; a filtered corpus also depends on
+        the values (``touch`` changes values without changing keyword texts)."""
+        prefix = tuple(prefix)
+        ids = [ops_.meta_id(ops_.KW_VERSION, prefix)]
+        if filtered:
+            ids.append(ops_.meta_id(ops_.VALUES_VERSION, prefix))
+        tokens = {r.id: r.payload.get("token") for r in self.engine.retrieve(ids, ["token"])}
+        got = [str(tokens.get(i)) for i in ids]
+        return None if not tokens else "|".join(got)

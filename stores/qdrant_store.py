@@ -1,0 +1,648 @@
+"""``QdrantStore``: LangGraph's ``BaseStore`` on Qdrant (dense) + BM25 (keyword).
+
+One class for every location: ``":memory:"`` or a directory run Qdrant's engine
+in-process (qdrant-edge), an ``http(s)://`` URL talks to a server (qdrant-client);
+only the ``Engine`` behind it differs. Behaviour follows LangGraph's
+``InMemoryStore`` (the reference), with deliberate differences, all fixes:
+``put`` keeps ``created_at``; identical texts in one batch are embedded once
+instead of raising; range filters on a missing field do not match instead of
+raising ``TypeError``; a namespace whose items are all deleted is no longer
+listed; values that are not JSON (sets, NaN, objects) are rejected with a
+``ValueError`` before anything is written. Without a query, results are ordered
+most recently updated first (as LangGraph's SQL stores do), not by insertion.
+
+Search with a query runs, per the store's mode (``HybridConfig.default_mode``):
+dense candidates from Qdrant and BM25 candidates over the items under the same
+namespace prefix, fused (``fusion.py``). ``search()`` returns ``SearchItem``s
+whose ``score`` is the fused relevance in [0, 1] (raw cosine in dense mode, as
+LangGraph's stores do); ``search_scored()`` also returns the side scores.
+
+Items put with ``index=False`` (or whose indexed fields are absent) are neither
+in the dense nor in the keyword side: "not indexed" means not searchable by a
+query. Like the reference, they still list, and they fill the tail of a query
+search (score ``None``) when fewer than ``limit`` indexed items match.
+
+Keyword-only fields (``HybridConfig.keyword_only_fields``, default ``("context",)``):
+the text at those value paths joins an indexed item's BM25 text but is never
+embedded, even when a put lists the path in ``index`` (with the ``"$"`` path, the
+whole value is embedded without those top-level keys). They hold a memory's
+surrounding context, e.g. the session date and the turns before it: "Yes, twice
+last year!" is found by keywords only through the question it answers, while the
+dense side ranks best on the memory alone (a second vector for the context, or
+one vector for both, blurs it). On the LoCoMo dev split (e5, stemming, fusion
+defaults) evidence recall@10 is 0.750 with the context as a second vector (MaxSim)
+and 0.768 with it keyword-only (bench/locomo_experiments.py). An item whose only
+text is keyword-only has no vector and so is not indexed.
+
+``touch(namespace, keys, at=...)`` records reads (``last_accessed_at``,
+``access_count`` in the value) as a payload-only update: nothing is re-embedded,
+``updated_at`` and the listing order stay, and the item stays in both search sides.
+
+Within one ``batch``, reads see the state before the batch's writes (as in the
+reference); puts to one key are deduplicated (last wins) and all texts of the
+batch are embedded in one ``embed_documents`` call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+import threading
+import time
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from langchain_core.embeddings import Embeddings
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    IndexConfig,
+    InvalidNamespaceError,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchOp,
+    TTLConfig,
+    ensure_embeddings,
+    get_text_at_path,
+    tokenize_path,
+    validate_op_namespace,
+)
+
+from memagent.stores import store_ops as ops_
+from memagent.stores.embeddings import resolve_embeddings, score_floor
+from memagent.stores.engines import INDEXED, Engine, PointData, Range, Where
+from memagent.stores.fusion import HybridConfig, SearchMode
+from memagent.stores.hybrid_search import HybridSearcher, ScoredItem
+from memagent.stores.store_factory import EngineName, aopen_store, open_engine, open_store
+from memagent.stores.tokenize import tokenize
+from memagent.stores.ttl_sweeper import TTLSweeper
+
+__all__ = ["QdrantStore", "ScoredItem", "aopen_store", "open_engine", "open_store"]
+_FACET_LIMIT = 1_000_000
+_PUT_KEY = tuple[tuple[str, ...], str]
+
+
+@dataclass
+class _Plan:
+    """What one batch needs before any engine I/O: the embedding work."""
+
+    ops: list[Op]
+    puts: dict[_PUT_KEY, PutOp] = field(default_factory=dict)
+    texts: dict[_PUT_KEY, list[str]] = field(default_factory=dict)
+    keyword_texts: dict[_PUT_KEY, list[str]] = field(default_factory=dict)
+    doc_texts: list[str] = field(default_factory=list)
+    queries: list[str] = field(default_factory=list)
+
+
+class QdrantStore(BaseStore):
+    """LangGraph ``BaseStore`` on a Qdrant engine with hybrid dense + BM25 search."""
+
+    supports_ttl = True
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+        hybrid: HybridConfig | None = None,
+    ) -> None:
+        self.engine = engine
+        self.ttl_config = ttl
+        self.index_config: dict[str, Any] | None = None
+        self.embeddings: Embeddings | None = None
+        self._fields: list[tuple[str, Any]] = []
+        if index:
+            self._configure_index(index)
+        floor = score_floor(self.embeddings) if self.embeddings else 0.0
+        self.hybrid = (hybrid or HybridConfig()).for_embeddings(floor)
+        self._keyword_only = [(p, tokenize_path(p)) for p in self.hybrid.keyword_only_fields]
+        self._searcher = HybridSearcher(engine, self.hybrid)
+        self._write_lock = threading.RLock()
+        self._ns_indexed: set[str] = set()
+        self._sweeper: TTLSweeper | None = None
+        self._closed = False
+
+    def _configure_index(self, index: IndexConfig) -> None:
+        dims = index.get("dims")
+        if not isinstance(dims, int) or dims <= 0:
+            raise ValueError("index config needs 'dims', a positive int")
+        if dims != self.engine.dims:
+            raise ValueError(f"index dims {dims} != engine dims {self.engine.dims}")
+        if index.get("embed") is None:
+            raise ValueError("index config needs 'embed' (Embeddings, callable or string)")
+        self.index_config = dict(index)
+        self.embeddings = ensure_embeddings(resolve_embeddings(index["embed"]))
+        paths = index.get("fields") or ["$"]
+        self._fields = [(p, p if p == "$" else tokenize_path(p)) for p in paths]
+
+    # ------------------------------------------------------------ lifecycle
+
+    @classmethod
+    @contextmanager
+    def from_location(
+        cls,
+        location: str,
+        *,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+        hybrid: HybridConfig | None = None,
+        engine: EngineName = "auto",
+        api_key: str | None = None,
+        collection: str = "memagent",
+        search_threads: int | None = 1,
+    ) -> Iterator[QdrantStore]:
+        """Open (and ``setup()``) a store; closed on exit. See ``open_engine``.
+
+        A URL's API key defaults to ``settings.qdrant_api_key``. A TTL config with
+        ``sweep_interval_minutes`` starts the sweeper thread.
+        """
+        if api_key is None and location.startswith(("http://", "https://")):
+            from memagent.graph.settings import get_settings
+
+            secret = get_settings().qdrant_api_key
+            api_key = secret.get_secret_value() if secret else None
+        dims = int(index["dims"]) if index and "dims" in index else None
+        eng = open_engine(
+            location,
+            dims,
+            engine=engine,
+            api_key=api_key,
+            collection=collection,
+            search_threads=search_threads,
+        )
+        try:
+            store = cls(eng, index=index, ttl=ttl, hybrid=hybrid)
+        except Exception:
+            eng.close()
+            raise
+        try:
+            store.setup()
+            if ttl and ttl.get("sweep_interval_minutes"):
+                store.start_ttl_sweeper()
+            yield store
+        finally:
+            store.close()
+
+    def setup(self) -> None:
+        """Create payload indexes and check the store's recorded dims (idempotent)."""
+        have = self.engine.indexed_fields()
+        wanted: list[tuple[str, Literal["keyword", "integer", "float"]]] = [
+            *((f"ns_{i}", "keyword") for i in range(ops_.NS_INDEXED_DEPTH)),
+            ("ns", "keyword"),
+            ("updated_ts", "float"),
+            ("expires_at", "float"),
+        ]
+        for name, kind in wanted:
+            if name not in have:
+                self.engine.create_index(name, kind)
+        self._ns_indexed = {n for n, _ in wanted if n.startswith("ns_")} | have
+        info_id = ops_.meta_id("store")
+        recs = self.engine.retrieve([info_id], ["dims", "indexed"])
+        indexed = self.index_config is not None
+        if recs:
+            stored = recs[0].payload
+            if stored.get("indexed") and not indexed:
+                self.engine.dims = int(stored.get("dims") or self.engine.dims)
+                return  # opening an indexed store without index: plain key-value access
+            if stored.get("indexed") and stored.get("dims") != self.engine.dims:
+                raise ValueError(
+                    f"store has {stored.get('dims')}-dim vectors, opened with {self.engine.dims}"
+                )
+            if not stored.get("indexed") and indexed:
+                raise ValueError(
+                    "this store was created without an index config; its vector size cannot "
+                    "change. Create a new store (or location) to use semantic search."
+                )
+            return
+        payload = {"meta": "store", "dims": self.engine.dims, "indexed": indexed, "schema": 1}
+        self.engine.upsert([PointData(info_id, None, payload)])
+
+    def close(self) -> None:
+        """Stop the sweeper, flush and release the engine (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        self.stop_ttl_sweeper()
+        self.engine.close()
+
+    def optimize(self) -> bool:
+        """Build vector indexes now (edge engine only; a server optimises by itself)."""
+        fn = getattr(self.engine, "optimize", None)
+        return bool(fn()) if fn else False
+
+    # ------------------------------------------------------------ batch
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        plan = self._plan(ops)
+        emb = self.embeddings
+        qvecs: dict[str, list[float]] = {q: emb.embed_query(q) for q in plan.queries} if emb else {}
+        dvecs: list[list[float]] = (
+            emb.embed_documents(plan.doc_texts) if emb and plan.doc_texts else []
+        )
+        return self._execute(plan, qvecs, dvecs)
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        plan = self._plan(ops)
+        emb = self.embeddings
+        qvecs: dict[str, list[float]] = {}
+        dvecs: list[list[float]] = []
+        if emb and plan.queries:
+            got = await asyncio.gather(*(emb.aembed_query(q) for q in plan.queries))
+            qvecs = dict(zip(plan.queries, got, strict=True))
+        if emb and plan.doc_texts:
+            dvecs = await emb.aembed_documents(plan.doc_texts)
+        return await asyncio.to_thread(self._execute, plan, qvecs, dvecs)
+
+    def _plan(self, ops: Iterable[Op]) -> _Plan:
+        plan = _Plan(list(ops))
+        queries: dict[str, None] = {}
+        for op in plan.ops:
+            validate_op_namespace(op)
+            if isinstance(op, PutOp):
+                if not op.namespace:
+                    raise InvalidNamespaceError("Namespace cannot be empty.")
+                if op.value is not None:
+                    ops_.check_value(op.namespace, op.key, op.value)
+                plan.puts[(tuple(op.namespace), str(op.key))] = op
+            elif isinstance(op, SearchOp):
+                ops_.validate_filter(op.filter)
+                if op.query and self.embeddings and self.hybrid.default_mode != "keyword":
+                    queries[op.query] = None
+            elif not isinstance(op, GetOp | ListNamespacesOp):
+                raise ValueError(f"unknown operation type: {type(op).__name__}")
+        plan.queries = list(queries)
+        docs: dict[str, None] = {}
+        for put_key, op in plan.puts.items():
+            texts, keyword_texts = self._texts(op)
+            if texts:
+                plan.texts[put_key] = texts
+                docs.update(dict.fromkeys(texts))
+                if keyword_texts:
+                    plan.keyword_texts[put_key] = keyword_texts
+        plan.doc_texts = list(docs)
+        return plan
+
+    def _texts(self, op: PutOp) -> tuple[list[str], list[str]]:
+        """Texts to embed and keyword-only texts (BM25 only) of one put."""
+        if op.value is None or op.index is False or not self.embeddings:
+            return [], []
+        if op.index is None:
+            paths = self._fields
+        else:
+            paths = [(p, p if p == "$" else tokenize_path(p)) for p in op.index]
+        value, skip = op.value, {p for p, _ in self._keyword_only}
+        whole = value
+        if skip and any(p == "$" for p, _ in paths):  # the whole value, minus keyword-only keys
+            whole = {k: v for k, v in value.items() if k not in skip}
+        dense = [
+            t
+            for p, path in paths
+            if p not in skip
+            for t in get_text_at_path(whole if p == "$" else value, path)
+            if t
+        ]
+        keyword = [t for _, path in self._keyword_only for t in get_text_at_path(value, path) if t]
+        return dense, keyword
+
+    def _execute(
+        self,
+        plan: _Plan,
+        qvecs: dict[str, list[float]],
+        dvecs: Sequence[Sequence[float]],
+    ) -> list[Result]:
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        now = ops_.utcnow()
+        refresh: dict[float, set[str]] = {}
+        results: list[Result] = []
+        mode = self.hybrid.default_mode
+        for op in plan.ops:
+            if isinstance(op, GetOp):
+                results.append(self._get(op, now, refresh))
+            elif isinstance(op, SearchOp):
+                found = self._search(op, qvecs.get(op.query or ""), mode, now, refresh)
+                results.append([s.item for s in found])
+            elif isinstance(op, ListNamespacesOp):
+                results.append(self._list_namespaces(op, now))
+            else:
+                results.append(None)
+        self._refresh(refresh, now)
+        if plan.puts:
+            if len(dvecs) != len(plan.doc_texts):
+                raise ValueError(
+                    f"embedder returned {len(dvecs)} vectors for {len(plan.doc_texts)} texts"
+                )
+            self._apply_puts(plan, dict(zip(plan.doc_texts, dvecs, strict=True)), now)
+        return results
+
+    # ------------------------------------------------------------ reads
+
+    def _get(self, op: GetOp, now: datetime, refresh: dict[float, set[str]]) -> Item | None:
+        pid = ops_.point_id(op.namespace, op.key)
+        recs = self.engine.retrieve([pid], ops_.ITEM_FIELDS)
+        if not recs or not ops_.alive(recs[0].payload, now.timestamp()):
+            return None
+        payload = recs[0].payload
+        if op.refresh_ttl:
+            self._mark_refresh(refresh, pid, payload)
+        return ops_.to_item(payload)
+
+    @staticmethod
+    def _mark_refresh(refresh: dict[float, set[str]], pid: str, payload: dict[str, Any]) -> None:
+        ttl = ops_.doc(payload).get("ttl")
+        if ttl is not None:
+            refresh.setdefault(float(ttl), set()).add(pid)
+
+    def _refresh(self, refresh: dict[float, set[str]], now: datetime) -> None:
+        for ttl, ids in refresh.items():
+            self.engine.set_payload(sorted(ids), {"expires_at": ops_.expiry(ttl, now.timestamp())})
+
+    def _search(
+        self,
+        op: SearchOp,
+        qvec: list[float] | None,
+        mode: SearchMode,
+        now: datetime,
+        refresh: dict[float, set[str]],
+        *,
+        fill: bool = True,
+    ) -> list[ScoredItem]:
+        if op.limit <= 0:
+            return []
+        if op.query and self.embeddings and (qvec is not None or mode == "keyword"):
+            found = self._searcher.ranked(op, qvec, mode, now)
+            if fill and len(found) < op.limit:  # the reference fills the tail with unindexed items
+                rest = op.limit - len(found)
+                unindexed = self._list(op.namespace_prefix, op.filter, 0, rest, now, unindexed=True)
+                found += [(ScoredItem(ops_.to_search_item(p, None), 0.0), p) for p in unindexed]
+        else:
+            found = [
+                (ScoredItem(ops_.to_search_item(p, None), 0.0), p)
+                for p in self._list(op.namespace_prefix, op.filter, op.offset, op.limit, now)
+            ]
+        if op.refresh_ttl:
+            for s, p in found:
+                if p.get("expires_at", ops_.NEVER) < ops_.NEVER:  # only items with a TTL
+                    self._mark_refresh(refresh, ops_.point_id(s.item.namespace, s.item.key), p)
+        return [s for s, _ in found]
+
+    def _list(
+        self,
+        prefix: Sequence[str],
+        flt: dict[str, Any] | None,
+        offset: int,
+        limit: int,
+        now: datetime,
+        *,
+        unindexed: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Live items under ``prefix`` matching ``flt``, newest update first."""
+        where = ops_.data_where(prefix, flt, now.timestamp())
+        if unindexed:
+            where = Where(where.must, (*where.must_not, INDEXED))
+        fields = ops_.ITEM_FIELDS
+        if not flt:
+            return [r.payload for r in self.engine.page(where, limit, offset, "updated_ts", fields)]
+        out: list[dict[str, Any]] = []
+        want, start, size = offset + limit, 0, max(64, 2 * (offset + limit))
+        while len(out) < want:
+            recs = self.engine.page(where, size, start, "updated_ts", fields)
+            out.extend(r.payload for r in recs if ops_.matches_filter(r.payload["value"], flt))
+            if len(recs) < size:
+                break
+            start, size = start + size, size * 2
+        return out[offset:want]
+
+    def _list_namespaces(self, op: ListNamespacesOp, now: datetime) -> list[tuple[str, ...]]:
+        must: list[Any] = [ops_.live(now.timestamp())]
+        for cond in op.match_conditions or ():
+            if cond.match_type == "prefix":
+                must.extend(ops_.namespace_conds(cond.path, wildcard=True))
+        facets = self.engine.facet("ns", Where(must=tuple(must)), _FACET_LIMIT)
+        found = (ops_.split_ns(str(v)) for v, _ in facets)
+        return ops_.list_namespaces_result(
+            found, op.match_conditions or (), op.max_depth, op.limit, op.offset
+        )
+
+    # ------------------------------------------------------------ writes
+
+    def _apply_puts(self, plan: _Plan, vectors: dict[str, Sequence[float]], now: datetime) -> None:
+        tok = self.hybrid.tokenizer
+        with self._write_lock:
+            live_keys = [k for k, op in plan.puts.items() if op.value is not None]
+            ids = {k: ops_.point_id(*k) for k in plan.puts}
+            old = {
+                r.id: r.payload for r in self.engine.retrieve([ids[k] for k in live_keys], ["doc"])
+            }
+            points: list[PointData] = []
+            for seq, k in enumerate(live_keys):
+                op = plan.puts[k]
+                assert op.value is not None
+                texts = plan.texts.get(k, [])
+                vecs = [list(map(float, vectors[t])) for t in texts]
+                for v in vecs:
+                    if len(v) != self.engine.dims:
+                        raise ValueError(
+                            f"embedding has {len(v)} dims, the store expects {self.engine.dims}"
+                        )
+                text = "\n".join([*texts, *plan.keyword_texts.get(k, [])])
+                payload = ops_.item_payload(
+                    k[0],
+                    k[1],
+                    op.value,
+                    created_at=ops_.doc(old.get(ids[k], {})).get("created_at") or now.isoformat(),
+                    now=now,
+                    ttl=op.ttl,
+                    text=text,
+                    kw=ops_.pack_kw(tok.signature, tokenize(text, tok)) if vecs else "",
+                    seq=seq,
+                )
+                points.append(PointData(ids[k], vecs or None, payload))
+            self._ensure_ns_indexes(max((len(k[0]) for k in live_keys), default=0))
+            deletes = [ids[k] for k, op in plan.puts.items() if op.value is None]
+            self.engine.delete(deletes)
+            self.engine.upsert(points + self._bump_points(k[0] for k in plan.puts))
+
+    def _ensure_ns_indexes(self, depth: int) -> None:
+        for i in range(depth):
+            name = f"ns_{i}"
+            if name not in self._ns_indexed:
+                self.engine.create_index(name, "keyword")
+                self._ns_indexed.add(name)
+
+    @staticmethod
+    def _bump_points(
+        namespaces: Iterable[Sequence[str]], kind: str = ops_.KW_VERSION
+    ) -> list[PointData]:
+        """New version token for every prefix of every written namespace (see bm25_index)."""
+        todo = {p for ns in namespaces for p in ops_.prefixes(ns)}
+        payload = {"token": uuid.uuid4().hex}
+        return [PointData(ops_.meta_id(kind, p), None, payload) for p in todo]
+
+    # ------------------------------------------------------------ access stats
+
+    def touch(
+        self, namespace: tuple[str, ...], keys: Iterable[str], *, at: datetime | None = None
+    ) -> int:
+        """Record that items were used: ``last_accessed_at = at`` (ISO, default now) and
+        ``access_count + 1`` in each value. Returns how many items were touched.
+
+        Why not a put: recall touches what it injects on every turn, and a put would
+        re-embed the text and invalidate the namespace's keyword corpus. This rewrites the
+        ``value`` payload only: vectors, BM25 tokens, ``updated_at`` and the listing order
+        stay, and the keyword version is not bumped (the keyword text did not change);
+        only corpora cached for *filtered* searches are refreshed, as a filter may test
+        the touched fields. Missing and expired keys are skipped. Read-modify-write under
+        the store's write lock: atomic within a process; two processes touching one item
+        at once may count one access instead of two.
+        """
+        ns = tuple(namespace)
+        if not ns:
+            raise InvalidNamespaceError("Namespace cannot be empty.")
+        if isinstance(keys, str):
+            raise TypeError("keys must be an iterable of keys, not one string")
+        wanted = sorted({str(k) for k in keys})
+        validate_op_namespace(GetOp(ns, ""))
+        if not wanted:
+            return 0
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        when = (at or ops_.utcnow()).isoformat()
+        now_ts = time.time()
+        touched = 0
+        with self._write_lock:
+            ids = [ops_.point_id(ns, k) for k in wanted]
+            for rec in self.engine.retrieve(ids, ["value", "expires_at"]):
+                if not ops_.alive(rec.payload, now_ts):
+                    continue
+                value = ops_.touched_value(rec.payload.get("value") or {}, when)
+                self.engine.set_payload([rec.id], {"value": value})
+                touched += 1
+            if touched:
+                self.engine.upsert(self._bump_points([ns], ops_.VALUES_VERSION))
+        return touched
+
+    async def atouch(
+        self, namespace: tuple[str, ...], keys: Iterable[str], *, at: datetime | None = None
+    ) -> int:
+        batch = keys if isinstance(keys, str) else list(keys)  # ``touch`` rejects one string
+        return await asyncio.to_thread(self.touch, namespace, batch, at=at)
+
+    # ------------------------------------------------------------ TTL
+
+    def sweep_ttl(self) -> int:
+        """Delete expired items now; returns how many were removed."""
+        now = time.time()
+        with self._write_lock:
+            expired = list(self.engine.scan(Where(must=(Range("expires_at", lte=now),)), ["ns"]))
+            if not expired:
+                return 0
+            self.engine.delete([r.id for r in expired])
+            self.engine.upsert(self._bump_points({ops_.split_ns(r.payload["ns"]) for r in expired}))
+        return len(expired)
+
+    async def asweep_ttl(self) -> int:
+        return await asyncio.to_thread(self.sweep_ttl)
+
+    def start_ttl_sweeper(self, sweep_interval_minutes: float | None = None) -> cf.Future[None]:
+        """Sweep in a daemon thread every ``sweep_interval_minutes`` (default from ttl config)."""
+        if self._sweeper is None:
+            minutes = sweep_interval_minutes or (self.ttl_config or {}).get(
+                "sweep_interval_minutes"
+            )
+            self._sweeper = TTLSweeper(self.sweep_ttl, float(minutes or 5))
+        return self._sweeper.start()
+
+    def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        """Stop the sweeper thread; True if it stopped (or never ran)."""
+        if self._sweeper is None:
+            return True
+        stopped = self._sweeper.stop(timeout)
+        self._sweeper = None
+        return stopped
+
+    # ------------------------------------------------------------ scored search
+
+    def search_scored(
+        self,
+        namespace_prefix: tuple[str, ...],
+        /,
+        *,
+        query: str,
+        mode: SearchMode | None = None,
+        filter: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool | None = None,
+    ) -> list[ScoredItem]:
+        """Search with relevance and side scores; ``mode`` defaults to the store's."""
+        op, mode_ = self._scored_op(
+            namespace_prefix, query, mode, filter, limit, offset, refresh_ttl
+        )
+        qvec = (
+            self.embeddings.embed_query(query) if self.embeddings and mode_ != "keyword" else None
+        )
+        return self._run_scored(op, qvec, mode_)
+
+    async def asearch_scored(
+        self,
+        namespace_prefix: tuple[str, ...],
+        /,
+        *,
+        query: str,
+        mode: SearchMode | None = None,
+        filter: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool | None = None,
+    ) -> list[ScoredItem]:
+        op, mode_ = self._scored_op(
+            namespace_prefix, query, mode, filter, limit, offset, refresh_ttl
+        )
+        emb = self.embeddings
+        qvec = await emb.aembed_query(query) if emb and mode_ != "keyword" else None
+        return await asyncio.to_thread(self._run_scored, op, qvec, mode_)
+
+    def _scored_op(
+        self,
+        prefix: tuple[str, ...],
+        query: str,
+        mode: SearchMode | None,
+        flt: dict[str, Any] | None,
+        limit: int,
+        offset: int,
+        refresh_ttl: bool | None,
+    ) -> tuple[SearchOp, SearchMode]:
+        mode_ = mode or self.hybrid.default_mode
+        if mode_ not in ("hybrid", "dense", "keyword"):
+            raise ValueError(f"mode must be 'hybrid', 'dense' or 'keyword', got {mode_!r}")
+        if not self.embeddings:
+            raise ValueError("search_scored needs a store opened with an index config")
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("search_scored needs a non-empty query")
+        refresh = (
+            refresh_ttl
+            if refresh_ttl is not None
+            else (self.ttl_config or {}).get("refresh_on_read", True)
+        )
+        op = SearchOp(tuple(prefix), flt, limit, offset, query, bool(refresh))
+        validate_op_namespace(op)
+        ops_.validate_filter(flt)
+        return op, mode_
+
+    def _run_scored(
+        self, op: SearchOp, qvec: list[float] | None, mode: SearchMode
+    ) -> list[ScoredItem]:
+        now = ops_.utcnow()
+        refresh: dict[float, set[str]] = {}
+        found = self._search(op, qvec, mode, now, refresh, fill=False)
+        self._refresh(refresh, now)
+        return found

@@ -1,0 +1,78 @@
+"""Opening stores: the engine for a location, and the store as the agent uses it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import TYPE_CHECKING, Any, Literal
+
+from langgraph.store.base import IndexConfig, TTLConfig
+
+from memagent.stores.engines import Engine
+from memagent.stores.fusion import HybridConfig
+
+if TYPE_CHECKING:
+    from memagent.stores.qdrant_store import QdrantStore
+
+EngineName = Literal["auto", "edge", "client"]
+
+
+def open_engine(
+    location: str,
+    dims: int | None,
+    *,
+    engine: EngineName = "auto",
+    api_key: str | None = None,
+    collection: str = "memagent",
+    search_threads: int | None = 1,
+) -> Engine:
+    """The engine for ``location``: edge for ``:memory:``/directories, client for URLs."""
+    if not isinstance(location, str) or not location:
+        raise ValueError("location must be ':memory:', a directory or an http(s):// URL")
+    is_url = location.startswith(("http://", "https://"))
+    if engine == "edge" and is_url:
+        raise ValueError("the edge engine runs in-process; a URL needs engine='client'")
+    if engine == "client" or is_url:
+        from memagent.stores.engine_client import ClientEngine
+
+        return ClientEngine(location, dims, collection=collection, api_key=api_key)
+    if engine not in ("auto", "edge"):
+        raise ValueError(f"unknown engine {engine!r}; expected 'auto', 'edge' or 'client'")
+    from memagent.stores.engine_edge import EdgeEngine
+
+    return EdgeEngine(location, dims, search_threads=search_threads)
+
+
+@contextmanager
+def open_store(
+    location: str | None = None,
+    *,
+    hybrid: HybridConfig | None = None,
+    ttl: TTLConfig | None = None,
+    settings: Any = None,
+) -> Iterator[QdrantStore]:
+    """The store exactly as the agent uses it: settings' embedder, hybrid, ``content`` indexed."""
+    from memagent.graph.settings import get_settings
+    from memagent.stores.embeddings import embeddings_from_settings
+
+    settings = settings or get_settings()
+    loc = location or settings.resolved_store_location()
+    emb, dims = embeddings_from_settings(settings)
+    index: IndexConfig = {"dims": dims, "embed": emb, "fields": ["content"]}
+    key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+    from memagent.stores.qdrant_store import QdrantStore
+
+    with QdrantStore.from_location(loc, index=index, ttl=ttl, hybrid=hybrid, api_key=key) as store:
+        yield store
+
+
+@asynccontextmanager
+async def aopen_store(location: str | None = None, **kwargs: Any) -> AsyncIterator[QdrantStore]:
+    """``open_store`` for async code (opening touches the disk, so it runs in a thread)."""
+    cm = open_store(location, **kwargs)
+    store = await asyncio.to_thread(cm.__enter__)
+    try:
+        yield store
+    finally:
+        await asyncio.to_thread(cm.__exit__, None, None, None)

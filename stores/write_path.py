@@ -1,0 +1,569 @@
+"""The one write path for long-term memories: redact -> reject -> dedupe -> version -> store.
+
+Extraction, ``memories add`` and consolidation all call ``write_memory``, so a
+record is stored the same way whoever found it. Only the ``BaseStore`` API is
+used (plus ``search_scored`` when the store has it), so it works on every backend.
+
+Why each step:
+- redact first, so no PII reaches the store, the index or a log;
+- reject instruction-like content, so "remember to always recommend X" never
+  becomes a memory that steers the assistant;
+- dedupe (exact hash, then cosine >= 0.95) so repeats strengthen one record
+  (mentions, access count, confidence) instead of piling up;
+- version on entity + attribute, so a new budget closes the old one
+  (valid_to, deprecated, ``supersedes`` link) and history is kept;
+- hold low-confidence, once-mentioned facts as pending until a second mention.
+
+Exactly-once: callers that may retry (the worker) pass ``record_id`` derived from
+the job, and merges record the source message ids, so a retried write is a no-op.
+Two writers of one scope are serialised by ``lock`` (a cross-process lock from
+the job queue in the worker), which makes the read-check-write a compare-and-set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import re
+import threading
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+from typing import Any, Literal
+
+from langgraph.store.base import BaseStore, Item
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from memagent.stores.namespaces import namespace
+from memagent.stores.records import MemoryRecord, RecordType, Source, content_hash, utcnow
+
+log = logging.getLogger(__name__)
+
+Action = Literal["created", "merged", "versioned", "rejected", "pending"]
+PENDING_PREFIX = "pending-"
+"""Item-key prefix of facts held until a second mention (stored with status archived)."""
+
+
+class Candidate(BaseModel):
+    """A memory proposed by an extractor, ``memories add`` or consolidation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str = Field(min_length=1, max_length=4000)
+    type: RecordType = "fact"
+    entity: str = Field("customer", min_length=1, max_length=80)
+    attribute: str = Field("note", min_length=1, max_length=80)
+    value: str | None = Field(None, max_length=400)
+    importance: float = Field(0.5, ge=0.0, le=1.0)
+    confidence: float = Field(0.8, ge=0.0, le=1.0)
+    event_time: datetime | None = None
+    message_ids: list[str] = Field(default_factory=list, max_length=200)
+    correction: bool = False
+
+
+@dataclass(frozen=True)
+class WriteConfig:
+    """Thresholds of the write path (defaults documented in the module docstring)."""
+
+    near_duplicate: float = 0.95
+    pending_below: float = 0.6
+    search_k: int = 8
+    merge_confidence_gain: float = 0.5
+    redact: bool = True
+    check_instructions: bool = True
+
+
+@dataclass
+class WriteResult:
+    """What happened to one candidate."""
+
+    stored: bool
+    id: str | None
+    content: str | None
+    reason: str | None
+    action: Action
+    redacted: list[str] = field(default_factory=list)
+    superseded: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "stored": self.stored,
+            "content": self.content,
+            "reason": self.reason,
+            "id": self.id,
+            "action": self.action,
+            "redacted": self.redacted,
+            "superseded": self.superseded,
+        }
+
+
+# -- trust hooks (written by the trust helper; identity until they exist) ------
+
+
+REDACTION_KEY_FILE = "redaction.key"
+
+
+@lru_cache(maxsize=1)
+def _default_key() -> bytes:
+    """The per-install redaction key under the data home (created on first use)."""
+    from memagent.graph.settings import get_settings
+    from memagent.stores.redact import load_or_create_key
+
+    return load_or_create_key(get_settings().home / REDACTION_KEY_FILE)
+
+
+def _redact(text: str) -> tuple[str, list[str]]:
+    """PII -> keyed placeholders (``memagent.stores.redact``); identity if it is missing."""
+    try:
+        from memagent.stores.redact import redact
+    except ImportError:  # the trust helper's module is not installed
+        return text, []
+    r = redact(text, key=_default_key())
+    return r.text, [str(getattr(f, "type", f)) for f in r.found]
+
+
+def _instruction_reason(text: str) -> str | None:
+    try:
+        from memagent.stores.poison import check_instruction
+    except ImportError:  # TODO(trust)
+        return None
+    return check_instruction(text)
+
+
+# -- locks ---------------------------------------------------------------------
+
+LockFactory = Callable[[str], AbstractContextManager[Any]]
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+@contextmanager
+def local_lock(name: str) -> Iterator[None]:
+    """Process-local lock per scope (the default when no cross-process lock is given)."""
+    with _LOCKS_GUARD:
+        lock = _LOCKS.setdefault(name, threading.Lock())
+    with lock:
+        yield
+
+
+# -- pure helpers ----------------------------------------------------------------
+
+_NUM = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def numbers(text: str) -> set[str]:
+    """Numbers in a text, for "same sentence, different figure" checks."""
+    return {n.replace(",", "") for n in _NUM.findall(text)}
+
+
+def norm_value(value: str | None) -> str | None:
+    if value is None:
+        return None
+    return " ".join(value.lower().split()).strip(" .。")
+
+
+def same_value(a: str | None, b: str | None) -> bool:
+    """Equal values; "3000000" and "3000000 USD" count as equal (a currency left implicit)."""
+    na, nb = norm_value(a), norm_value(b)
+    if na == nb:
+        return True
+    if na is None or nb is None:
+        return False
+    if numbers(na) and numbers(na) == numbers(nb):
+        ra, rb = _NUM.sub("", na).strip(), _NUM.sub("", nb).strip()
+        return ra == rb or not ra or not rb
+    return False
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=False))
+    na = math.sqrt(sum(x * x for x in a))
+    nb = math.sqrt(sum(y * y for y in b))
+    return dot / (na * nb) if na and nb else 0.0
+
+
+def derived_id(*parts: str) -> str:
+    """Deterministic record id (job id + item index), so a retry rewrites the same record."""
+    return str(uuid.UUID(hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]))
+
+
+def merge_confidence(old: float, new: float, gain: float) -> float:
+    """Confidence after another mention: moves towards 1, never down."""
+    return min(1.0, max(old, old + (1.0 - old) * new * gain))
+
+
+def _record(item: Item) -> MemoryRecord:
+    return MemoryRecord.from_store(item.value)
+
+
+# -- store queries -----------------------------------------------------------------
+
+
+def _find(
+    store: BaseStore, ns: tuple[str, ...], flt: dict[str, Any], limit: int = 50
+) -> list[Item]:
+    return list(store.search(ns, filter=flt, limit=limit))
+
+
+def _near(
+    store: BaseStore, ns: tuple[str, ...], text: str, embeddings: Any, k: int
+) -> list[tuple[Item, float]]:
+    """Active records most similar to ``text`` with their cosine similarity."""
+    hits: list[tuple[Item, float | None]] = []
+    scored = getattr(store, "search_scored", None)
+    if scored is not None:
+        try:
+            res = scored(ns, query=text, mode="dense", filter={"status": "active"}, limit=k)
+            hits = [(r.item, r.dense) for r in res]
+        except Exception as exc:  # dense index missing: fall back to plain search
+            log.debug("search_scored failed: %s", exc)
+            hits = []
+    if not hits:
+        hits = [
+            (i, i.score) for i in store.search(ns, query=text, filter={"status": "active"}, limit=k)
+        ]
+    if embeddings is not None and hits:
+        q = embeddings.embed_query(text)
+        docs = embeddings.embed_documents([h[0].value.get("content", "") for h in hits])
+        return [(h[0], cosine(q, d)) for h, d in zip(hits, docs, strict=True)]
+    return [(i, s) for i, s in hits if s is not None]
+
+
+def _repair_key(
+    store: BaseStore, ns: tuple[str, ...], key: tuple[str, str], now: datetime
+) -> Item | None:
+    """Keep one active record per key (the newest version); close the others.
+
+    A crash between writing a new version and closing the old one leaves two
+    active records; the next write of that key (or a retry) repairs it here.
+    """
+    items = _find(store, ns, {"entity": key[0], "attribute": key[1], "status": "active"})
+    items = [i for i in items if not i.key.startswith(PENDING_PREFIX)]
+    if not items:
+        return None
+    items.sort(key=lambda i: (i.value.get("version", 1), i.value.get("valid_from", "")))
+    keep = items[-1]
+    for old in items[:-1]:
+        rec = _record(old)
+        _close(store, ns, old.key, rec, now)
+    return keep
+
+
+def _close(
+    store: BaseStore, ns: tuple[str, ...], key: str, rec: MemoryRecord, now: datetime
+) -> None:
+    valid_to = max(now, rec.valid_from)
+    closed = rec.model_copy(update={"status": "deprecated", "valid_to": valid_to})
+    store.put(ns, key, MemoryRecord.model_validate(closed.model_dump()).to_store())
+
+
+def _merge(
+    store: BaseStore,
+    ns: tuple[str, ...],
+    item: Item,
+    cand: Candidate,
+    now: datetime,
+    cfg: WriteConfig,
+) -> WriteResult:
+    rec = _record(item)
+    new_ids = [m for m in cand.message_ids if m not in rec.source.message_ids]
+    if cand.message_ids and not new_ids:
+        return WriteResult(True, item.key, rec.content, "already merged (retry)", "merged")
+    source = rec.source.model_copy(
+        update={"message_ids": (rec.source.message_ids + new_ids)[-200:]}
+    )
+    merged = rec.model_copy(
+        update={
+            "access_count": rec.access_count + 1,
+            "mentions": rec.mentions + 1,
+            "confidence": merge_confidence(
+                rec.confidence, cand.confidence, cfg.merge_confidence_gain
+            ),
+            "importance": max(rec.importance, cand.importance),
+            "last_accessed_at": now,
+            "source": source,
+        }
+    )
+    store.put(ns, item.key, MemoryRecord.model_validate(merged.model_dump()).to_store())
+    return WriteResult(True, item.key, rec.content, "duplicate of an existing memory", "merged")
+
+
+def is_note(rec: MemoryRecord) -> bool:
+    return rec.attribute.startswith("note_")
+
+
+def _is_near_dup(rec: MemoryRecord, cand_rec: MemoryRecord) -> bool:
+    """Whether two similar texts are the same memory, beyond what cosine can tell.
+
+    Embedders rate "please email me" and "please call me" 0.97 alike (e5), so
+    similarity alone is not enough: the figures must agree, and two keyed
+    records merge only when their values agree (a free note may merge into any).
+    """
+    if numbers(rec.content) != numbers(cand_rec.content):
+        return False
+    if is_note(rec) or is_note(cand_rec):
+        return True
+    return same_value(rec.value, cand_rec.value)
+
+
+# -- the write path ------------------------------------------------------------------
+
+
+def build_record(
+    candidate: Candidate,
+    *,
+    now: datetime,
+    thread_id: str | None = None,
+    origin: str = "extraction",
+    cfg: WriteConfig = WriteConfig(),
+) -> tuple[MemoryRecord | None, str | None, list[str]]:
+    """Redact, reject and validate: (record, None, found) or (None, reason, found)."""
+    content, found = _redact(candidate.content) if cfg.redact else (candidate.content, [])
+    value = candidate.value
+    if value is not None and cfg.redact:
+        value, found_v = _redact(value)
+        found += found_v
+    if cfg.check_instructions:
+        reason = _instruction_reason(candidate.content)
+        if reason:
+            return None, f"instruction-like content: {reason}", found
+    attribute = candidate.attribute
+    if attribute.strip().lower() == "note":
+        # Free notes have no versioning key: each distinct note is its own key.
+        attribute = "note_" + content_hash(content)[:10]
+    try:
+        rec = MemoryRecord(
+            content=content,
+            type=candidate.type,
+            entity=candidate.entity,
+            attribute=attribute,
+            value=value,
+            importance=candidate.importance,
+            confidence=candidate.confidence,
+            source=Source(
+                thread_id=thread_id,
+                message_ids=candidate.message_ids,
+                at=now,
+                origin=origin,  # type: ignore[arg-type]
+            ),
+            event_time=candidate.event_time,
+            valid_from=now,
+            created_at=now,
+            last_accessed_at=now,
+        )
+    except ValidationError as exc:
+        errs = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        return None, f"invalid record: {errs}", found
+    return rec, None, found
+
+
+def write_memory(
+    store: BaseStore,
+    user_id: str,
+    customer_id: str,
+    candidate: Candidate | dict[str, Any],
+    *,
+    embeddings: Any = None,
+    now: datetime | None = None,
+    record_id: str | None = None,
+    thread_id: str | None = None,
+    origin: str = "extraction",
+    config: WriteConfig | None = None,
+    lock: LockFactory | None = None,
+) -> WriteResult:
+    """Store one candidate memory (or merge, version, hold or reject it) and say what happened."""
+    cfg = config or WriteConfig()
+    now = now or utcnow()
+    ns = namespace(user_id, customer_id, "facts")
+    try:
+        cand = (
+            candidate if isinstance(candidate, Candidate) else Candidate.model_validate(candidate)
+        )
+    except ValidationError as exc:
+        return WriteResult(
+            False, None, None, f"invalid candidate: {exc.errors()[0]['msg']}", "rejected"
+        )
+    rec, reason, found = build_record(cand, now=now, thread_id=thread_id, origin=origin, cfg=cfg)
+    if rec is None:
+        return WriteResult(False, None, None, reason, "rejected", redacted=found)
+    with (lock or local_lock)("/".join(ns)):
+        res = _write_locked(store, ns, cand, rec, now, record_id, embeddings, cfg)
+    res.redacted = found
+    return res
+
+
+def _write_locked(
+    store: BaseStore,
+    ns: tuple[str, ...],
+    cand: Candidate,
+    rec: MemoryRecord,
+    now: datetime,
+    record_id: str | None,
+    embeddings: Any,
+    cfg: WriteConfig,
+) -> WriteResult:
+    key = (rec.entity, rec.attribute)
+    rid = record_id or str(uuid.uuid4())
+    current = _repair_key(store, ns, key, now)
+    if record_id is not None and (done := store.get(ns, record_id)) is not None:
+        return WriteResult(
+            True, record_id, done.value.get("content"), "already applied (retry)", "created"
+        )
+    low = rec.confidence < cfg.pending_below and not cand.correction
+
+    # 1. exact duplicate of an active record
+    for item in _find(store, ns, {"content_hash": rec.content_hash, "status": "active"}, 5):
+        if not item.key.startswith(PENDING_PREFIX):
+            return _merge(store, ns, item, cand, now, cfg)
+
+    # 2. same key: same value merges, a new value versions
+    if current is not None:
+        cur = _record(current)
+        if rec.value is not None and same_value(cur.value, rec.value):
+            return _merge(store, ns, current, cand, now, cfg)
+        if rec.value is not None and not low:
+            new = rec.model_copy(update={"version": cur.version + 1, "supersedes": current.key})
+            new = MemoryRecord.model_validate(new.model_dump())
+            store.put(
+                ns, rid, new.to_store()
+            )  # new first: a crash leaves two actives, repaired later
+            _close(store, ns, current.key, cur, now)
+            _drop_pending(store, ns, rec)
+            return WriteResult(True, rid, new.content, None, "versioned", superseded=current.key)
+
+    # 3. semantic near-duplicate
+    for item, sim in _near(store, ns, rec.content, embeddings, cfg.search_k):
+        if item.key.startswith(PENDING_PREFIX) or sim < cfg.near_duplicate:
+            continue
+        if _is_near_dup(_record(item), rec):
+            return _merge(store, ns, item, cand, now, cfg)
+
+    # 4. second mention of a pending fact promotes it; a first low-confidence one waits
+    pending = _pending_match(store, ns, rec)
+    if pending is not None:
+        prev = _record(pending)
+        if cand.message_ids and set(cand.message_ids) <= set(prev.source.message_ids):
+            return WriteResult(
+                False, pending.key, prev.content, "held until a second mention", "pending"
+            )
+        promoted = rec.model_copy(
+            update={
+                "mentions": prev.mentions + 1,
+                "confidence": merge_confidence(prev.confidence, rec.confidence, 1.0),
+                "created_at": prev.created_at,
+                "source": rec.source.model_copy(
+                    update={
+                        "message_ids": (prev.source.message_ids + rec.source.message_ids)[-200:]
+                    }
+                ),
+            }
+        )
+        if current is not None and not same_value(_record(current).value, rec.value):
+            cur = _record(current)
+            promoted = promoted.model_copy(
+                update={"version": cur.version + 1, "supersedes": current.key}
+            )
+            store.put(ns, rid, MemoryRecord.model_validate(promoted.model_dump()).to_store())
+            _close(store, ns, current.key, cur, now)
+            store.delete(ns, pending.key)
+            return WriteResult(
+                True, rid, promoted.content, "second mention", "versioned", superseded=current.key
+            )
+        store.put(ns, rid, MemoryRecord.model_validate(promoted.model_dump()).to_store())
+        store.delete(ns, pending.key)
+        return WriteResult(True, rid, promoted.content, "second mention", "created")
+    if low:
+        held = rec.model_copy(update={"status": "archived", "valid_to": None})
+        pkey = PENDING_PREFIX + rid
+        store.put(ns, pkey, held.to_store(), index=False)
+        return WriteResult(
+            False, pkey, rec.content, "low confidence: held until a second mention", "pending"
+        )
+
+    # 5. new memory
+    store.put(ns, rid, rec.to_store())
+    return WriteResult(True, rid, rec.content, None, "created")
+
+
+def _pending_match(store: BaseStore, ns: tuple[str, ...], rec: MemoryRecord) -> Item | None:
+    items = [
+        i
+        for i in _find(
+            store, ns, {"entity": rec.entity, "attribute": rec.attribute, "status": "archived"}
+        )
+        if i.key.startswith(PENDING_PREFIX)
+    ]
+    for i in items:
+        prev = _record(i)
+        if prev.content_hash == rec.content_hash or (
+            rec.value is not None and same_value(prev.value, rec.value)
+        ):
+            return i
+    return None
+
+
+def _drop_pending(store: BaseStore, ns: tuple[str, ...], rec: MemoryRecord) -> None:
+    """A firm new value makes a pending guess about the same key moot."""
+    for i in _find(
+        store, ns, {"entity": rec.entity, "attribute": rec.attribute, "status": "archived"}
+    ):
+        if i.key.startswith(PENDING_PREFIX):
+            store.delete(ns, i.key)
+
+
+def is_pending(item: Item) -> bool:
+    return item.key.startswith(PENDING_PREFIX)
+
+
+# -- episodes: raw transcripts, audit only -------------------------------------------
+
+
+def write_episode(
+    store: BaseStore,
+    user_id: str,
+    customer_id: str,
+    thread_id: str,
+    turns: Sequence[Any],
+    *,
+    now: datetime | None = None,
+) -> int:
+    """Append (redacted) turns to the session's transcript; returns how many were new.
+
+    Keyed by thread; turns are merged by message id so a retried job adds nothing.
+    Stored with ``index=False``: episodes are for audit and re-extraction, never recalled.
+    """
+    now = now or utcnow()
+    ns = namespace(user_id, customer_id, "episodes")
+    with local_lock("/".join(ns) + "#" + thread_id):
+        item = store.get(ns, thread_id)
+        value = (
+            dict(item.value)
+            if item
+            else {"thread_id": thread_id, "turns": [], "created_at": now.isoformat()}
+        )
+        have = {t.get("id") for t in value["turns"] if t.get("id")}
+        added = 0
+        for t in turns:
+            tid = getattr(t, "id", "") or ""
+            if tid and tid in have:
+                continue
+            text, _ = _redact(str(getattr(t, "content", "")))
+            value["turns"].append(
+                {
+                    "id": tid,
+                    "role": getattr(t, "role", "user"),
+                    "content": text,
+                    "at": now.isoformat(),
+                }
+            )
+            if tid:
+                have.add(tid)
+            added += 1
+        if added:
+            value["updated_at"] = now.isoformat()
+            store.put(ns, thread_id, value, index=False)
+    return added

@@ -1,0 +1,35 @@
+"""Suite-wide fixtures and a safety net.
+
+No test touches the user's real data directory: tests build their own
+``Settings(home=tmp_path)``, and this makes sure a test that forgets still writes
+under a throwaway directory. ``tests/support`` holds helpers shared by the unit,
+integration and Studio tests.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+if "MEMAGENT_HOME" not in os.environ:
+    _home = tempfile.mkdtemp(prefix="memagent-test-home-")
+    os.environ["MEMAGENT_HOME"] = _home
+    atexit.register(shutil.rmtree, _home, ignore_errors=True)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).parent / "support"))
+
+from fake_openai import FakeOpenAI, serve_fake_openai  # noqa: E402
+
+
+@pytest.fixture
+def fake_llm() -> Iterator[FakeOpenAI]:
+    """A fake OpenAI-compatible chat server on 127.0.0.1 (tests/support/fake_openai.py)."""
+    with serve_fake_openai() as fake:
+        yield fake

@@ -1,0 +1,110 @@
+"""A tiny OpenAI-compatible chat server on 127.0.0.1 for tests that run whole processes.
+
+It answers router calls (requests with ``response_format``) with a scripted route and
+every other call with a reply that echoes the last user message, streamed or not, and
+records what it was sent. Shared by the CLI and Studio tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class FakeOpenAI:
+    """A tiny /v1/chat/completions + /v1/models server."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.route: dict[str, Any] = {"tool": "none", "args": {}}
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, body: bytes, ctype: str = "application/json") -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self) -> None:
+                self._send(json.dumps({"object": "list", "data": [{"id": "fake"}]}).encode())
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                fake.requests.append(body)
+                if body.get("response_format"):
+                    text = json.dumps(fake.route)
+                else:
+                    last = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
+                    text = f"FAKE reply to: {str(last)[:40]}"
+                if not body.get("stream"):
+                    self._send(
+                        json.dumps(
+                            {
+                                "id": "c1",
+                                "object": "chat.completion",
+                                "created": 0,
+                                "model": "fake",
+                                "choices": [
+                                    {
+                                        "index": 0,
+                                        "finish_reason": "stop",
+                                        "message": {"role": "assistant", "content": text},
+                                    }
+                                ],
+                                "usage": {
+                                    "prompt_tokens": 5,
+                                    "completion_tokens": 5,
+                                    "total_tokens": 10,
+                                },
+                            }
+                        ).encode()
+                    )
+                    return
+                chunks = [{"role": "assistant", "content": w + " "} for w in text.split(" ")]
+                events = [
+                    {
+                        "id": "c1",
+                        "object": "chat.completion.chunk",
+                        "created": 0,
+                        "model": "fake",
+                        "choices": [{"index": 0, "delta": d, "finish_reason": None}],
+                    }
+                    for d in chunks
+                ]
+                events.append(
+                    {
+                        "id": "c1",
+                        "object": "chat.completion.chunk",
+                        "created": 0,
+                        "model": "fake",
+                        "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+                    }
+                )
+                data = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
+                self._send(data.encode(), "text/event-stream")
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def replies(self) -> list[dict[str, Any]]:
+        return [r for r in self.requests if not r.get("response_format")]
+
+
+@contextlib.contextmanager
+def serve_fake_openai() -> Iterator[FakeOpenAI]:
+    """Run a FakeOpenAI server for the duration of the block."""
+    fake = FakeOpenAI()
+    fake.thread.start()
+    yield fake
+    fake.server.shutdown()
+    fake.server.server_close()

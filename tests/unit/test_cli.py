@@ -1,0 +1,203 @@
+"""The ``memagent`` CLI end to end against a fake OpenAI-compatible server on 127.0.0.1.
+
+The seam is the one a user has: ``MEMAGENT_BASE_URL``, pointed at the shared
+``fake_llm`` server (tests/support/fake_openai.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAI
+from typer.testing import CliRunner
+
+from memagent.graph.cli import app
+from memagent.graph.settings import get_settings
+
+
+@pytest.fixture
+def env(tmp_path: Path, fake_llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
+    monkeypatch.setenv("MEMAGENT_BASE_URL", fake_llm.url)
+    monkeypatch.setenv("MEMAGENT_EMBEDDER", "hash")
+    monkeypatch.setenv("MEMAGENT_LLM_TIMEOUT", "10")
+    get_settings.cache_clear()
+    yield tmp_path
+    get_settings.cache_clear()
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args))
+
+
+def ask_json(*args: str) -> dict[str, Any]:
+    result = run("ask", *args, "--json")
+    assert result.exit_code == 0, result.output + result.stderr
+    return json.loads(result.stdout)
+
+
+def test_ask_json_runs_one_turn(env: Path, fake_llm: FakeOpenAI) -> None:
+    out = ask_json(
+        "Our budget is $3 million.", "--user", "alice", "--customer", "acme", "--session", "s1"
+    )
+    assert out["reply"].startswith("FAKE reply to: Our budget is $3 million.")
+    assert out["session"] == "s1"
+    assert out["prompt_tokens"] > 0 and out["trace_id"] and out["degraded"] == []
+    assert isinstance(out["recalled"], list)
+    sent = fake_llm.replies()[-1]["messages"]
+    assert sent[0]["role"] == "system" and "alice" in sent[0]["content"]
+    assert all(m.get("content") is not None for m in sent)
+
+
+def test_memory_reaches_the_next_session_through_the_cli(env: Path, fake_llm: FakeOpenAI) -> None:
+    ask_json(
+        "Our budget is $3 million for the rollout.",
+        "--user",
+        "alice",
+        "--customer",
+        "acme",
+        "--session",
+        "s1",
+    )
+    from memagent.graph.worker import Worker
+    from memagent.stores.jobs import JobQueue
+
+    settings = get_settings()
+    Worker.for_settings(settings, queue=JobQueue(settings.jobs_path)).drain()
+    out = ask_json(
+        "What budget did we agree on last time?",
+        "--user",
+        "alice",
+        "--customer",
+        "acme",
+        "--session",
+        "s2",
+    )
+    assert any("3 million" in item["content"] for item in out["recalled"]), out
+    item = out["recalled"][0]
+    assert {"content", "score", "type", "relevance", "recency"} <= set(item)
+    assert "3 million" in fake_llm.replies()[-1]["messages"][0]["content"]
+    other = ask_json(
+        "What budget did we agree on last time?", "--user", "bob", "--customer", "acme"
+    )
+    assert other["recalled"] == []
+
+
+def test_routed_tool_call_through_the_cli(env: Path, fake_llm: FakeOpenAI) -> None:
+    fake_llm.route = {
+        "tool": "log_commitment",
+        "args": {"description": "Send the SOC2 report", "due_date": "2026-12-04"},
+    }
+    ask_json(
+        "Log a commitment: send the SOC2 report by Dec 4",
+        "--user",
+        "alice",
+        "--customer",
+        "globex",
+        "--session",
+        "t1",
+    )
+    shown = json.loads(run("sessions", "show", "t1", "--json").stdout)
+    roles = [m["role"] for m in shown["messages"]]
+    assert roles == ["human", "ai", "tool", "ai"]
+    assert "Logged commitment" in shown["messages"][2]["content"]
+    last = fake_llm.replies()[-1]["messages"][-1]
+    assert last["role"] == "user" and "Logged commitment" in last["content"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["ask", "   ", "--user", "alice", "--customer", "acme"], "empty"),
+        (["ask", "x" * 32_001, "--user", "alice", "--customer", "acme"], "limit"),
+        (["ask", "hi", "--user", "alice", "--customer", "nobody"], "unknown customer"),
+        (["ask", "hi", "--user", "a.b", "--customer", "acme"], "user_id"),
+        (["ask", "--retry"], "--session"),
+    ],
+)
+def test_bad_input_is_one_line_and_nonzero(env: Path, args: list[str], needle: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert needle in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_session_of_another_user_is_refused(env: Path) -> None:
+    ask_json("hello there", "--user", "alice", "--customer", "acme", "--session", "mine")
+    result = run("ask", "hi", "--user", "bob", "--customer", "acme", "--session", "mine")
+    assert result.exit_code == 2 and "another user" in result.stderr
+
+
+def test_dead_endpoint_keeps_the_message_and_retry_finishes_the_turn(
+    env: Path, fake_llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMAGENT_BASE_URL", "http://127.0.0.1:9/v1")
+    get_settings.cache_clear()
+    result = run(
+        "ask", "Budget is 5 million", "--user", "alice", "--customer", "acme", "--session", "d1"
+    )
+    assert result.exit_code == 3
+    assert "unreachable" in result.stderr and "--retry" in result.stderr
+    assert "Traceback" not in result.stderr
+
+    monkeypatch.setenv("MEMAGENT_BASE_URL", fake_llm.url)
+    get_settings.cache_clear()
+    out = ask_json("--retry", "--user", "alice", "--customer", "acme", "--session", "d1")
+    assert out["reply"].startswith("FAKE reply to: Budget is 5 million")
+    shown = json.loads(run("sessions", "show", "d1", "--json").stdout)
+    assert [m["role"] for m in shown["messages"]] == ["human", "ai"]
+
+
+def test_sessions_list_and_graph(env: Path, tmp_path: Path) -> None:
+    ask_json("hello", "--user", "alice", "--customer", "acme", "--session", "l1")
+    rows = json.loads(run("sessions", "list", "--json", "--user", "alice").stdout)
+    assert [(r["session"], r["customer_id"], r["turns"]) for r in rows] == [("l1", "acme", 1)]
+    assert json.loads(run("sessions", "list", "--json", "--user", "bob").stdout) == []
+    missing = run("sessions", "show", "nope")
+    assert missing.exit_code == 2
+    target = tmp_path / "graph.mmd"
+    assert run("graph", "--out", str(target)).exit_code == 0
+    text = target.read_text()
+    assert "query_rewrite" in text and "async_extract" in text and "mermaid.ink" not in text
+
+
+def test_chat_streams_and_answers_slash_commands(env: Path, fake_llm: FakeOpenAI) -> None:
+    lines = "Our budget is $3 million.\n/why\n/memories\n/new\n/quit\n"
+    result = CliRunner().invoke(
+        app, ["chat", "--user", "alice", "--customer", "acme", "--session", "c1"], input=lines
+    )
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "FAKE reply to: Our budget is $3 million." in result.stdout
+    assert "mode hybrid" in result.stdout  # /why printed the recall trace
+    assert "new session" in result.stdout
+    assert any(r.get("stream") for r in fake_llm.replies())  # the reply was streamed
+
+
+def test_retry_of_an_unknown_session_is_a_clear_error(env: Path) -> None:
+    result = run("ask", "--retry", "--session", "ghost", "--user", "alice", "--customer", "acme")
+    assert result.exit_code == 2 and "no turn to retry" in result.stderr
+
+
+def test_doctor_checks_store_and_llm(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ok = run("doctor")
+    assert ok.exit_code == 0, ok.stdout + ok.stderr
+    assert "QdrantStore" in ok.stdout and "is up" in ok.stdout
+    monkeypatch.setenv("MEMAGENT_BASE_URL", "http://127.0.0.1:9/v1")
+    get_settings.cache_clear()
+    dead = run("doctor")
+    assert dead.exit_code == 1 and "unreachable" in dead.stdout
+
+
+async def test_langgraph_json_factories_are_async_context_managers(env: Path) -> None:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+    from langgraph.store.base import BaseStore
+
+    from memagent.graph.agent import checkpointer_factory, store_factory
+
+    async with checkpointer_factory() as saver, store_factory() as store:
+        assert isinstance(saver, BaseCheckpointSaver) and isinstance(store, BaseStore)
+    assert (env / "sessions.sqlite").exists()

@@ -1,0 +1,122 @@
+"""build_graph: slots swap implementations without changing topology or channels."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+from graph_fakes import factory, memory_store, runtime, scripted
+from langchain_core.messages import HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from memagent.graph import builder as b
+from memagent.graph.context import Context
+from memagent.graph.settings import Settings
+from memagent.graph.state import State
+
+
+def _boom(settings: Any = None, *, small: bool = False) -> Any:
+    raise AssertionError("a model was created while building the graph")
+
+
+def shape(settings: Settings) -> tuple[Any, ...]:
+    compiled = b.build_default_graph(settings, chat_model_factory=_boom).compile()
+    drawable = compiled.get_graph()
+    edges = sorted((e.source, e.target, e.conditional) for e in drawable.edges)
+    return tuple(sorted(drawable.nodes)), tuple(edges), tuple(sorted(compiled.channels))
+
+
+def test_every_slot_combination_has_the_same_topology_and_channels(tmp_path: Path) -> None:
+    shapes = {
+        shape(Settings(home=tmp_path, rewriter=rw, recall=rc, extractor=ex))  # type: ignore[arg-type]
+        for rw, rc, ex in itertools.product(
+            ("llm", "rules", "off"), ("hybrid", "dense", "keyword", "off"), ("llm", "rules", "off")
+        )
+    }
+    assert len(shapes) == 1
+    nodes = shapes.pop()[0]
+    assert set(b.NODES) <= set(nodes)
+    assert not (tmp_path / "jobs.sqlite").exists()  # nothing opened at build time
+    assert not (tmp_path / "crm.sqlite").exists()
+
+
+def test_route_after_llm() -> None:
+    from langchain_core.messages import AIMessage
+
+    assert b.route_after_llm(State(messages=[AIMessage("hi")])) == b.ASYNC_EXTRACT
+    call = AIMessage(content="", tool_calls=[{"name": "x", "args": {}, "id": "1"}])
+    assert b.route_after_llm(State(messages=[call])) == b.TOOLS
+
+
+def test_merge_updates_unions_degraded() -> None:
+    merged = b.merge_updates([{"degraded": ["a"]}, {"degraded": ["a", "b"], "summary": "s"}])
+    assert merged == {"degraded": ["a", "b"], "summary": "s"}
+
+
+async def test_end_of_turn_runs_extraction_and_session_hooks() -> None:
+    calls: list[str] = []
+
+    async def extract(state: State, rt: Any) -> dict[str, Any]:
+        calls.append("extract")
+        return {"degraded": [*state.degraded, "extraction"]}
+
+    async def after_reply(state: State, rt: Any) -> dict[str, Any]:
+        calls.append("after_reply")
+        return {"working": {"version": 1}}
+
+    node = b.compose_end_of_turn([extract, after_reply], access_log=None)
+    update = await node(State(degraded=["recall"]), runtime(memory_store()))
+    assert calls == ["extract", "after_reply"]
+    assert update == {"degraded": ["recall", "extraction"], "working": {"version": 1}}
+
+
+async def test_extractor_enqueues_on_the_queue(tmp_path: Path) -> None:
+    from memagent.stores.jobs import JobQueue
+
+    queue = JobQueue(tmp_path / "jobs.sqlite")
+    settings = Settings(home=tmp_path, extractor="rules")
+
+    async def prompt(state: State, rt: Any) -> dict[str, Any]:
+        return {"prompt": list(state.messages), "prompt_tokens": 1}
+
+    graph = b.build_default_graph(
+        settings,
+        chat_model_factory=factory(scripted("Noted.")),
+        queue_factory=lambda: queue,
+        prompt_assembly=prompt,
+    )
+    compiled = graph.compile(checkpointer=InMemorySaver(), store=memory_store())
+    await compiled.ainvoke(
+        {"messages": [HumanMessage("Our budget is 3 million USD.")]},
+        {"configurable": {"thread_id": "t"}},
+        context=Context(user_id="alice", customer_id="acme"),
+    )
+    assert queue.outstanding() == 1
+
+
+def test_unknown_extractor_is_rejected() -> None:
+    with pytest.raises(ValueError, match="unknown extractor"):
+        b.make_extractor("magic", lambda: None)  # type: ignore[arg-type]
+
+
+async def test_every_node_logs_trace_id_name_and_ms(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def prompt(state: State, rt: Any) -> dict[str, Any]:
+        return {"prompt": list(state.messages), "prompt_tokens": 1}
+
+    settings = Settings(home=tmp_path, extractor="off")
+    graph = b.build_default_graph(
+        settings, chat_model_factory=factory(scripted("Hi.")), prompt_assembly=prompt
+    ).compile(checkpointer=InMemorySaver(), store=memory_store())
+    with caplog.at_level("INFO", logger="memagent.trace"):
+        out = await graph.ainvoke(
+            {"messages": [HumanMessage("hello")]},
+            {"configurable": {"thread_id": "t"}},
+            context=Context(user_id="alice", customer_id="acme"),
+        )
+    lines = [r.getMessage() for r in caplog.records if r.name == "memagent.trace"]
+    for node in (b.QUERY_REWRITE, b.RECALL, b.PROMPT_ASSEMBLY, b.LLM, b.ASYNC_EXTRACT):
+        assert any(f"trace={out['trace_id']} node={node} ms=" in line for line in lines), node

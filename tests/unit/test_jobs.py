@@ -1,0 +1,255 @@
+"""The extraction outbox: idempotent jobs, debounce, leases, retries, dead letters."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from langgraph.store.memory import InMemoryStore
+
+from memagent.graph.worker import Worker
+from memagent.nodes.extractors import ExtractionResult
+from memagent.stores.jobs import JobQueue, JobQueueError, Turn, backoff_s
+from memagent.stores.namespaces import namespace
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def queue(tmp_path: Path, **kw: object) -> tuple[JobQueue, Clock]:
+    clock = Clock()
+    return JobQueue(tmp_path / "jobs.sqlite", clock=clock, **kw), clock  # type: ignore[arg-type]
+
+
+def submit(q: JobQueue, text: str, mid: str, thread: str = "t1", **kw: object):  # type: ignore[no-untyped-def]
+    return q.submit(
+        thread_id=thread,
+        user_id="u1",
+        customer_id="c1",
+        turns=[Turn("user", text, mid)],
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def facts(store: InMemoryStore) -> list[dict]:  # type: ignore[type-arg]
+    return [i.value for i in store.search(namespace("u1", "c1", "facts"), limit=100)]
+
+
+def test_same_range_twice_is_one_job(tmp_path: Path) -> None:
+    q, _ = queue(tmp_path)
+    a = submit(q, "Our budget is $2 million.", "m1")
+    q.claim()  # running: a resubmit must not create a second job for the same range
+    b = submit(q, "Our budget is $2 million.", "m1")
+    assert a.id == b.id
+    assert sum(q.counts().values()) == 1
+
+
+def test_same_job_processed_twice_gives_one_record(tmp_path: Path) -> None:
+    q, _ = queue(tmp_path)
+    store = InMemoryStore()
+    w = Worker(q, store, profile=False)
+    job = submit(q, "Our budget is $2 million.", "m1")
+    claimed = q.claim()
+    assert claimed is not None and claimed.id == job.id
+    w.process(claimed)
+    w.process(claimed)  # duplicate delivery of the same job
+    values = facts(store)
+    assert len(values) == 1
+    assert values[0]["mentions"] == 1 and values[0]["access_count"] == 0
+
+
+def test_debounce_supersedes_pending_and_keeps_messages(tmp_path: Path) -> None:
+    q, clock = queue(tmp_path, delay_s=30.0, every_n_turns=10)
+    first = submit(q, "hello", "m1")
+    assert first.run_at == clock.t + 30.0
+    clock.t += 5
+    second = submit(q, "we talked to legal", "m2")
+    assert q.get(first.id).status == "superseded"  # type: ignore[union-attr]
+    assert [t.id for t in second.turns] == ["m1", "m2"]
+    assert second.run_at == clock.t + 30.0
+    assert q.counts()["pending"] == 1
+    assert q.claim() is None  # not due yet
+    clock.t += 31
+    assert q.claim().id == second.id  # type: ignore[union-attr]
+
+
+def test_urgent_and_every_n_turns_trigger_now(tmp_path: Path) -> None:
+    q, clock = queue(tmp_path, delay_s=30.0, every_n_turns=3)
+    j = submit(q, "Our budget is 2 million", "m1", urgent=True, trigger="amount")
+    assert j.run_at == clock.t and "amount" in j.trigger
+    q2, clock2 = queue(tmp_path / "b", delay_s=30.0, every_n_turns=3)
+    runs = [submit(q2, f"small talk {i}", f"m{i}").run_at - clock2.t for i in range(3)]
+    assert runs == [30.0, 30.0, 0.0]
+
+
+def test_newer_submit_does_not_postpone_urgent_job(tmp_path: Path) -> None:
+    q, clock = queue(tmp_path, delay_s=30.0, every_n_turns=10)
+    submit(q, "budget is 2 million", "m1", urgent=True, trigger="amount")
+    clock.t += 1
+    j = submit(q, "ok thanks", "m2")
+    assert j.run_at <= clock.t
+
+
+def test_retry_backoff_then_dead_letter(tmp_path: Path) -> None:
+    q, clock = queue(tmp_path, max_attempts=3, backoff_base_s=2.0)
+    submit(q, "x budget 1 million", "m1")
+    delays = []
+    for _ in range(3):
+        job = q.claim()
+        assert job is not None
+        status = q.fail(job, "boom")
+        if status == "pending":
+            delays.append(q.get(job.id).run_at - clock.t)  # type: ignore[union-attr]
+            assert q.claim() is None  # in backoff
+            clock.t += delays[-1]
+    assert delays == [2.0, 4.0]
+    assert status == "dead"
+    assert q.counts()["dead"] == 1
+    assert [j.last_error for j in q.dead_letters()] == ["boom"]
+    assert q.retry_dead() == 1 and q.counts()["pending"] == 1
+
+
+def test_backoff_is_capped() -> None:
+    assert backoff_s(1, 2.0, 10.0) == 2.0
+    assert backoff_s(10, 2.0, 10.0) == 10.0
+
+
+def test_expired_lease_is_claimed_again(tmp_path: Path) -> None:
+    q, clock = queue(tmp_path, lease_s=10.0)
+    submit(q, "a", "m1")
+    first = q.claim()
+    assert first is not None and q.claim() is None
+    clock.t += 11  # the worker died holding the lease
+    again = q.claim()
+    assert again is not None and again.id == first.id and again.attempts == 2
+    assert not q.complete(first)  # the dead worker's stale token is refused
+    assert q.complete(again)
+
+
+def test_worker_failure_retries_then_succeeds(tmp_path: Path) -> None:
+    q, clock = queue(tmp_path, backoff_base_s=1.0)
+    calls = {"n": 0}
+
+    async def flaky(turns: object) -> ExtractionResult:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise ValueError("model returned garbage")
+        from memagent.nodes.extractors import rules_extractor
+
+        return await rules_extractor()(turns)  # type: ignore[arg-type]
+
+    store = InMemoryStore()
+    w = Worker(q, store, extractor=flaky, profile=False)
+    submit(q, "Our budget is $2 million.", "m1")
+    assert w.drain().failed == 1
+    clock.t += 1
+    rep = w.drain()
+    assert rep.done == 1 and q.counts()["done"] == 1
+    assert len(facts(store)) == 1
+
+
+def test_delete_scope_removes_jobs_of_that_scope_only(tmp_path: Path) -> None:
+    q, _ = queue(tmp_path)
+    submit(q, "a", "m1", thread="t1")
+    q.submit(thread_id="t2", user_id="u1", customer_id="c2", turns=[Turn("user", "b", "m2")])
+    q.submit(thread_id="t3", user_id="u2", customer_id="c1", turns=[Turn("user", "c", "m3")])
+    assert q.delete_scope("u1", "c1") == 1
+    assert q.delete_scope("u1") == 1
+    assert sum(q.counts().values()) == 1
+
+
+def test_bad_submit_is_rejected(tmp_path: Path) -> None:
+    q, _ = queue(tmp_path)
+    with pytest.raises(JobQueueError):
+        q.submit(thread_id="t", user_id="u", customer_id="c", turns=[Turn("user", "   ")])
+    with pytest.raises(JobQueueError):
+        q.submit(thread_id="", user_id="u", customer_id="c", turns=[Turn("user", "x")])
+
+
+def test_lock_is_mutually_exclusive_across_threads(tmp_path: Path) -> None:
+    q = JobQueue(tmp_path / "jobs.sqlite")
+    inside = []
+    overlap = []
+
+    def hold() -> None:
+        with q.lock("scope"):
+            inside.append(1)
+            if len(inside) > 1:
+                overlap.append(1)
+            time.sleep(0.01)
+            inside.pop()
+
+    threads = [threading.Thread(target=hold) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not overlap
+
+
+class FlakyStore(InMemoryStore):
+    """A store that is down until ``up`` is set (server down, file locked)."""
+
+    up = False
+
+    def batch(self, ops):  # type: ignore[no-untyped-def]
+        if not self.up:
+            raise ConnectionError("store unavailable")
+        return super().batch(ops)
+
+
+def test_store_outage_keeps_job_waiting_without_spending_attempts(tmp_path: Path) -> None:
+    q, clock = queue(tmp_path, max_attempts=2)
+    store = FlakyStore()
+    w = Worker(q, store, profile=False, outage_delay_s=5.0)
+    job = submit(q, "Our budget is $2 million.", "m1")
+    for _ in range(4):  # more outages than max_attempts: still never dead
+        assert w.drain().released == 1
+        clock.t += 5
+    assert q.get(job.id).status == "pending" and q.get(job.id).attempts == 0  # type: ignore[union-attr]
+    store.up = True
+    assert w.drain().done == 1
+    assert [v["value"] for v in facts(store)] == ["2000000 USD"]
+
+
+def test_two_workers_same_key_no_lost_update_no_duplicate(tmp_path: Path) -> None:
+    q = JobQueue(tmp_path / "jobs.sqlite")
+    store = InMemoryStore()
+    for i in range(12):
+        q.submit(
+            thread_id=f"t{i}",
+            user_id="u1",
+            customer_id="c1",
+            turns=[Turn("user", f"Our budget is {i + 1} million dollars.", f"m{i}")],
+        )
+    workers = [Worker(q, store, profile=False) for _ in range(2)]
+    threads = [threading.Thread(target=w.drain) for w in workers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert q.counts()["done"] == 12
+    values = facts(store)
+    assert len(values) == 12 and sorted(v["version"] for v in values) == list(range(1, 13))
+    assert sum(v["status"] == "active" for v in values) == 1
+
+
+def test_digest_job_consolidates_working_memory(tmp_path: Path) -> None:
+    q, _ = queue(tmp_path)
+    store = InMemoryStore()
+    q.submit(
+        thread_id="t1",
+        user_id="u1",
+        customer_id="c1",
+        turns=[Turn("digest", "Preferences · language: English", "d1"),
+               Turn("digest", "Open to-dos · send quote: Friday", "d2")],
+    )  # fmt: skip
+    assert Worker(q, store, profile=False).drain().done == 1
+    assert [v["attribute"] for v in facts(store)] == ["language"]

@@ -1,0 +1,136 @@
+"""tools: CRM tools scoped by the run context, called through the graph's tool loop."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from graph_fakes import factory, memory_store, scripted
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolCall,
+    ToolMessage,
+)
+from langchain_core.tools import BaseTool
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.runtime import Runtime
+
+from memagent.graph.builder import build_graph, off_extractor
+from memagent.graph.context import Context
+from memagent.graph.crm import Crm, UnknownScopeError
+from memagent.graph.state import State
+from memagent.nodes.query_rewrite import make_rewriter
+from memagent.nodes.recall import make_recall_node
+from memagent.nodes.tools import make_tools, needs_tool
+
+
+async def simple_prompt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    human = [m for m in state.messages if m.type == "human"]
+    return {"prompt": [SystemMessage("sales assistant"), *human], "prompt_tokens": 7}
+
+
+class Router:
+    def __init__(self, name: str, args: dict[str, Any]) -> None:
+        self.name, self.args = name, args
+
+    async def __call__(
+        self, messages: Sequence[AnyMessage], tools: Sequence[BaseTool]
+    ) -> list[ToolCall]:
+        return [ToolCall(name=self.name, args=self.args, id=f"call_{self.name}")]
+
+
+def compiled(crm: Crm, model: Any, router: Any) -> Any:
+    builder = build_graph(
+        rewriter=make_rewriter("rules", small_model=lambda: model),
+        recall=make_recall_node("hybrid"),
+        extractor=off_extractor(),
+        tools=make_tools(crm),
+        chat_model_factory=factory(model),
+        prompt_assembly=simple_prompt,
+        router=router,
+    )
+    return builder.compile(checkpointer=InMemorySaver(), store=memory_store())
+
+
+@pytest.fixture
+def crm(tmp_path: Path) -> Crm:
+    return Crm(tmp_path / "crm.sqlite")
+
+
+def test_tools_never_take_the_scope_from_model_arguments(crm: Crm) -> None:
+    for t in make_tools(crm):
+        props = t.tool_call_schema.model_json_schema().get("properties", {})
+        assert not {"user_id", "customer_id", "runtime"} & set(props), t.name
+
+
+async def test_log_commitment_through_the_graph_is_scoped_and_paired(crm: Crm) -> None:
+    model = scripted("Logged it for Friday.")
+    router = Router("log_commitment", {"description": "Send SOC2 report", "due_date": "2026-12-04"})
+    graph = compiled(crm, model, router)
+    config = {"configurable": {"thread_id": "t1"}}
+    out = await graph.ainvoke(
+        {"messages": [HumanMessage("Remind me to send the SOC2 report")]},
+        config,
+        context=Context(user_id="alice", customer_id="globex"),
+    )
+    kinds = [type(m).__name__ for m in out["messages"]]
+    assert kinds == ["HumanMessage", "AIMessage", "ToolMessage", "AIMessage"]
+    call, result = out["messages"][1], out["messages"][2]
+    assert isinstance(call, AIMessage) and isinstance(result, ToolMessage)
+    assert result.tool_call_id == call.tool_calls[0]["id"]
+    assert "Logged commitment" in result.text
+    assert out["messages"][-1].text == "Logged it for Friday."
+    assert [c.description for c in crm.open_commitments("alice", "globex")] == ["Send SOC2 report"]
+    assert crm.open_commitments("alice", "acme") == []
+    assert crm.open_commitments("bob", "globex") == []
+
+
+async def test_tool_errors_come_back_as_results(crm: Crm) -> None:
+    router = Router("log_commitment", {"description": "call back", "due_date": "next week"})
+    graph = compiled(crm, scripted("Which date?"), router)
+    out = await graph.ainvoke(
+        {"messages": [HumanMessage("log a follow-up call")]},
+        {"configurable": {"thread_id": "t2"}},
+        context=Context(user_id="alice", customer_id="acme"),
+    )
+    assert "YYYY-MM-DD" in out["messages"][2].text
+    assert crm.open_commitments("alice", "acme") == []
+
+
+async def test_lookup_and_email_use_the_context_customer(crm: Crm) -> None:
+    graph = compiled(
+        crm, scripted("Here it is."), Router("draft_followup_email", {"topic": "pricing"})
+    )
+    out = await graph.ainvoke(
+        {"messages": [HumanMessage("draft an email about pricing")]},
+        {"configurable": {"thread_id": "t3"}},
+        context=Context(user_id="alice", customer_id="lanhai"),
+    )
+    assert "wanglei@lanhai.example" in out["messages"][2].text
+    graph = compiled(crm, scripted("ok"), Router("lookup_customer", {}))
+    out = await graph.ainvoke(
+        {"messages": [HumanMessage("who is the contact there?")]},
+        {"configurable": {"thread_id": "t4"}},
+        context=Context(user_id="alice", customer_id="initech"),
+    )
+    assert "Priya" in out["messages"][2].text
+
+
+def test_crm_rejects_unknown_customers_and_bad_input(crm: Crm) -> None:
+    with pytest.raises(UnknownScopeError, match="unknown customer 'nope'"):
+        crm.require("alice", "nope")
+    with pytest.raises(ValueError, match="YYYY-MM-DD"):
+        crm.log_commitment("alice", "acme", "x", "tomorrow")
+    with pytest.raises(ValueError, match="description"):
+        crm.log_commitment("alice", "acme", "   ", "2026-01-01")
+
+
+def test_needs_tool() -> None:
+    assert needs_tool("Draft an email to Dana")
+    assert needs_tool("帮我起草一封跟进邮件")
+    assert not needs_tool("What did they think about the price?")
