@@ -31,6 +31,7 @@ from memagent.graph.settings import Settings, get_settings
 from memagent.graph.worker import Worker
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
+from memagent.nodes.working_memory import session_lock
 from memagent.stores.jobs import JobQueue
 
 MAX_MESSAGE_CHARS = 32_000
@@ -208,11 +209,33 @@ async def arun_turn(
     on_token: Callable[[str], None] | None = None,
 ) -> TurnResult:
     """Run one turn. ``message=None`` retries the session's unfinished turn (its user
-    message was checkpointed before the failure). ``on_token`` receives reply tokens."""
+    message was checkpointed before the failure). ``on_token`` receives reply tokens.
+
+    Turns of one session are serialised by ``session_lock`` on this event loop:
+    concurrent calls through one agent (async, or ``open_agent`` from many threads,
+    which all run on its private loop) queue up. Not covered: two agents on different
+    loops or two processes sharing one checkpoint file; there the later checkpoint
+    wins and the other turn's messages drop out of the latest state (working memory
+    still cannot go back a version, ``reduce_working``)."""
     if message is not None:
         validate_message(message)
     agent.crm.require(user_id, customer_id)
     session = session or uuid.uuid4().hex[:12]
+    # One turn at a time per session: a second turn waits here for the whole first one,
+    # so it reads the checkpoint the first wrote (no interleaved history, no lost slots).
+    async with session_lock(session):
+        return await _run_turn_locked(agent, message, user_id, customer_id, session, on_token)
+
+
+async def _run_turn_locked(
+    agent: Agent,
+    message: str | None,
+    user_id: str,
+    customer_id: str,
+    session: str,
+    on_token: Callable[[str], None] | None,
+) -> TurnResult:
+    """``arun_turn``'s body, run under the session lock."""
     scope = await session_scope(agent, session)
     if message is None and scope is None:
         raise InvalidMessageError(f"session {session!r} has no turn to retry")

@@ -164,7 +164,11 @@ def build_graph(
     if prompt_assembly is None or after_reply is None:
         from memagent.nodes import prompt_assembly as session
 
-        prompt_assembly = prompt_assembly or session.prompt_assembly
+        # Bound to the graph's settings (window, reply reserve, working-memory TTL), not
+        # the process-wide ones, so an agent opened with explicit Settings honours them.
+        prompt_assembly = prompt_assembly or (
+            session.make_prompt_assembly(settings) if settings else session.prompt_assembly
+        )
         after_reply = after_reply or getattr(session, "after_reply", None)
     if router is None:
         router = adapter_router(small_model)

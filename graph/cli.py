@@ -135,6 +135,10 @@ def main_options(
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    from memagent.graph.tracing import install_log_redaction
+    from memagent.stores.write_path import REDACTION_KEY_FILE
+
+    install_log_redaction(get_settings().home / REDACTION_KEY_FILE)
 
 
 def check_scope(user: str, customer: str, message: str | None = None) -> None:

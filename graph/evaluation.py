@@ -588,4 +588,12 @@ def _mount_extraction() -> None:
     app.command("extraction")(eval_extraction.extraction_cmd)
 
 
+def _mount_sessions() -> None:
+    """``memagent eval sessions`` (the session-memory issue's 60-turn bench)."""
+    from memagent.graph import eval_sessions
+
+    app.command("sessions")(eval_sessions.sessions_cmd)
+
+
 _mount_extraction()
+_mount_sessions()

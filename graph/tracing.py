@@ -7,11 +7,16 @@ the log line is the same whichever implementation fills a slot.
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
+from memagent.stores.redact import RedactingFilter, load_or_create_key
+
 logger = logging.getLogger("memagent.trace")
+ROOT_LOGGER = "memagent"
 
 AsyncNode = Callable[..., Awaitable[dict[str, Any]]]
 
@@ -46,3 +51,26 @@ def traced(name: str, node: AsyncNode) -> AsyncNode:
     wrapper.__name__ = getattr(node, "__name__", name)
     wrapper.__doc__ = node.__doc__
     return wrapper
+
+
+def install_log_redaction(key_path: Path) -> RedactingFilter:
+    """Redact PII in every log record of memagent before any handler emits it.
+
+    A logger's own filters only see records created on that very logger, not those
+    propagated from ``memagent.*`` children, so the filter goes on the handlers too:
+    the root's (``basicConfig``) and any on ``memagent``. The filter rewrites the record
+    in place, so handlers later in the chain get the redacted text as well. Idempotent.
+    If the key file cannot be read or created, a throwaway key still redacts (tokens
+    are then only stable within this process) rather than logging PII in clear.
+    """
+    try:
+        key = load_or_create_key(key_path)
+    except (OSError, ValueError) as exc:
+        key = secrets.token_bytes(32)
+        logger.warning("redaction key unavailable (%s); using a per-process key", exc)
+    current = RedactingFilter(key=key)
+    ours = logging.getLogger(ROOT_LOGGER)
+    for target in (ours, *ours.handlers, *logging.getLogger().handlers):
+        if not any(isinstance(f, RedactingFilter) for f in target.filters):
+            target.addFilter(current)
+    return current

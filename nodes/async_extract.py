@@ -5,6 +5,12 @@ durable outbox (``memagent.stores.jobs``) and returns ``{}``. Rules decide
 whether the job is urgent (amounts, dates, decisions, explicit preferences);
 otherwise it is debounced per thread. If the outbox cannot be written the turn
 still succeeds and ``degraded`` says so.
+
+Consolidation rides on the same outbox: at the end of a turn whose start found
+working memory idle past its TTL, the archived digest is submitted as digest
+turns (``offer_digest``), and the worker promotes its stable lines through the
+normal write path. The digest turns' ids are thread + expiry version, so a
+retried turn or a second submit is the same job, not a second one.
 """
 
 from __future__ import annotations
@@ -20,8 +26,10 @@ from langgraph.runtime import Runtime
 
 from memagent.graph.context import Context
 from memagent.graph.state import State
+from memagent.graph.worker import DIGEST_ROLE
 from memagent.nodes.extract_triggers import early_triggers
-from memagent.stores.jobs import JobQueue, Turn
+from memagent.nodes.working_memory import WorkingMemory
+from memagent.stores.jobs import Job, JobQueue, Turn
 
 log = logging.getLogger(__name__)
 
@@ -64,17 +72,80 @@ def _thread_id(runtime: Runtime[Context]) -> str | None:
     return str(tid) if tid else None
 
 
+def digest_turns(thread_id: str, wm: WorkingMemory) -> list[Turn]:
+    """The latest expiry's digest as job turns; ids are thread + expiry version + line."""
+    if wm.expired is None:
+        return []
+    version = wm.expired.version
+    return [
+        Turn(role=DIGEST_ROLE, content=line, id=f"wm-archive:{thread_id}:{version}:{i}")
+        for i, line in enumerate(wm.expired.lines)
+        if line.strip()
+    ]
+
+
+def offer_digest(
+    queue: JobQueue, *, thread_id: str, user_id: str, customer_id: str, wm: WorkingMemory
+) -> Job | None:
+    """Submit the latest expiry's digest for consolidation (None when there is none).
+
+    Idempotent: the same thread and expiry version give the same turn ids, so the
+    queue returns the existing job instead of adding one (and the write path's
+    dedupe catches a digest that was carried into a differently keyed job).
+    """
+    turns = digest_turns(thread_id, wm)
+    if not turns:
+        return None
+    return queue.submit(
+        thread_id=thread_id,
+        user_id=user_id,
+        customer_id=customer_id,
+        turns=turns,
+        trigger="wm_expiry",
+        urgent=True,
+    )
+
+
+def _expired_this_turn(state: State) -> WorkingMemory | None:
+    """Working memory when this turn's start expired it, else None."""
+    try:
+        wm = WorkingMemory.from_state(state.working)
+    except ValueError:  # a corrupt record is prompt_assembly's to report
+        return None
+    turn = state.turn or sum(1 for m in state.messages if isinstance(m, HumanMessage))
+    return wm if wm.expired is not None and wm.expired.turn == turn else None
+
+
 def make_async_extract(
     queue: JobQueue,
 ) -> Callable[[State, Runtime[Context]], Awaitable[dict[str, Any]]]:
     """Node factory: the returned node enqueues the latest turn on ``queue``."""
 
     async def async_extract(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-        turns = latest_turn(state.messages)
-        if not turns:
-            return {}
         ctx = runtime.context or Context()
         thread_id = _thread_id(runtime) or f"ephemeral-{state.trace_id or 'none'}"
+        degraded: list[str] = []
+        expired = _expired_this_turn(state)
+        if expired is not None:
+            try:
+                await asyncio.to_thread(
+                    offer_digest,
+                    queue,
+                    thread_id=thread_id,
+                    user_id=ctx.user_id,
+                    customer_id=ctx.customer_id,
+                    wm=expired,
+                )
+            except Exception as exc:  # the reply must survive a broken outbox
+                log.warning(
+                    "async_extract: could not offer the working-memory digest: %s",
+                    exc,
+                    extra={"trace": state.trace_id},
+                )
+                degraded.append("consolidation")
+        turns = latest_turn(state.messages)
+        if not turns:
+            return {"degraded": [*state.degraded, *degraded]} if degraded else {}
         user_text = " ".join(t.content for t in turns if t.role == "user")
         fired = early_triggers(user_text)
         try:
@@ -92,7 +163,7 @@ def make_async_extract(
             log.warning(
                 "async_extract: could not enqueue: %s", exc, extra={"trace": state.trace_id}
             )
-            return {"degraded": [*state.degraded, "extraction"]}
-        return {}
+            degraded.append("extraction")
+        return {"degraded": [*state.degraded, *degraded]} if degraded else {}
 
     return async_extract

@@ -256,7 +256,7 @@ def update_working(
 ) -> tuple[WorkingMemory, list[str] | None]:
     """Expire idle slots, then merge the rules patch of the user's new message."""
     wm = WorkingMemory.from_state(working)
-    wm, archived = expire(wm, now=now, ttl_s=ttl_s)
+    wm, archived = expire(wm, now=now, ttl_s=ttl_s, turn=turn)
     patch = rules_patch(text, turn=turn, current=wm)
     wm, _ = apply_patch(wm, patch, expected_version=wm.version, now=now)
     return wm, archived

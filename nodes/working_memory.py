@@ -12,9 +12,11 @@ rendered into every prompt. Updates are a gated merge:
 - every write is compare-and-set on ``version``: a writer that read an older
   version is rejected (``StaleVersionError``); ``reduce_working`` applies the
   same rule as a LangGraph channel reducer, and ``session_lock`` serialises
-  concurrent turns of one session inside a process;
+  concurrent turns of one session on one event loop (``graph.agent.arun_turn``
+  holds it for the whole turn);
 - after ``ttl_s`` idle seconds the slots are cleared and a digest of them is
-  returned, to be offered to long-term memory.
+  returned and recorded in ``expired``, so the end of that turn offers it to
+  long-term memory exactly once (``nodes.async_extract.offer_digest``).
 
 Stored in ``State.working`` as ``WorkingMemory.model_dump(mode="json")``.
 """
@@ -59,6 +61,20 @@ class Slot(BaseModel):
     corrected: bool = False
 
 
+class Expiry(BaseModel):
+    """The latest idle expiry: what was cleared, at which version, in which turn.
+
+    ``version`` (the cleared memory's version) with the thread id is the idempotency
+    key of the consolidation job; ``turn`` tells the end of that turn to offer it.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = Field(ge=1)
+    turn: int = Field(default=0, ge=0)
+    lines: list[str] = Field(default_factory=list)
+
+
 class WorkingMemory(BaseModel):
     """The must-keep slots of one session's current task."""
 
@@ -76,7 +92,9 @@ class WorkingMemory(BaseModel):
     touched_at: datetime | None = None
     """Last turn that used this memory; the idle TTL counts from here."""
     archive: list[str] = Field(default_factory=list)
-    """Digest of slots cleared on expiry, waiting to be offered to long-term memory."""
+    """Digest of every slot cleared on expiry in this session (all expiries, oldest first)."""
+    expired: Expiry | None = None
+    """The latest expiry, offered to long-term memory at the end of its turn."""
 
     @classmethod
     def from_state(cls, data: Mapping[str, Any] | None) -> WorkingMemory:
@@ -200,12 +218,13 @@ def digest(wm: WorkingMemory) -> list[str]:
 
 
 def expire(
-    wm: WorkingMemory, *, now: datetime, ttl_s: float
+    wm: WorkingMemory, *, now: datetime, ttl_s: float, turn: int = 0
 ) -> tuple[WorkingMemory, list[str] | None]:
     """Clear the slots when idle longer than ``ttl_s``; returns (memory, archived digest).
 
     The cleared memory keeps counting versions (a stale writer holding the old
-    slots must still be rejected) and carries the digest in ``archive``.
+    slots must still be rejected), appends the digest to ``archive`` and records
+    it in ``expired`` with the version and ``turn`` (the turn that found it idle).
     """
     if ttl_s <= 0:
         raise ValueError(f"ttl_s must be > 0, got {ttl_s}")
@@ -213,8 +232,13 @@ def expire(
     if last is None or wm.is_empty() or (now - last).total_seconds() <= ttl_s:
         return wm, None
     lines = digest(wm)
+    version = wm.version + 1
     cleared = WorkingMemory(
-        version=wm.version + 1, updated_at=now, touched_at=now, archive=wm.archive + lines
+        version=version,
+        updated_at=now,
+        touched_at=now,
+        archive=wm.archive + lines,
+        expired=Expiry(version=version, turn=turn, lines=lines),
     )
     return cleared, lines
 
@@ -252,15 +276,31 @@ def reduce_working(current: dict[str, Any] | None, update: dict[str, Any] | None
     return update if int(update.get("version", 0)) > int(current.get("version", 0)) else current
 
 
-_LOCKS: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+_LOCKS: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, weakref.WeakValueDictionary[str, asyncio.Lock]
+] = weakref.WeakKeyDictionary()
 
 
 def session_lock(thread_id: str) -> asyncio.Lock:
-    """The lock that serialises turns of one session (hold it for a whole turn)."""
-    lock = _LOCKS.get(thread_id)
+    """The lock that serialises turns of one session (hold it for a whole turn).
+
+    One lock per thread id *and event loop*: an ``asyncio.Lock`` is neither
+    thread-safe nor usable from a second loop, so each loop gets its own. That
+    covers every turn run through one agent (``aopen_agent``; ``open_agent`` funnels
+    all calling threads into its private loop). It does not serialise two agents
+    on different loops or two processes sharing one checkpointer; there only the
+    ``reduce_working`` compare-and-set protects working memory. Must be called
+    from a running loop. A lock lives as long as someone holds or waits on it.
+    """
+    loop = asyncio.get_running_loop()
+    locks = _LOCKS.get(loop)
+    if locks is None:
+        locks = weakref.WeakValueDictionary()
+        _LOCKS[loop] = locks
+    lock = locks.get(thread_id)
     if lock is None:
         lock = asyncio.Lock()
-        _LOCKS[thread_id] = lock
+        locks[thread_id] = lock
     return lock
 
 

@@ -265,8 +265,24 @@ def validate_filter(flt: Mapping[str, Any] | None) -> None:
 
 
 def matches_filter(value: Mapping[str, Any], flt: Mapping[str, Any] | None) -> bool:
-    """LangGraph's filter semantics (JSONB-like containment plus ``$`` operators)."""
-    return all(_compare(value.get(k), want) for k, want in (flt or {}).items())
+    """LangGraph's filter semantics (JSONB-like containment plus ``$`` operators).
+
+    A dotted key (``"user.level"``) is a path into nested dicts, as in LangGraph's
+    SQL stores and newer ``InMemoryStore``; a key present literally wins, so values
+    with dotted keys keep matching as before.
+    """
+    return all(_compare(_lookup(value, k), want) for k, want in (flt or {}).items())
+
+
+def _lookup(value: Mapping[str, Any], key: str) -> Any:
+    if key in value or not isinstance(key, str) or "." not in key:
+        return value.get(key)
+    have: Any = value
+    for part in key.split("."):
+        if not isinstance(have, Mapping):
+            return None
+        have = have.get(part)
+    return have
 
 
 def _compare(have: Any, want: Any) -> bool:

@@ -7,27 +7,14 @@ fraction of the full history (issue 4's target).
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "session_bench.py"
-
-
-def load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("session_bench", BENCH)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from memagent.graph import eval_sessions
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_sixty_turns_keep_every_planted_fact(lang: str) -> None:
-    bench = load_bench()
-    r = await bench.arun(lang)
+    r = await eval_sessions.arun(lang)
     assert r["turns"] == 60
     assert r["missing"] == [], f"facts lost: {r['missing']}"
     assert r["stale_present"] == [], f"replaced/hypothetical values shown: {r['stale_present']}"
