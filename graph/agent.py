@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import threading
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
@@ -35,6 +36,7 @@ from memagent.nodes.working_memory import session_lock
 from memagent.stores.jobs import JobQueue
 
 MAX_MESSAGE_CHARS = 32_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
 T = TypeVar("T")
 
 
@@ -179,6 +181,25 @@ async def aopen_agent(
             await access_log.drain()
 
 
+def _check_unicode(name: str, value: str, error: type[Exception]) -> None:
+    """Reject a lone surrogate (undecodable terminal bytes kept by surrogateescape): it
+    cannot be encoded as UTF-8, so the tokenizer, the checkpointer, the model request and
+    the store would each fail on it later, mid-turn."""
+    bad = _SURROGATE.search(value)
+    if bad is not None:
+        raise error(f"{name} is not valid Unicode text (lone surrogate at character {bad.start()})")
+
+
+def validate_ids(**ids: str | None) -> None:
+    """Ids the checkpointer and the store can hold; the namespace rules are in
+    ``memagent.stores.namespaces`` (checked by ``Crm.require``)."""
+    from memagent.stores.namespaces import InvalidScopeError
+
+    for name, value in ids.items():
+        if isinstance(value, str):
+            _check_unicode(name, value, InvalidScopeError)
+
+
 def validate_message(message: str) -> str:
     if not message or not message.strip():
         raise InvalidMessageError("the message is empty")
@@ -186,6 +207,7 @@ def validate_message(message: str) -> str:
         raise InvalidMessageError(
             f"the message has {len(message)} characters; the limit is {MAX_MESSAGE_CHARS}"
         )
+    _check_unicode("the message", message, InvalidMessageError)
     return message
 
 
@@ -219,6 +241,7 @@ async def arun_turn(
     still cannot go back a version, ``reduce_working``)."""
     if message is not None:
         validate_message(message)
+    validate_ids(user_id=user_id, customer_id=customer_id, session=session)
     agent.crm.require(user_id, customer_id)
     session = session or uuid.uuid4().hex[:12]
     # One turn at a time per session: a second turn waits here for the whole first one,
@@ -365,6 +388,7 @@ async def delete_sessions(
 
 async def session_state(session: str, settings: Settings | None = None) -> dict[str, Any] | None:
     """The checkpointed state of one session, or None if there is no such session."""
+    validate_ids(session=session)
     settings = settings or get_settings()
     async with checkpointer_factory(settings) as saver:
         graph = build_default_graph(settings).compile(checkpointer=saver)

@@ -31,6 +31,8 @@ def _check_id(name: str, value: str) -> str:
         raise InvalidScopeError(f"{name} is longer than {MAX_ID_LEN} characters")
     if any(ord(c) < 32 for c in value):
         raise InvalidScopeError(f"{name} must not contain control characters")
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise InvalidScopeError(f"{name} is not valid Unicode text (lone surrogate)")
     return value
 
 

@@ -38,6 +38,10 @@ text is keyword-only has no vector and so is not indexed.
 ``access_count`` in the value) as a payload-only update: nothing is re-embedded,
 ``updated_at`` and the listing order stay, and the item stays in both search sides.
 
+TTL follows LangGraph's SQL stores: reads extend an item's TTL only when the
+store's ``ttl`` config sets ``refresh_on_read`` (then per-read ``refresh_ttl``
+can turn it off); without it, reads never extend a TTL.
+
 Within one ``batch``, reads see the state before the batch's writes (as in the
 reference); puts to one key are deduplicated (last wins) and all texts of the
 batch are embedded in one ``embed_documents`` call.
@@ -101,6 +105,45 @@ class _Plan:
     queries: list[str] = field(default_factory=list)
 
 
+def _duck_embeddings(embed: Any) -> bool:
+    """An object with ``embed_documents``/``embed_query`` that is not an ``Embeddings``.
+
+    LangGraph's own store tests pass such an object as ``embed``; without this
+    check ``ensure_embeddings`` would take it for a plain callable and fail.
+    """
+    return (
+        not isinstance(embed, Embeddings)
+        and callable(getattr(embed, "embed_documents", None))
+        and callable(getattr(embed, "embed_query", None))
+    )
+
+
+class _DuckEmbeddings(Embeddings):
+    """``Embeddings`` over a duck-typed embedder; keeps its ``dims``/``score_floor``."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        for attr in ("dims", "score_floor"):
+            if hasattr(inner, attr):
+                setattr(self, attr, getattr(inner, attr))
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [list(v) for v in self.inner.embed_documents(texts)]
+
+    def embed_query(self, text: str) -> list[float]:
+        return list(self.inner.embed_query(text))
+
+    async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
+        if hasattr(self.inner, "aembed_documents"):
+            return [list(v) for v in await self.inner.aembed_documents(texts)]
+        return await super().aembed_documents(texts)
+
+    async def aembed_query(self, text: str) -> list[float]:
+        if hasattr(self.inner, "aembed_query"):
+            return list(await self.inner.aembed_query(text))
+        return await super().aembed_query(text)
+
+
 class QdrantStore(BaseStore):
     """LangGraph ``BaseStore`` on a Qdrant engine with hybrid dense + BM25 search."""
 
@@ -129,6 +172,9 @@ class QdrantStore(BaseStore):
         self._ns_indexed: set[str] = set()
         self._sweeper: TTLSweeper | None = None
         self._closed = False
+        # as in LangGraph's SQL stores: a read extends a TTL only when the store's
+        # config opts in; ``refresh_ttl=True`` on a read alone does not
+        self._refresh_on_read = bool((ttl or {}).get("refresh_on_read", False))
 
     def _configure_index(self, index: IndexConfig) -> None:
         dims = index.get("dims")
@@ -139,7 +185,10 @@ class QdrantStore(BaseStore):
         if index.get("embed") is None:
             raise ValueError("index config needs 'embed' (Embeddings, callable or string)")
         self.index_config = dict(index)
-        self.embeddings = ensure_embeddings(resolve_embeddings(index["embed"]))
+        embed = resolve_embeddings(index["embed"])
+        if _duck_embeddings(embed):
+            embed = _DuckEmbeddings(embed)
+        self.embeddings = ensure_embeddings(embed)
         paths = index.get("fields") or ["$"]
         self._fields = [(p, p if p == "$" else tokenize_path(p)) for p in paths]
 
@@ -351,7 +400,7 @@ class QdrantStore(BaseStore):
         if not recs or not ops_.alive(recs[0].payload, now.timestamp()):
             return None
         payload = recs[0].payload
-        if op.refresh_ttl:
+        if op.refresh_ttl and self._refresh_on_read:
             self._mark_refresh(refresh, pid, payload)
         return ops_.to_item(payload)
 
@@ -388,7 +437,7 @@ class QdrantStore(BaseStore):
                 (ScoredItem(ops_.to_search_item(p, None), 0.0), p)
                 for p in self._list(op.namespace_prefix, op.filter, op.offset, op.limit, now)
             ]
-        if op.refresh_ttl:
+        if op.refresh_ttl and self._refresh_on_read:
             for s, p in found:
                 if p.get("expires_at", ops_.NEVER) < ops_.NEVER:  # only items with a TTL
                     self._mark_refresh(refresh, ops_.point_id(s.item.namespace, s.item.key), p)

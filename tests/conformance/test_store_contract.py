@@ -16,7 +16,9 @@ from langgraph.store.base import (
     PutOp,
     SearchOp,
 )
-from store_contract_helpers import CountingEmbeddings, is_persistent, reference_fault
+from store_contract_helpers import DIMS, CountingEmbeddings, is_persistent, reference_fault
+
+from memagent.stores.embeddings import hash_embeddings
 
 # ------------------------------------------------------------------ basics
 
@@ -378,6 +380,21 @@ def test_unknown_filter_operator_is_rejected(make_store, api, backend) -> None:
             s.search(("x",), filter={"n": {"$regex": "1"}})
 
 
+def test_dotted_filter_key_is_a_nested_path(make_store, api, backend) -> None:
+    # LangGraph's SQL stores (and InMemoryStore since upstream fixed it) read
+    # "a.b" in a filter as value["a"]["b"]; keys with '-' or a leading digit too
+    reference_fault(backend, "the installed InMemoryStore reads a dotted key literally")
+    with make_store() as store:
+        s = api(store)
+        s.put(("dot",), "one", {"owner": {"team-id": "t1", "2nd": 2}})
+        s.put(("dot",), "two", {"owner": {"team-id": "t2", "2nd": 5}})
+        s.put(("dot",), "flat", {"owner": "t1"})
+        assert [i.key for i in s.search(("dot",), filter={"owner.team-id": "t1"})] == ["one"]
+        found = s.search(("dot",), filter={"owner.2nd": {"$gte": 3}})
+        assert [i.key for i in found] == ["two"]
+        assert s.search(("dot",), filter={"owner.missing": "t1"}) == []
+
+
 # ------------------------------------------------------------------ TTL
 
 
@@ -413,6 +430,21 @@ def test_default_ttl_and_refresh_on_read(make_store, api, backend) -> None:
         assert s.get(("t",), "read", refresh_ttl=False) is not None
         assert s.get(("t",), "unread") is None
         assert s.get(("t",), "forever") is not None
+
+
+def test_reads_extend_ttl_only_when_the_store_opts_in(make_store, api, backend) -> None:
+    # as in LangGraph's SQL stores: without refresh_on_read in the store's ttl
+    # config, no read (not even refresh_ttl=True) pushes the expiry back
+    _skip_reference_ttl(backend)
+    with make_store(ttl={"default_ttl": 0.015}) as store:  # 0.9 s
+        s = api(store)
+        s.put(("t",), "k", {"v": 1})
+        time.sleep(0.6)
+        assert s.get(("t",), "k") is not None
+        assert s.get(("t",), "k", refresh_ttl=True) is not None
+        assert [i.key for i in s.search(("t",), refresh_ttl=True)] == ["k"]
+        time.sleep(0.5)  # past the original expiry, before a refreshed one
+        assert s.get(("t",), "k") is None
 
 
 def test_sweeper_thread_removes_expired(make_store, backend) -> None:
@@ -478,3 +510,29 @@ def test_embedder_called_with_query(make_store, api, index, embeddings: Counting
         s.put(("eq",), "k", {"text": "hello world"})
         s.search(("eq",), query="hello")
         assert "hello" in embeddings.query_calls
+
+
+class _PlainEmbedder:
+    """Has embed_documents/embed_query but is not an ``Embeddings`` (LangGraph's
+    own tests pass such an object)."""
+
+    dims = DIMS
+
+    def __init__(self) -> None:
+        self.inner = hash_embeddings(DIMS)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.inner.embed_query(text)
+
+
+def test_duck_typed_embedder_is_accepted(make_store, api, backend) -> None:
+    reference_fault(backend, "the installed InMemoryStore calls a duck-typed embedder")
+    with make_store(index={"dims": DIMS, "embed": _PlainEmbedder(), "fields": ["text"]}) as store:
+        s = api(store)
+        s.put(("duck",), "a", {"text": "quarterly invoice overdue"})
+        s.put(("duck",), "b", {"text": "birthday party on friday"})
+        found = s.search(("duck",), query="quarterly invoice overdue")
+        assert found[0].key == "a" and found[0].score is not None

@@ -62,3 +62,26 @@ async def test_concurrent_turns_on_one_session_are_serialised(tmp_path: Path) ->
     constraints = state["working"]["constraints"]
     assert {"length_limit", "budget"} <= set(constraints), constraints
     assert state["working"]["version"] == 2
+
+
+def test_sync_agent_serialises_turns_from_two_threads(tmp_path: Path) -> None:
+    """``open_agent`` runs every turn on its private loop, so the same lock applies."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from memagent.graph.agent import open_agent, run_turn
+
+    settings = Settings(home=tmp_path, embedder="hash", extractor="rules", rewriter="rules")
+    model = SlowEcho(messages=iter(()))
+    with (
+        open_agent(settings, chat_model_factory=lambda settings=None, *, small=False: model) as a,
+        ThreadPoolExecutor(2) as pool,
+    ):
+        futures = [
+            pool.submit(run_turn, a, text, user_id="alice", customer_id="acme", session="t")
+            for text in (FIRST, SECOND)
+        ]
+        results = [f.result(timeout=120) for f in futures]
+        state = a.call(a.agent.graph.aget_state({"configurable": {"thread_id": "t"}})).values
+    assert sorted(r.turn for r in results) == [1, 2]
+    assert [m.type for m in state["messages"]] == ["human", "ai", "human", "ai"]
+    assert {"length_limit", "budget"} <= set(state["working"]["constraints"])

@@ -172,6 +172,15 @@ def test_idle_ttl_archives_and_clears() -> None:
     assert archived and any("120,000" in line for line in archived)
     assert cleared.is_empty() and cleared.version == wm.version + 1
     assert cleared.archive == archived
+    assert cleared.expired is not None and cleared.expired.lines == archived
+    assert (cleared.expired.version, cleared.expired.turn) == (cleared.version, 0)
+    _, again = expire(wm, now=T0 + timedelta(hours=2), ttl_s=3600, turn=7)
+    assert again == archived
+    # A later expiry keeps the whole archive but records only its own lines.
+    refilled = said(cleared, "We need 40 seats.", turn=8, now=T0 + timedelta(hours=2))
+    second, lines = expire(refilled, now=T0 + timedelta(hours=5), ttl_s=3600, turn=9)
+    assert lines and second.expired is not None and second.expired.lines == lines
+    assert second.archive == [*archived, *lines] and second.expired.turn == 9
     with pytest.raises(ValueError, match="ttl_s"):
         expire(wm, now=T0, ttl_s=0)
 
