@@ -33,3 +33,19 @@ def fake_llm() -> Iterator[FakeOpenAI]:
     """A fake OpenAI-compatible chat server on 127.0.0.1 (tests/support/fake_openai.py)."""
     with serve_fake_openai() as fake:
         yield fake
+
+
+@pytest.fixture
+def cli_env(
+    tmp_path: Path, fake_llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
+    """Settings for running the CLI in-process: a temp home, the fake LLM, hash embeddings."""
+    from memagent.graph.settings import get_settings
+
+    monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
+    monkeypatch.setenv("MEMAGENT_BASE_URL", fake_llm.url)
+    monkeypatch.setenv("MEMAGENT_EMBEDDER", "hash")
+    monkeypatch.setenv("MEMAGENT_LLM_TIMEOUT", "10")
+    get_settings.cache_clear()
+    yield tmp_path
+    get_settings.cache_clear()

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGenerationChunk, ChatResult
+from graph_fakes import ScriptedChatModel
+from langchain_core.messages import AIMessage
 from langgraph.store.base import BaseStore, Op, Result
-from pydantic import Field
 
 from memagent.graph.agent import Agent, aopen_agent, arun_turn, settle, store_factory
 from memagent.graph.settings import Settings
@@ -32,22 +30,7 @@ from memagent.stores.namespaces import namespace
 OUTAGE_DELAY_S = 0.05
 
 
-class Scripted(GenericFakeChatModel):
-    """Replies from a script (cycled) and records every prompt it was sent."""
-
-    seen: list[list[BaseMessage]] = Field(default_factory=list)
-
-    def _generate(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> ChatResult:
-        self.seen.append(list(messages))
-        return super()._generate(messages, stop, run_manager, **kwargs)
-
-    def _stream(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> Iterator[ChatGenerationChunk]:
-        self.seen.append(list(messages))
-        yield from super()._stream(messages, stop, run_manager, **kwargs)
+Scripted = ScriptedChatModel
 
 
 def scripted(*replies: str) -> Scripted:

@@ -101,14 +101,10 @@ SESSIONS = st.one_of(st.none(), st.sampled_from(["s1", "unknown-session", "%_*",
 
 
 @pytest.fixture
-def env(tmp_path: Path, fake_llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
-    monkeypatch.setenv("MEMAGENT_BASE_URL", fake_llm.url)
-    monkeypatch.setenv("MEMAGENT_EMBEDDER", "hash")
+def env(cli_env: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("MEMAGENT_REWRITER", "llm")  # one more structured call to break
-    monkeypatch.setenv("MEMAGENT_LLM_TIMEOUT", "10")
     get_settings.cache_clear()
-    yield tmp_path
+    yield cli_env
     get_settings.cache_clear()
 
 

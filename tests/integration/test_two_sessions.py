@@ -10,36 +10,19 @@ is closed and reopened from the same files.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGenerationChunk, ChatResult
-from pydantic import Field
+from graph_fakes import ScriptedChatModel
+from langchain_core.messages import AIMessage
 
 from memagent.graph.agent import Agent, aopen_agent, arun_turn, settle
 from memagent.graph.settings import Settings
 from memagent.stores.namespaces import namespace
 
 
-class Recording(GenericFakeChatModel):
-    seen: list[list[BaseMessage]] = Field(default_factory=list)
-
-    def _generate(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> ChatResult:
-        self.seen.append(list(messages))
-        return super()._generate(messages, stop, run_manager, **kwargs)
-
-    def _stream(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> Iterator[ChatGenerationChunk]:
-        self.seen.append(list(messages))
-        yield from super()._stream(messages, stop, run_manager, **kwargs)
-
+class Recording(ScriptedChatModel):
     def prompt_text(self) -> str:
         return "\n".join(str(m.text) for m in self.seen[-1])
 

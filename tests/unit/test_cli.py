@@ -7,7 +7,6 @@ The seam is the one a user has: ``MEMAGENT_BASE_URL``, pointed at the shared
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +19,8 @@ from memagent.graph.settings import get_settings
 
 
 @pytest.fixture
-def env(tmp_path: Path, fake_llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
-    monkeypatch.setenv("MEMAGENT_BASE_URL", fake_llm.url)
-    monkeypatch.setenv("MEMAGENT_EMBEDDER", "hash")
-    monkeypatch.setenv("MEMAGENT_LLM_TIMEOUT", "10")
-    get_settings.cache_clear()
-    yield tmp_path
-    get_settings.cache_clear()
+def env(cli_env: Path) -> Path:
+    return cli_env
 
 
 def run(*args: str) -> Any:
