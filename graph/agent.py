@@ -190,14 +190,14 @@ def _check_unicode(name: str, value: str, error: type[Exception]) -> None:
         raise error(f"{name} is not valid Unicode text (lone surrogate at character {bad.start()})")
 
 
-def validate_ids(**ids: str | None) -> None:
-    """Ids the checkpointer and the store can hold; the namespace rules are in
-    ``memagent.stores.namespaces`` (checked by ``Crm.require``)."""
+def validate_session(session: str | None) -> None:
+    """A session id the checkpointer can hold. User and customer ids are checked where
+    every store access gets its namespace (``memagent.stores.namespaces``, via
+    ``Crm.require``)."""
     from memagent.stores.namespaces import InvalidScopeError
 
-    for name, value in ids.items():
-        if isinstance(value, str):
-            _check_unicode(name, value, InvalidScopeError)
+    if isinstance(session, str):
+        _check_unicode("session", session, InvalidScopeError)
 
 
 def validate_message(message: str) -> str:
@@ -241,8 +241,8 @@ async def arun_turn(
     still cannot go back a version, ``reduce_working``)."""
     if message is not None:
         validate_message(message)
-    validate_ids(user_id=user_id, customer_id=customer_id, session=session)
     agent.crm.require(user_id, customer_id)
+    validate_session(session)
     session = session or uuid.uuid4().hex[:12]
     # One turn at a time per session: a second turn waits here for the whole first one,
     # so it reads the checkpoint the first wrote (no interleaved history, no lost slots).
@@ -388,7 +388,7 @@ async def delete_sessions(
 
 async def session_state(session: str, settings: Settings | None = None) -> dict[str, Any] | None:
     """The checkpointed state of one session, or None if there is no such session."""
-    validate_ids(session=session)
+    validate_session(session)
     settings = settings or get_settings()
     async with checkpointer_factory(settings) as saver:
         graph = build_default_graph(settings).compile(checkpointer=saver)

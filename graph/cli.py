@@ -143,13 +143,12 @@ def main_options(
 
 def check_scope(user: str, customer: str, message: str | None = None) -> None:
     """Reject bad input before anything heavy (store, worker, model) is opened."""
-    from memagent.graph.agent import validate_ids, validate_message
+    from memagent.graph.agent import validate_message
     from memagent.graph.crm import Crm
 
     try:
         if message is not None:
             validate_message(message)
-        validate_ids(user_id=user, customer_id=customer)
         Crm(get_settings().crm_path).require(user, customer)
     except Exception as exc:
         text, code = explain(exc)

@@ -31,8 +31,11 @@ def _check_id(name: str, value: str) -> str:
         raise InvalidScopeError(f"{name} is longer than {MAX_ID_LEN} characters")
     if any(ord(c) < 32 for c in value):
         raise InvalidScopeError(f"{name} must not contain control characters")
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
-        raise InvalidScopeError(f"{name} is not valid Unicode text (lone surrogate)")
+    bad = next((i for i, c in enumerate(value) if 0xD800 <= ord(c) <= 0xDFFF), None)
+    if bad is not None:
+        raise InvalidScopeError(
+            f"{name} is not valid Unicode text (lone surrogate at character {bad})"
+        )
     return value
 
 
