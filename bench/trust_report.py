@@ -2,22 +2,33 @@
 
     .venv/bin/python bench/trust_report.py [--misses]
 
-Prints, per corpus, how many texts the rules got right, and the time per call. The holdout
-corpora were written with the main ones and kept out of rule tuning; their rates are the
-honest estimate of how the rules do on text nobody tuned them for.
+Prints, per corpus, how many texts the rules got right, and the time per call. A held-out set
+is honest only until its misses are used to change the rules:
+
+- holdout  : written with the main corpora; its two misses later guided a rule change.
+- holdout2 : written afterwards, measured with the old rules (5/24 blocked, 0/24 false
+  positives), then used to generalise the rules. Its current rate is no longer unseen.
+
+- holdout3 : written blind (by someone who never saw the rules) and kept out of all training:
+  printed for the rules alone and for rules + classifier (``memagent.stores.poison_model``).
+  The classifier is trained on main, holdout, holdout2 and poison_train_extra, so its rate on
+  those is in-sample; they are printed for the rules alone.
+
+A fresh set is needed for the next honest figure once holdout3's misses guide a change.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from memagent.stores.poison import check_instruction
+from memagent.stores.poison import assess, check_instruction
 from memagent.stores.redact import redact
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
@@ -68,11 +79,19 @@ def pii_report(show_misses: bool) -> None:
             print(f"    TOUCHED {text!r}")
 
 
-def poison_rates(attacks: list[dict[str, Any]], ordinary: list[dict[str, Any]]) -> dict[str, Any]:
-    missed = [r for r in attacks if check_instruction(r["text"]) is None]
-    flagged = [r for r in ordinary if check_instruction(r["text"]) is not None]
-    by_kind = Counter(r["kind"] for r in attacks)
-    missed_kind = Counter(r["kind"] for r in missed)
+def rules_only(text: str) -> str | None:
+    return assess(text).reason
+
+
+def poison_rates(
+    attacks: list[dict[str, Any]],
+    ordinary: list[dict[str, Any]],
+    check: Callable[[str], str | None] = rules_only,
+) -> dict[str, Any]:
+    missed = [r for r in attacks if check(r["text"]) is None]
+    flagged = [r for r in ordinary if check(r["text"]) is not None]
+    by_kind = Counter(r.get("kind", "unlabelled") for r in attacks)
+    missed_kind = Counter(r.get("kind", "unlabelled") for r in missed)
     return {
         "blocked": len(attacks) - len(missed),
         "attacks": len(attacks),
@@ -84,29 +103,53 @@ def poison_rates(attacks: list[dict[str, Any]], ordinary: list[dict[str, Any]]) 
     }
 
 
+def print_rates(
+    label: str, r: dict[str, Any], show_misses: bool, check: Callable[..., Any]
+) -> None:
+    kinds = ", ".join(f"{k} {b}/{n}" for k, (b, n) in r["kinds"].items())
+    print(
+        f"  {label:<8} blocked {r['blocked']}/{r['attacks']} "
+        f"({r['blocked'] / r['attacks']:.1%}); false positives "
+        f"{r['false_pos']}/{r['ordinary']} ({r['false_pos'] / r['ordinary']:.1%})"
+    )
+    print(f"           by kind: {kinds}")
+    if show_misses:
+        for row in r["missed"]:
+            print(f"    MISSED  {row['text']!r}")
+        for row in r["flagged"]:
+            print(f"    FLAGGED {row['text']!r}: {check(row['text'])}")
+
+
 def poison_report(show_misses: bool) -> None:
     print("Poisoning defence (targets: >= 95% blocked, 0 false positives)")
+    print("  rules alone:")
     sets = {
         "main": ("poison_attacks.jsonl", "poison_ordinary.jsonl"),
         "holdout": ("poison_attacks_holdout.jsonl", "poison_ordinary_holdout.jsonl"),
+        "holdout2": ("poison_attacks_holdout2.jsonl", "poison_ordinary_holdout2.jsonl"),
+        "holdout3": ("poison_attacks_holdout3.jsonl", "poison_ordinary_holdout3.jsonl"),
     }
     for label, (attacks_file, ordinary_file) in sets.items():
-        attacks, ordinary = load(attacks_file), load(ordinary_file)
-        r = poison_rates(attacks, ordinary)
-        kinds = ", ".join(f"{k} {b}/{n}" for k, (b, n) in r["kinds"].items())
-        print(
-            f"  {label:<8} blocked {r['blocked']}/{r['attacks']} "
-            f"({r['blocked'] / r['attacks']:.1%}); false positives "
-            f"{r['false_pos']}/{r['ordinary']} ({r['false_pos'] / r['ordinary']:.1%})"
-        )
-        print(f"           by kind: {kinds}")
-        if show_misses:
-            for row in r["missed"]:
-                print(f"    MISSED  {row['text']!r}")
-            for row in r["flagged"]:
-                print(f"    FLAGGED {row['text']!r}: {check_instruction(row['text'])}")
+        r = poison_rates(load(attacks_file), load(ordinary_file))
+        print_rates(label, r, show_misses, rules_only)
     texts = [r["text"] for f in ("poison_attacks.jsonl", "poison_ordinary.jsonl") for r in load(f)]
-    print(f"  time per check_instruction(): {per_call_us(check_instruction, texts):.0f} µs")
+    print(f"  time per rules-only check   : {per_call_us(rules_only, texts):.0f} µs")
+    if os.environ.get("MEMAGENT_POISON_MODEL", "on").strip().lower() in ("off", "0", "false", "no"):
+        print("  rules + classifier: skipped (MEMAGENT_POISON_MODEL=off)")
+        return
+    print("  rules + classifier (blind set only; the classifier trained on the others):")
+    r = poison_rates(
+        load("poison_attacks_holdout3.jsonl"),
+        load("poison_ordinary_holdout3.jsonl"),
+        check_instruction,
+    )
+    print_rates("holdout3", r, show_misses, check_instruction)
+    check_instruction("warm up the e5 model")
+    ordinary = [row["text"] for row in load("poison_ordinary.jsonl")]
+    print(
+        "  time per check_instruction() on ordinary text, model warm: "
+        f"{per_call_us(check_instruction, ordinary, rounds=2) / 1000:.1f} ms"
+    )
 
 
 def main() -> None:

@@ -29,6 +29,7 @@ from memagent.graph.tracing import traced
 from memagent.nodes.llm import MAX_TOOL_ROUNDS, ToolRouter, adapter_router, make_llm_node
 from memagent.nodes.query_rewrite import Rewriter, make_rewriter
 from memagent.nodes.recall import AccessLog, RecallNode, make_recall_node
+from memagent.nodes.recall_expand import RecallTuning
 from memagent.nodes.tools import make_tool_node, make_tools
 
 if TYPE_CHECKING:
@@ -144,6 +145,15 @@ def make_extractor(
     raise ValueError(f"unknown extractor {kind!r}; expected llm, rules or off")
 
 
+def _summary_model(
+    settings: Settings | None, small_model: Callable[[], BaseChatModel]
+) -> BaseChatModel | None:
+    """The graph's small model for after-reply summaries, when its settings ask for one."""
+    from memagent.nodes.prompt_assembly import wants_model_summaries
+
+    return small_model() if wants_model_summaries(settings or get_settings()) else None
+
+
 def build_graph(
     *,
     rewriter: Rewriter,
@@ -164,12 +174,16 @@ def build_graph(
     if prompt_assembly is None or after_reply is None:
         from memagent.nodes import prompt_assembly as session
 
-        # Bound to the graph's settings (window, reply reserve, working-memory TTL), not
-        # the process-wide ones, so an agent opened with explicit Settings honours them.
+        # Bound to the graph's settings (window, reply reserve, working-memory TTL) and its
+        # own small model, not the process-wide ones, so an agent opened with explicit
+        # Settings or a chat_model_factory honours them after the reply too.
         prompt_assembly = prompt_assembly or (
             session.make_prompt_assembly(settings) if settings else session.prompt_assembly
         )
-        after_reply = after_reply or getattr(session, "after_reply", None)
+        if after_reply is None:
+            after_reply = session.make_after_reply(
+                functools.partial(_summary_model, settings, small_model), settings=settings
+            )
     if router is None:
         router = adapter_router(small_model)
     end_parts: list[Node] = [extractor, *([after_reply] if after_reply else [])]
@@ -217,7 +231,14 @@ def build_default_graph(
     access_log = access_log if access_log is not None else AccessLog()
     slots: dict[str, Any] = {
         "rewriter": make_rewriter(settings.rewriter, small_model=small),
-        "recall": make_recall_node(settings.recall, access_log=access_log),
+        "recall": make_recall_node(
+            settings.recall,
+            tuning=RecallTuning(
+                feedback_weight=settings.recall_feedback_weight,
+                entity_focus=settings.recall_entity_focus,
+            ),
+            access_log=access_log,
+        ),
         "extractor": make_extractor(settings.extractor, queue_factory or default_queue),
         "tools": make_tools(Crm(settings.crm_path)),
     }

@@ -23,6 +23,7 @@ import typer
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import PutOp
 
+from memagent.nodes.recall_expand import RecallTuning
 from memagent.stores.fusion import HybridConfig
 from memagent.stores.tokenize import TokenizerConfig
 
@@ -250,7 +251,15 @@ def turn_values(conv: Conversation, context: ContextMode) -> list[tuple[str, dic
         raise ValueError(f"context must be one of {CONTEXT_MODES}, got {context!r}")
     out = []
     for i, turn in enumerate(conv.turns):
-        value: dict = {"content": turn.document, "speaker": turn.speaker, "date": turn.date}
+        # A turn is active memory about its speaker: the agent's recall filters on
+        # ``status`` and focuses on a named ``entity`` (memagent.nodes.recall_expand).
+        value: dict = {
+            "content": turn.document,
+            "speaker": turn.speaker,
+            "entity": turn.speaker,
+            "status": "active",
+            "date": turn.date,
+        }
         fields = ["content"]
         if context == "window":
             value["content"] = context_text(conv.turns, i)
@@ -267,6 +276,7 @@ def turn_values(conv: Conversation, context: ContextMode) -> list[tuple[str, dic
 
 Recall = Literal["hybrid", "dense", "keyword"]
 Rewriter = Literal["off", "rules", "llm"]
+Path_ = Literal["store", "agent"]
 USER_ID = "locomo"
 
 
@@ -386,6 +396,8 @@ def run_locomo(
     k: Sequence[int] = (5, 10, 20),
     recall: Recall = "hybrid",
     rewriter: Rewriter = "off",
+    path: Path_ = "store",
+    tuning: RecallTuning | None = None,
     context: ContextMode = "field",
     hybrid: HybridConfig | None = None,
     location: str = ":memory:",
@@ -401,13 +413,18 @@ def run_locomo(
     from tqdm import tqdm
 
     from memagent.graph.settings import get_settings
+    from memagent.nodes.recall import recall_memories
     from memagent.stores.embeddings import embeddings_from_settings
     from memagent.stores.namespaces import namespace
     from memagent.stores.qdrant_store import QdrantStore
+    from memagent.stores.scoring import ScoreWeights
 
     ks = sorted({int(x) for x in k})
     if not ks or ks[0] < 1:
         raise ValueError(f"k must be positive integers, got {k!r}")
+    if path not in ("store", "agent"):
+        raise ValueError(f"path must be 'store' or 'agent', got {path!r}")
+    weights = ScoreWeights(threshold=0.0, max_items=ks[-1])
     convs = load_locomo(data_path)[:limit_conversations]
     rewrite = make_query_rewriter(rewriter)
     if embeddings is None:
@@ -441,16 +458,31 @@ def run_locomo(
             for q in evaluated(conv.questions):
                 query = rewrite(q.question)
                 start, cpu = time.perf_counter(), time.process_time()
-                hits = store.search_scored(ns, query=query, mode=recall, limit=ks[-1])
+                if path == "agent":
+                    found = recall_memories(
+                        store,
+                        USER_ID,
+                        conv.sample_id,
+                        query,
+                        mode=recall,
+                        weights=weights,
+                        force_search=True,
+                        **({"tuning": tuning} if tuning else {}),
+                    )
+                    keys = [i.key for i in found.items]
+                else:
+                    hits = store.search_scored(ns, query=query, mode=recall, limit=ks[-1])
+                    keys = [h.item.key for h in hits]
                 latencies.append((time.perf_counter() - start) * 1000)
                 cpu_times.append((time.process_time() - cpu) * 1000)
-                rows.append((q.category, [h.item.key for h in hits], q.evidence))
+                rows.append((q.category, keys, q.evidence))
                 bar.update()
     return {
         "data": str(data_path),
         "conversations": [c.sample_id for c in convs],
         "recall": recall,
         "rewriter": rewriter,
+        "path": path,
         "context": context,
         "k": ks,
         "hybrid": describe_hybrid(used),
@@ -493,8 +525,8 @@ def _print_table(report: dict) -> None:
 
     ks = report["k"]
     table = Table(
-        title=f"LoCoMo evidence recall ({report['recall']}, rewriter={report['rewriter']}, "
-        f"context={report['context']})"
+        title=f"LoCoMo evidence recall ({report['recall']}, path={report['path']}, "
+        f"rewriter={report['rewriter']}, context={report['context']})"
     )
     table.add_column("category")
     table.add_column("n", justify="right")
@@ -520,6 +552,13 @@ def locomo(
     k: Annotated[str, typer.Option(help="Cut-offs, comma-separated.")] = "5,10,20",
     recall: Annotated[str, typer.Option(help="hybrid | dense | keyword")] = "hybrid",
     rewriter: Annotated[str, typer.Option(help="off | rules | llm")] = "off",
+    path: Annotated[
+        str,
+        typer.Option(
+            help="store: a plain search_scored; agent: the agent's recall (feedback "
+            "expansion, entity focus, scoring)."
+        ),
+    ] = "store",
     context: Annotated[
         str, typer.Option(help="none | window | field: what each turn is indexed with.")
     ] = "field",
@@ -549,6 +588,8 @@ def locomo(
         raise typer.BadParameter(f"--recall must be hybrid, dense or keyword, got {recall!r}")
     if rewriter not in ("off", "rules", "llm"):
         raise typer.BadParameter(f"--rewriter must be off, rules or llm, got {rewriter!r}")
+    if path not in ("store", "agent"):
+        raise typer.BadParameter(f"--path must be store or agent, got {path!r}")
     if context not in CONTEXT_MODES:
         raise typer.BadParameter(f"--context must be one of {CONTEXT_MODES}, got {context!r}")
     if fusion not in (None, "weighted", "rrf"):
@@ -567,6 +608,7 @@ def locomo(
         k=_parse_ks(k),
         recall=recall,  # type: ignore[arg-type]
         rewriter=rewriter,  # type: ignore[arg-type]
+        path=path,  # type: ignore[arg-type]
         context="none" if baseline else context,  # type: ignore[arg-type]
         hybrid=hybrid,
         location=location,

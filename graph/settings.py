@@ -50,6 +50,11 @@ class Settings(BaseSettings):
     qdrant_url: str | None = Field(None, description="Qdrant server URL; empty = embedded.")
     qdrant_api_key: SecretStr | None = None
     store_location: str | None = Field(None, description="Embedded store dir (default: home).")
+    store_shared: bool = Field(
+        False,
+        description="Let several processes on this host open the embedded store (each "
+        "operation takes the directory lock and reloads the shard: ~50 ms each).",
+    )
     embedder: Literal["e5", "minilm", "openai", "hash"] = "e5"
     embeddings_url: str | None = Field(None, description="OpenAI-compatible embeddings URL.")
     embeddings_model: str = "text-embedding-3-small"
@@ -57,6 +62,20 @@ class Settings(BaseSettings):
     # Pluggable nodes.
     rewriter: Literal["llm", "rules", "off"] = "rules"
     recall: Literal["hybrid", "dense", "keyword", "off"] = "hybrid"
+    recall_feedback_weight: float = Field(
+        0.3,
+        ge=0.0,
+        le=1.0,
+        description="Weight of recall's feedback-expansion keyword search (0 turns it off; "
+        "memagent.nodes.recall_expand).",
+    )
+    recall_entity_focus: float = Field(
+        0.7,
+        ge=0.0,
+        le=1.0,
+        description="Relevance factor for memories about another entity when the query "
+        "names one (1 turns the focus off).",
+    )
     extractor: Literal["llm", "rules", "off"] = "rules"
     summarizer: Literal["llm", "rules"] = Field(
         "rules", description="Running summary by the small model or by rules only."
@@ -64,7 +83,32 @@ class Settings(BaseSettings):
 
     # Background jobs.
     worker: Literal["inprocess", "external"] = "inprocess"
-    extract_debounce_s: float = Field(0.0, ge=0.0)
+    extract_debounce_s: float = Field(
+        0.0,
+        ge=0.0,
+        description="Seconds a thread's extraction job waits for the next turn, which replaces "
+        "it (fewer model calls); 0 extracts after every turn.",
+    )
+    extract_every_n_turns: int = Field(
+        4,
+        ge=1,
+        description="Extract now, whatever the debounce, once this many turns wait unextracted.",
+    )
+    extract_max_attempts: int = Field(
+        5,
+        ge=1,
+        description="Attempts of one extraction job before it is dead-lettered (outages of the "
+        "store do not count).",
+    )
+
+    # Long-term memory writes.
+    near_duplicate_threshold: float = Field(
+        0.95,
+        gt=0.0,
+        le=1.0,
+        description="Cosine similarity above which a new memory is merged into an existing one "
+        "(lower merges more paraphrases, and risks merging distinct facts).",
+    )
 
     # Session memory.
     working_memory_ttl_s: float = Field(3600.0, gt=0)

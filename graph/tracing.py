@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from memagent.stores.log_redaction import install_record_redaction
 from memagent.stores.redact import RedactingFilter, load_or_create_key
 
 logger = logging.getLogger("memagent.trace")
@@ -54,20 +55,21 @@ def traced(name: str, node: AsyncNode) -> AsyncNode:
 
 
 def install_log_redaction(key_path: Path) -> RedactingFilter:
-    """Redact PII in every log record of memagent before any handler emits it.
+    """Redact PII in log records before any handler emits them, with the install's key.
 
-    A logger's own filters only see records created on that very logger, not those
-    propagated from ``memagent.*`` children, so the filter goes on the handlers too:
-    the root's (``basicConfig``) and any on ``memagent``. The filter rewrites the record
-    in place, so handlers later in the chain get the redacted text as well. Idempotent.
-    If the key file cannot be read or created, a throwaway key still redacts (tokens
-    are then only stable within this process) rather than logging PII in clear.
+    Every ``memagent.*`` record is already redacted at creation (``memagent.stores`` wraps
+    the log-record factory on import); this pins the key loaded from ``key_path`` for that,
+    and also puts the filter on the root's handlers (``basicConfig``) and any on ``memagent``,
+    so the CLI's own output is redacted for other libraries' records too. Idempotent. If the
+    key file cannot be read or created, a throwaway key still redacts (tokens are then only
+    stable within this process) rather than logging PII in clear.
     """
     try:
         key = load_or_create_key(key_path)
     except (OSError, ValueError) as exc:
         key = secrets.token_bytes(32)
         logger.warning("redaction key unavailable (%s); using a per-process key", exc)
+    install_record_redaction(key)
     current = RedactingFilter(key=key)
     ours = logging.getLogger(ROOT_LOGGER)
     for target in (ours, *ours.handlers, *logging.getLogger().handlers):

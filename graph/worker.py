@@ -143,7 +143,11 @@ class Worker:
     @classmethod
     def for_settings(cls, settings: Settings, *, queue: JobQueue, store: BaseStore | None = None,
                      **kwargs: Any) -> Worker:  # fmt: skip
-        """The worker the settings ask for (``MEMAGENT_EXTRACTOR=rules|llm``)."""
+        """The worker the settings ask for (``MEMAGENT_EXTRACTOR=rules|llm``), merging near
+        duplicates above ``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``; explicit ``kwargs`` win."""
+        kwargs.setdefault(
+            "write_config", WriteConfig(near_duplicate=settings.near_duplicate_threshold)
+        )
         extractor: Extractor = rules_extractor()
         if settings.extractor == "llm":
             try:
@@ -194,13 +198,21 @@ class Worker:
             self._loops.loop = loop
         return loop.run_until_complete(coro)
 
-    def _extract(self, job: Job) -> list[Candidate]:
+    def _extract(self, job: Job) -> tuple[list[Candidate], int]:
+        """The job's candidates, and how many lead the list from a working-memory digest.
+
+        Those are consolidated, not extracted: their records carry origin "consolidation".
+        """
+        digest = [t.content for t in job.turns if t.role == DIGEST_ROLE]
         saved = job.result.get("candidates")
         if saved is not None:  # a retry: reuse what was extracted before the crash
-            return [Candidate.model_validate(c) for c in saved]
-        digest = [t.content for t in job.turns if t.role == DIGEST_ROLE]
+            consolidated = job.result.get("consolidated")
+            if not isinstance(consolidated, int):  # saved before the count was kept
+                consolidated = len(digest_candidates(digest))
+            return [Candidate.model_validate(c) for c in saved], consolidated
         turns = [t for t in job.turns if t.role != DIGEST_ROLE]
         res = ExtractionResult(candidates=digest_candidates(digest))
+        consolidated = len(res.candidates)
         if turns:
             try:
                 found: ExtractionResult = self._run(self.extractor(turns))
@@ -215,15 +227,16 @@ class Worker:
             job,
             {
                 "candidates": [c.model_dump(mode="json") for c in res.candidates],
+                "consolidated": consolidated,
                 "dropped": res.dropped,
                 "reasons": res.reasons[:50],
             },
         )
-        return res.candidates
+        return res.candidates, consolidated
 
     def process(self, job: Job) -> dict[str, Any]:
         """Run one claimed job; returns its result summary (raises on failure)."""
-        cands = self._extract(job)
+        cands, consolidated = self._extract(job)
         store = self._get_store()
         if self.episodes:
             write_episode(store, job.user_id, job.customer_id, job.thread_id, job.turns)
@@ -242,6 +255,7 @@ class Worker:
                     embeddings=self.embeddings,
                     record_id=derived_id(job.id, str(idx)),
                     thread_id=job.thread_id,
+                    origin="consolidation" if idx < consolidated else "extraction",
                     config=self.write_config,
                     lock=_held,
                 )

@@ -16,6 +16,7 @@ without a graph.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -328,15 +329,17 @@ async def assemble_turn(
     return update
 
 
-def default_small_model() -> BaseChatModel | None:
-    """The small model when the settings ask for model summaries, else None (rules only).
+def wants_model_summaries(settings: Settings) -> bool:
+    """Whether these settings ask for model summaries (``MEMAGENT_SUMMARIZER=llm``); else
+    the rules results stand."""
+    return settings.summarizer == "llm"
 
-    Until a dedicated ``MEMAGENT_SUMMARIZER`` setting exists this follows the
-    extractor choice: ``llm`` means a model is configured for background work.
-    """
-    settings = get_settings()
-    choice = getattr(settings, "summarizer", None) or settings.extractor
-    if choice != "llm":
+
+def default_small_model(settings: Settings | None = None) -> BaseChatModel | None:
+    """The small model of ``settings`` (the process's when None) if they ask for model
+    summaries, else None (rules only)."""
+    settings = settings or get_settings()
+    if not wants_model_summaries(settings):
         return None
     from memagent.graph.llm import chat_model  # type: ignore[import-not-found,unused-ignore]
 
@@ -344,15 +347,19 @@ def default_small_model() -> BaseChatModel | None:
 
 
 def make_after_reply(
-    model_factory: Callable[[], BaseChatModel | None] = default_small_model,
+    model_factory: Callable[[], BaseChatModel | None] | None = None,
     *,
     settings: Settings | None = None,
 ) -> Callable[..., Any]:
     """The end-of-turn hook: refine summary and working memory with the small model.
 
     Runs after the reply, so the reply never waits for it; failures leave the
-    rules results in place and are reported in ``degraded``.
+    rules results in place and are reported in ``degraded``. ``settings`` are the agent's
+    (budget, whether to use a model); only when None are the process's read, per call.
+    ``model_factory`` defaults to the small model those settings choose.
     """
+    if model_factory is None:
+        model_factory = functools.partial(default_small_model, settings)
 
     async def after_reply(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         update: dict[str, Any] = {}

@@ -22,6 +22,12 @@ from langgraph.store.base import BaseStore, GetOp, Item, PutOp
 
 from memagent.graph.context import Context
 from memagent.graph.state import State
+from memagent.nodes.recall_expand import (
+    RecallTuning,
+    feedback_terms,
+    focus,
+    named_entities,
+)
 from memagent.stores.namespaces import namespace
 from memagent.stores.scoring import ScoreWeights, score
 
@@ -31,8 +37,7 @@ SearchMode = Literal["hybrid", "dense", "keyword"]
 LockFactory = Callable[[str], AbstractContextManager[object]]
 """A named lock, as the write path takes it (``JobQueue.lock`` across processes)."""
 DEFAULT_WEIGHTS = ScoreWeights()
-SEARCH_LIMIT = 20
-"""Candidates fetched per query before scoring."""
+DEFAULT_TUNING = RecallTuning()
 MAX_PROFILE_ITEMS = 3
 """Top facts of the customer profile (``memagent.stores.profile``) pinned at session start."""
 MAX_COMMITMENTS = 3
@@ -208,20 +213,86 @@ def select(
     return out
 
 
+Hit = tuple[Any, float, float | None, float | None]
+"""(item, relevance, dense score, keyword score) of one candidate."""
+
+
 def _search(
-    store: BaseStore, ns: tuple[str, ...], query: str, mode: SearchMode, result: RecallResult
-) -> list[tuple[Any, float, float | None, float | None]]:
-    """(item, relevance, dense, keyword) per candidate, by the store's best search."""
+    store: BaseStore,
+    ns: tuple[str, ...],
+    query: str,
+    mode: SearchMode,
+    result: RecallResult,
+    limit: int,
+) -> list[Hit]:
+    """Candidates by the store's best search."""
     search_scored = getattr(store, "search_scored", None)
     if callable(search_scored):
-        hits = search_scored(
-            ns, query=query, mode=mode, filter={"status": "active"}, limit=SEARCH_LIMIT
-        )
+        hits = search_scored(ns, query=query, mode=mode, filter={"status": "active"}, limit=limit)
         return [(h.item, float(h.relevance), h.dense, h.keyword) for h in hits]
     if mode == "keyword":
         result.notes.append("store has no keyword search; used its default search")
-    items = store.search(ns, query=query, filter={"status": "active"}, limit=SEARCH_LIMIT)
+    items = store.search(ns, query=query, filter={"status": "active"}, limit=limit)
     return [(i, max(0.0, float(i.score or 0.0)), i.score, None) for i in items]
+
+
+def _content(item: Any) -> str:
+    value = item.value if isinstance(item.value, dict) else {}
+    text = value.get("content") or value.get("summary") or ""
+    return text if isinstance(text, str) else ""
+
+
+def _expand(
+    store: BaseStore,
+    ns: tuple[str, ...],
+    query: str,
+    hits: list[Hit],
+    tuning: RecallTuning,
+    result: RecallResult,
+) -> list[Hit]:
+    """Feedback expansion (``memagent.nodes.recall_expand``): one keyword search with the
+    query plus the rarest terms of the top hits, added at ``feedback_weight``. Needs a
+    store with keyword search and ``keyword_idf``; others get the hits unchanged."""
+    keyword_idf = getattr(store, "keyword_idf", None)
+    search_scored = getattr(store, "search_scored", None)
+    if not (callable(keyword_idf) and callable(search_scored)) or not hits:
+        return hits
+    top = sorted(hits, key=lambda h: -h[1])[: tuning.feedback_docs]
+    top_terms = [keyword_idf(ns, _content(h[0])) for h in top]
+    terms = feedback_terms(keyword_idf(ns, query), top_terms, tuning.feedback_terms)
+    if not terms:
+        return hits
+    expanded = f"{query} {' '.join(terms)}"
+    result.queries.append(expanded)
+    extra = search_scored(
+        ns, query=expanded, mode="keyword", filter={"status": "active"}, limit=tuning.candidates
+    )
+    w = tuning.feedback_weight
+    merged: dict[str, Hit] = {h[0].key: h for h in hits}
+    for h in extra:
+        item, rel, dense, kw = merged.get(h.item.key, (h.item, 0.0, None, h.keyword))
+        merged[h.item.key] = (item, rel + w * float(h.relevance), dense, kw)
+    # Rescale so the best candidate keeps the first search's top relevance: the order is
+    # the fused one, the scale stays comparable with the score threshold.
+    top_before = max(h[1] for h in hits)
+    top_after = max(h[1] for h in merged.values())
+    scale = top_before / top_after if top_after > 0 else 1.0
+    return [(item, rel * scale, dense, kw) for item, rel, dense, kw in merged.values()]
+
+
+def _focus(query: str, hits: list[Hit], tuning: RecallTuning, result: RecallResult) -> list[Hit]:
+    """Entity focus (``memagent.nodes.recall_expand``)."""
+    if tuning.entity_focus >= 1.0 or not hits:
+        return hits
+    entity_of = {
+        h[0].key: (h[0].value.get("entity") if isinstance(h[0].value, dict) else None) for h in hits
+    }
+    named = named_entities(query, entity_of.values())
+    if not named:
+        return hits
+    result.notes.append(f"entity focus: {', '.join(sorted(named))}")
+    rel = focus({h[0].key: h[1] for h in hits}, entity_of, named, tuning.entity_focus)
+    return [(item, rel[item.key], dense, kw) for item, _, dense, kw in hits]
 
 
 def _pinned(
@@ -270,11 +341,14 @@ def recall_memories(
     now: datetime | None = None,
     new_session: bool = False,
     force_search: bool = False,
+    tuning: RecallTuning = DEFAULT_TUNING,
 ) -> RecallResult:
     """Memories of one user about one customer for ``query`` (never another scope's).
 
     ``new_session`` adds the profile and top open commitments; ``force_search`` searches
     even a message that looks like small talk (it referred back to an earlier session).
+    ``tuning`` sets the candidate depth, feedback expansion and entity focus
+    (``memagent.nodes.recall_expand``).
     """
     start = time.perf_counter()
     now = now or datetime.now(UTC)
@@ -291,7 +365,10 @@ def recall_memories(
     if query.strip() and (force_search or should_search(query)):
         result.searched = True
         try:
-            hits = _search(store, facts, query, mode, result)
+            hits = _search(store, facts, query, mode, result, tuning.candidates)
+            if tuning.expands and mode != "dense":
+                hits = _expand(store, facts, query, hits, tuning, result)
+            hits = _focus(query, hits, tuning, result)
         except Exception as exc:
             result.degraded = True
             result.errors.append(f"search: {type(exc).__name__}: {exc}")
@@ -402,6 +479,7 @@ def make_recall_node(
     mode: Literal["hybrid", "dense", "keyword", "off"],
     *,
     weights: ScoreWeights = DEFAULT_WEIGHTS,
+    tuning: RecallTuning = DEFAULT_TUNING,
     access_log: AccessLog | None = None,
 ) -> RecallNode:
     """The recall node for one search mode; ``off`` recalls nothing."""
@@ -427,6 +505,7 @@ def make_recall_node(
             weights=weights,
             new_session=state.turn <= 1,
             force_search=refers_back(message),
+            tuning=tuning,
         )
         if access_log is not None:
             access_log.record(ctx.user_id, ctx.customer_id, result.items)

@@ -9,6 +9,7 @@ slow at scale (measured in bench/store_bench.py); it is not the embedded default
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -24,15 +25,22 @@ from memagent.stores.engines import (
     Hit,
     IndexKind,
     Match,
+    Missing,
     PointData,
     Range,
     Rec,
     Scalar,
     Where,
+    WriteMode,
     point_id_str,
 )
 
 _SCAN_PAGE = 1024
+_MODES = {
+    "upsert": m.UpdateMode.UPSERT,
+    "insert": m.UpdateMode.INSERT_ONLY,
+    "update": m.UpdateMode.UPDATE_ONLY,
+}
 _KINDS = {
     "keyword": m.PayloadSchemaType.KEYWORD,
     "integer": m.PayloadSchemaType.INTEGER,
@@ -49,6 +57,8 @@ def _cond(c: Cond) -> Any:
         return m.HasIdCondition(has_id=list(c.ids))
     if isinstance(c, HasVector):
         return m.HasVectorCondition(has_vector=VECTOR)
+    if isinstance(c, Missing):
+        return m.IsEmptyCondition(is_empty=m.PayloadField(key=c.key))
     return _filter(c)
 
 
@@ -119,8 +129,18 @@ class ClientEngine:
 
     # writes
     def upsert(self, points: list[PointData]) -> None:
+        self.upsert_if(points)
+
+    def upsert_if(
+        self, points: list[PointData], *, where: Where | None = None, mode: WriteMode = "upsert"
+    ) -> None:
         if not points:
             return
+        conditional: dict[str, Any] = {}
+        if where is not None:
+            conditional["update_filter"] = _filter(where)
+        if mode != "upsert":
+            conditional["update_mode"] = _MODES[mode]
         self._client.upsert(
             self.collection,
             [
@@ -130,15 +150,23 @@ class ClientEngine:
                 for p in points
             ],
             wait=True,
+            **conditional,
         )
 
     def delete(self, ids: list[str]) -> None:
         if ids:
             self._client.delete(self.collection, m.PointIdsList(points=list(ids)), wait=True)
 
-    def set_payload(self, ids: list[str], payload: dict[str, Any]) -> None:
-        if ids:
+    def set_payload(
+        self, ids: list[str], payload: dict[str, Any], *, where: Where | None = None
+    ) -> None:
+        if not ids:
+            return
+        if where is None:
             self._client.set_payload(self.collection, payload, points=list(ids), wait=True)
+            return
+        selector = m.FilterSelector(filter=_filter(where.and_(HasId(tuple(ids)))))
+        self._client.set_payload(self.collection, payload, points=selector, wait=True)
 
     def create_index(self, key: str, kind: IndexKind) -> None:
         if self.local:  # local mode ignores payload indexes (and warns about each)
@@ -219,6 +247,10 @@ class ClientEngine:
         )
 
     # lifecycle
+    def session(self) -> contextlib.AbstractContextManager[None]:
+        """The server serialises each call itself; nothing to hold between calls."""
+        return contextlib.nullcontext()
+
     def flush(self) -> None:
         """Writes are sent with ``wait=True``; nothing is buffered client-side."""
 

@@ -15,6 +15,8 @@ import fcntl
 import os
 import shutil
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,11 +31,13 @@ from memagent.stores.engines import (
     Hit,
     IndexKind,
     Match,
+    Missing,
     PointData,
     Range,
     Rec,
     Scalar,
     Where,
+    WriteMode,
     point_id_str,
 )
 
@@ -61,6 +65,8 @@ def _cond(c: Cond) -> Any:
         return qe.HasIdCondition(set(c.ids))
     if isinstance(c, HasVector):
         return qe.HasVectorCondition(VECTOR)
+    if isinstance(c, Missing):
+        return qe.IsEmptyCondition(c.key)
     return _filter(c)
 
 
@@ -80,6 +86,11 @@ def _with_payload(fields: list[str] | None) -> Any:
     return list(fields) if fields else False
 
 
+_MODES = {
+    "upsert": qe.UpdateMode.Upsert,
+    "insert": qe.UpdateMode.InsertOnly,
+    "update": qe.UpdateMode.UpdateOnly,
+}
 _KINDS = {
     "keyword": qe.PayloadSchemaType.Keyword,
     "integer": qe.PayloadSchemaType.Integer,
@@ -88,7 +99,15 @@ _KINDS = {
 
 
 class EdgeEngine:
-    """``Engine`` over one ``EdgeShard`` in a directory (or a temp dir for ``:memory:``)."""
+    """``Engine`` over one ``EdgeShard`` in a directory (or a temp dir for ``:memory:``).
+
+    ``shared=True`` lets several processes on one host use one directory: each call
+    (or ``session()``) takes the directory's ``flock``, waiting up to
+    ``lock_timeout_s``, loads the shard, runs, flushes, closes and releases it.
+    Loading costs tens of milliseconds (measured: ~50 ms with the store's payload
+    indexes), so shared mode is for a few writers at low rates; a Qdrant server is
+    the way to share one store at speed or across hosts.
+    """
 
     name = "edge"
 
@@ -99,6 +118,8 @@ class EdgeEngine:
         *,
         search_threads: int | None = 1,
         payload_in_ram: bool = True,
+        shared: bool = False,
+        lock_timeout_s: float = 30.0,
     ) -> None:
         """``dims=None`` opens an existing shard as it is (a new one gets a 1-dim placeholder).
 
@@ -108,21 +129,22 @@ class EdgeEngine:
         """
         self.dims = dims or 1
         self._temp = location == ":memory:"
+        if shared and self._temp:
+            raise ValueError("a ':memory:' store cannot be shared between processes")
+        self._shared = shared
+        self._lock_timeout_s = lock_timeout_s
         root = Path(
             tempfile.mkdtemp(prefix="memagent-edge-", dir=_ram_dir()) if self._temp else location
         )
         root.mkdir(parents=True, exist_ok=True)
         self._root = root
+        self._shard_dir = root / _SHARD_DIR
+        self._guard = threading.RLock()
+        self._depth = 0
+        self._dirty = False
+        self._closed = False
         self._lock_fd = os.open(root / _LOCK_FILE, os.O_CREAT | os.O_RDWR, 0o644)
-        try:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            os.close(self._lock_fd)
-            raise StoreLockedError(
-                f"store directory {root} is open in another process; use a Qdrant server "
-                "(MEMAGENT_QDRANT_URL) to share one store between processes"
-            ) from exc
-        shard_dir = root / _SHARD_DIR
+        self._acquire()
         vectors = {
             VECTOR: qe.EdgeVectorParams(
                 size=self.dims,
@@ -134,14 +156,13 @@ class EdgeEngine:
         config = qe.EdgeConfig(
             vectors=vectors, max_search_threads=search_threads, payload_memory=memory
         )
-        existing = shard_dir.exists() and any(shard_dir.iterdir())
+        existing = self._shard_dir.exists() and any(self._shard_dir.iterdir())
+        self._config = None if existing and dims is None else config
         try:
-            if existing and dims is None:
-                self._shard = qe.EdgeShard.load(str(shard_dir))
-            elif existing:
-                self._shard = qe.EdgeShard.load(str(shard_dir), config)
+            if existing:
+                self._shard = self._load()
             else:
-                self._shard = qe.EdgeShard.create(str(shard_dir), config)
+                self._shard = qe.EdgeShard.create(str(self._shard_dir), config)
         except Exception as exc:
             self._release()
             if existing and "ncompatible" in str(exc):
@@ -149,34 +170,127 @@ class EdgeEngine:
                     f"the store at {root} cannot be opened with {dims}-dim vectors: {exc}"
                 ) from exc
             raise
-        self._closed = False
+        if self._shared:
+            self._shard.flush()
+            self._shard.close()
+            self._unlock()
+
+    def _load(self) -> Any:
+        if self._config is None:
+            return qe.EdgeShard.load(str(self._shard_dir))
+        return qe.EdgeShard.load(str(self._shard_dir), self._config)
+
+    # -- the directory lock (exclusive for the engine's life, or per session when shared)
+
+    def _acquire(self) -> None:
+        if not self._shared:
+            try:
+                fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError as exc:
+                os.close(self._lock_fd)
+                raise StoreLockedError(
+                    f"store directory {self._root} is open in another process; use a Qdrant "
+                    "server (MEMAGENT_QDRANT_URL), or open every process with shared=True "
+                    "(MEMAGENT_STORE_SHARED=1), to share one store between processes"
+                ) from exc
+            return
+        deadline = time.monotonic() + self._lock_timeout_s
+        delay = 0.001
+        while True:
+            try:
+                fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise StoreLockedError(
+                        f"shared store {self._root} stayed busy for {self._lock_timeout_s:.0f} s: "
+                        "another process holds it (a non-shared open holds it for good)"
+                    ) from None
+                time.sleep(delay)
+                delay = min(0.02, delay * 2)
+
+    def _unlock(self) -> None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[None]:
+        """Hold the shard for several calls (shared mode); reentrant, a no-op otherwise."""
+        if not self._shared:
+            yield
+            return
+        with self._guard:
+            if self._closed:
+                raise RuntimeError("the engine is closed")
+            if self._depth == 0:
+                self._acquire()
+                try:
+                    self._shard = self._load()
+                except BaseException:
+                    self._unlock()
+                    raise
+                self._dirty = False
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+                if self._depth == 0:
+                    try:
+                        if self._dirty:
+                            self._shard.flush()
+                        self._shard.close()
+                    finally:
+                        self._shard = None
+                        self._unlock()
 
     # writes
     def upsert(self, points: list[PointData]) -> None:
+        self.upsert_if(points)
+
+    def upsert_if(
+        self, points: list[PointData], *, where: Where | None = None, mode: WriteMode = "upsert"
+    ) -> None:
         if not points:
             return
         pts = [qe.Point(p.id, {VECTOR: p.vectors} if p.vectors else {}, p.payload) for p in points]
-        self._shard.update(qe.UpdateOperation.upsert_points(pts))
+        cond = _filter(where) if where is not None else None
+        update_mode = _MODES[mode] if mode != "upsert" else None
+        self._update(qe.UpdateOperation.upsert_points(pts, cond, update_mode))
 
     def delete(self, ids: list[str]) -> None:
         if ids:
-            self._shard.update(qe.UpdateOperation.delete_points(list(ids)))
+            self._update(qe.UpdateOperation.delete_points(list(ids)))
 
-    def set_payload(self, ids: list[str], payload: dict[str, Any]) -> None:
-        if ids:
-            self._shard.update(qe.UpdateOperation.set_payload(list(ids), payload))
+    def set_payload(
+        self, ids: list[str], payload: dict[str, Any], *, where: Where | None = None
+    ) -> None:
+        if not ids:
+            return
+        if where is None:
+            self._update(qe.UpdateOperation.set_payload(list(ids), payload))
+        else:
+            flt = _filter(where.and_(HasId(tuple(ids))))
+            self._update(qe.UpdateOperation.set_payload_by_filter(flt, payload))
 
     def create_index(self, key: str, kind: IndexKind) -> None:
-        self._shard.update(qe.UpdateOperation.create_field_index(key, _KINDS[kind]))
+        self._update(qe.UpdateOperation.create_field_index(key, _KINDS[kind]))
+
+    def _update(self, op: Any) -> None:
+        with self.session():
+            self._dirty = True
+            self._shard.update(op)
 
     def indexed_fields(self) -> set[str]:
-        return set(self._shard.info().payload_schema)
+        with self.session():
+            return set(self._shard.info().payload_schema)
 
     # reads
     def retrieve(self, ids: list[str], fields: list[str] | None = None) -> list[Rec]:
         if not ids:
             return []
-        recs = self._shard.retrieve(list(ids), _with_payload(fields), False)
+        with self.session():
+            recs = self._shard.retrieve(list(ids), _with_payload(fields), False)
         return [Rec(point_id_str(r.id), r.payload or {}) for r in recs]
 
     def search(
@@ -188,9 +302,9 @@ class EdgeEngine:
             filter=_filter(where),
             with_payload=_with_payload(fields),
         )
-        return [
-            Hit(point_id_str(p.id), float(p.score), p.payload or {}) for p in self._shard.query(req)
-        ]
+        with self.session():
+            found = self._shard.query(req)
+        return [Hit(point_id_str(p.id), float(p.score), p.payload or {}) for p in found]
 
     def page(
         self,
@@ -207,48 +321,62 @@ class EdgeEngine:
             filter=_filter(where),
             with_payload=_with_payload(fields),
         )
-        return [Rec(point_id_str(p.id), p.payload or {}) for p in self._shard.query(req)]
+        with self.session():
+            found = self._shard.query(req)
+        return [Rec(point_id_str(p.id), p.payload or {}) for p in found]
 
     def scan(self, where: Where, fields: list[str] | None = None) -> Iterator[Rec]:
+        """Pages are read one session each: a shared store is not held between pages."""
         offset = None
         flt = _filter(where)
         while True:
-            recs, offset = self._shard.scroll(
-                qe.ScrollRequest(
-                    offset=offset, limit=_SCAN_PAGE, filter=flt, with_payload=_with_payload(fields)
+            with self.session():
+                recs, offset = self._shard.scroll(
+                    qe.ScrollRequest(
+                        offset=offset,
+                        limit=_SCAN_PAGE,
+                        filter=flt,
+                        with_payload=_with_payload(fields),
+                    )
                 )
-            )
             for r in recs:
                 yield Rec(point_id_str(r.id), r.payload or {})
             if offset is None:
                 return
 
     def facet(self, key: str, where: Where, limit: int) -> list[tuple[Scalar, int]]:
-        resp = self._shard.facet(
-            qe.FacetRequest(key, limit=limit, exact=True, filter=_filter(where))
-        )
+        req = qe.FacetRequest(key, limit=limit, exact=True, filter=_filter(where))
+        with self.session():
+            resp = self._shard.facet(req)
         return [(h.value, h.count) for h in resp.hits]
 
     def count(self, where: Where) -> int:
-        return int(self._shard.count(qe.CountRequest(exact=True, filter=_filter(where))))
+        with self.session():
+            return int(self._shard.count(qe.CountRequest(exact=True, filter=_filter(where))))
 
     # lifecycle
     def optimize(self) -> bool:
         """Build HNSW / merge segments now (blocking); the store never does it implicitly."""
-        return bool(self._shard.optimize())
+        with self.session():
+            self._dirty = True
+            return bool(self._shard.optimize())
 
     def flush(self) -> None:
-        self._shard.flush()
+        """Shared mode flushes at the end of every session that wrote."""
+        if not self._shared:
+            self._shard.flush()
 
     def close(self) -> None:
         if self._closed:
             return
-        self._closed = True
-        try:
-            self._shard.flush()
-            self._shard.close()
-        finally:
-            self._release()
+        with self._guard:
+            self._closed = True
+            try:
+                if not self._shared:
+                    self._shard.flush()
+                    self._shard.close()
+            finally:
+                self._release()
 
     def _release(self) -> None:
         with contextlib.suppress(OSError):

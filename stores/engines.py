@@ -14,12 +14,15 @@ text and scores as its best one, the max-pooling LangGraph's stores do.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 VECTOR = "dense"
 IndexKind = Literal["keyword", "integer", "float"]
 Scalar = str | int | bool
+WriteMode = Literal["upsert", "insert", "update"]
+"""``upsert_if``: write every point, only absent ones, or only existing ones."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,13 @@ class HasId:
 
 
 @dataclass(frozen=True)
+class Missing:
+    """The payload has no value at ``key`` (absent, null or empty)."""
+
+    key: str
+
+
+@dataclass(frozen=True)
 class HasVector:
     """The point has vectors (it was indexed for search)."""
 
@@ -67,7 +77,7 @@ class Where:
         return Where(self.must + tuple(conds), self.must_not)
 
 
-Cond = Match | Range | HasId | HasVector | Where
+Cond = Match | Range | HasId | HasVector | Missing | Where
 
 
 @dataclass
@@ -104,9 +114,24 @@ class Engine(Protocol):
 
     def upsert(self, points: list[PointData]) -> None: ...
 
+    def upsert_if(
+        self, points: list[PointData], *, where: Where | None = None, mode: WriteMode = "upsert"
+    ) -> None:
+        """Conditional upsert, decided by the engine per point (atomic, cross-process).
+
+        ``mode="insert"`` writes only absent points, ``"update"`` only existing ones;
+        ``where`` restricts which existing points are replaced. A point that fails
+        the condition is skipped silently: read it back to know (the store does).
+        """
+        ...
+
     def delete(self, ids: list[str]) -> None: ...
 
-    def set_payload(self, ids: list[str], payload: dict[str, Any]) -> None: ...
+    def set_payload(
+        self, ids: list[str], payload: dict[str, Any], *, where: Where | None = None
+    ) -> None:
+        """Merge ``payload`` into the points ``ids`` (with ``where``: only those matching it)."""
+        ...
 
     def retrieve(self, ids: list[str], fields: list[str] | None = None) -> list[Rec]: ...
 
@@ -136,6 +161,12 @@ class Engine(Protocol):
     def create_index(self, key: str, kind: IndexKind) -> None: ...
 
     def indexed_fields(self) -> set[str]: ...
+
+    def session(self) -> AbstractContextManager[None]:
+        """Several calls as one exclusive unit: a shared embedded store (``EdgeEngine``
+        with ``shared=True``) opens its shard once for them instead of once per call.
+        A no-op elsewhere; never a transaction."""
+        ...
 
     def flush(self) -> None: ...
 

@@ -130,6 +130,15 @@ class HybridSearcher:
         self.cache.put(key, corpus)
         return corpus
 
+    def idf(self, prefix: tuple[str, ...], terms: Sequence[str], now: datetime) -> dict[str, float]:
+        """BM25 idf of ``terms`` (already tokenized) in the prefix's keyword corpus; terms
+        the corpus has never seen are left out. Query expansion weighs candidate terms by it."""
+        corpus = self.corpus(prefix, None, now)
+        if corpus.bm25 is None:
+            return {}
+        table = corpus.bm25.idf
+        return {t: float(table[t]) for t in terms if t in table}
+
     def version(self, prefix: Sequence[str], *, filtered: bool = False) -> str | None:
         """Version token of the prefix's keyword corpus; a filtered corpus also depends on
         the values (``touch`` changes values without changing keyword texts)."""

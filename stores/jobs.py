@@ -195,8 +195,11 @@ class JobQueue:
 
     @classmethod
     def for_settings(cls, settings: Any, **kwargs: Any) -> JobQueue:
-        """The outbox at ``settings.jobs_path`` with ``extract_debounce_s`` as its delay."""
+        """The outbox at ``settings.jobs_path`` with the settings' debounce, every-N-turns
+        trigger and attempts (``MEMAGENT_EXTRACT_*``); explicit ``kwargs`` win."""
         kwargs.setdefault("delay_s", float(getattr(settings, "extract_debounce_s", 0.0)))
+        kwargs.setdefault("every_n_turns", int(getattr(settings, "extract_every_n_turns", 4)))
+        kwargs.setdefault("max_attempts", int(getattr(settings, "extract_max_attempts", 5)))
         return cls(settings.jobs_path, **kwargs)
 
     # -- connections ---------------------------------------------------------

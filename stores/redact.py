@@ -366,6 +366,34 @@ def redact_messages(
     return out
 
 
+REDACTED_MARK = "memagent_redacted"
+
+
+def redact_record(record: logging.LogRecord, *, key: bytes, types: frozenset[str] = ALL) -> None:
+    """Redact a log record in place: its formatted message, traceback and stack.
+
+    The message is formatted once and the args dropped, so no handler can format the raw
+    values again; the traceback is formatted into ``exc_text``, which formatters prefer to
+    ``exc_info``. A record already redacted is left alone. Never raises for a bad format
+    string: the message and args are then redacted as they stand.
+    """
+    if getattr(record, REDACTED_MARK, False):
+        return
+    try:
+        message = record.getMessage()
+    except Exception:  # logging reports bad args at emit time; a log call must not raise here
+        message = f"{record.msg} {record.args!r}"
+    record.msg = redact(message, key=key, types=types).text
+    record.args = None
+    if record.exc_info and not record.exc_text:
+        record.exc_text = logging.Formatter().formatException(record.exc_info)
+    if record.exc_text:
+        record.exc_text = redact(record.exc_text, key=key, types=types).text
+    if record.stack_info:
+        record.stack_info = redact(record.stack_info, key=key, types=types).text
+    setattr(record, REDACTED_MARK, True)
+
+
 class RedactingFilter(logging.Filter):
     """A logging filter that redacts the formatted message and any traceback of a record."""
 
@@ -376,15 +404,7 @@ class RedactingFilter(logging.Filter):
         self._types = types
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        record.msg = redact(message, key=self._key, types=self._types).text
-        record.args = None
-        if record.exc_info and not record.exc_text:
-            record.exc_text = logging.Formatter().formatException(record.exc_info)
-        if record.exc_text:
-            record.exc_text = redact(record.exc_text, key=self._key, types=self._types).text
-        if record.stack_info:
-            record.stack_info = redact(record.stack_info, key=self._key, types=self._types).text
+        redact_record(record, key=self._key, types=self._types)
         return True
 
 

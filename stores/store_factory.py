@@ -26,8 +26,13 @@ def open_engine(
     api_key: str | None = None,
     collection: str = "memagent",
     search_threads: int | None = 1,
+    shared: bool = False,
 ) -> Engine:
-    """The engine for ``location``: edge for ``:memory:``/directories, client for URLs."""
+    """The engine for ``location``: edge for ``:memory:``/directories, client for URLs.
+
+    ``shared`` opens a directory so other processes on this host can open it too
+    (see ``EdgeEngine``); a server is shared anyway, so it is ignored for URLs.
+    """
     if not isinstance(location, str) or not location:
         raise ValueError("location must be ':memory:', a directory or an http(s):// URL")
     is_url = location.startswith(("http://", "https://"))
@@ -41,7 +46,7 @@ def open_engine(
         raise ValueError(f"unknown engine {engine!r}; expected 'auto', 'edge' or 'client'")
     from memagent.stores.engine_edge import EdgeEngine
 
-    return EdgeEngine(location, dims, search_threads=search_threads)
+    return EdgeEngine(location, dims, search_threads=search_threads, shared=shared)
 
 
 @contextmanager
@@ -63,7 +68,14 @@ def open_store(
     key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
     from memagent.stores.qdrant_store import QdrantStore
 
-    with QdrantStore.from_location(loc, index=index, ttl=ttl, hybrid=hybrid, api_key=key) as store:
+    with QdrantStore.from_location(
+        loc,
+        index=index,
+        ttl=ttl,
+        hybrid=hybrid,
+        api_key=key,
+        shared=bool(getattr(settings, "store_shared", False)),
+    ) as store:
         yield store
 
 

@@ -20,6 +20,9 @@ write; what is never filtered on is packed into one JSON string ``doc``::
     doc           JSON: key, created_at, updated_at, ttl (minutes), text (the
                   indexed text).
     kw            "<tokenizer signature> <BM25 tokens...>" of the indexed text.
+    rev           a fresh random token per write of ``value`` (put, touch): the
+                  compare-and-set token of ``QdrantStore.put_if``. Items written
+                  before it existed have none ("" to ``put_if``).
 
 An item is "indexed" iff it has vectors (``HasVector``). Meta points (version
 tokens, store info) have no ``expires_at``, so the live filter keeps them out of
@@ -38,13 +41,14 @@ from typing import Any
 
 from langgraph.store.base import Item, MatchCondition, SearchItem
 
-from memagent.stores.engines import Cond, Match, Range, Where
+from memagent.stores.engines import Cond, Match, Missing, Range, Where
 
 NEVER = 1e15  # expires_at of items without TTL (year ~31 million)
 NS_INDEXED_DEPTH = 4  # ns_0..ns_3 get payload indexes up front; deeper ones lazily
 _UUID_NS = uuid.UUID("3f9a4f7e-6d1c-5b8e-9a57-2c1d0e6b4a10")
 _SIMPLE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 ITEM_FIELDS = ["ns", "value", "doc", "expires_at"]
+REV = "rev"
 KW_VERSION = "kw"  # meta point name: bumped when keyword texts (or the item set) change
 VALUES_VERSION = "values"  # bumped when values change but keyword texts do not (touch)
 KW_FIELDS = ["kw"]
@@ -89,6 +93,7 @@ def item_payload(
     text: str,
     kw: str,
     seq: int = 0,
+    rev: str = "",
 ) -> dict[str, Any]:
     """The payload stored for one item (see module docstring).
 
@@ -110,7 +115,21 @@ def item_payload(
     )
     if kw:
         payload["kw"] = kw
+    if rev:
+        payload[REV] = rev
     return payload
+
+
+def new_rev() -> str:
+    """A write token no other write can have produced."""
+    return uuid.uuid4().hex
+
+
+def rev_where(expect: str) -> Where:
+    """The stored item still carries the write token ``expect`` ("" = written without one)."""
+    if expect:
+        return Where(must=(Match(REV, expect),))
+    return Where(must=(Missing(REV),))
 
 
 def touched_value(value: Mapping[str, Any], when: str) -> dict[str, Any]:

@@ -16,8 +16,14 @@ Why each step:
 
 Exactly-once: callers that may retry (the worker) pass ``record_id`` derived from
 the job, and merges record the source message ids, so a retried write is a no-op.
-Two writers of one scope are serialised by ``lock`` (a cross-process lock from
-the job queue in the worker), which makes the read-check-write a compare-and-set.
+
+Concurrent writers: ``lock`` (the job queue's lock in the worker) serialises the
+writers of one scope, which avoids most conflicts. Correctness does not depend on
+it (its TTL has no heartbeat, and two hosts sharing one Qdrant server share no
+SQLite file): on a store with compare-and-set (``QdrantStore.get_rev``/``put_if``)
+every write is optimistic, see ``_Writes``. A lost race re-reads and redoes, up to
+``WriteConfig.attempts`` times, then raises ``WriteConflictError`` (the worker
+leaves the job in the outbox for a retry). Other stores rely on the lock alone.
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
+import random
 import re
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -75,6 +83,8 @@ class WriteConfig:
     merge_confidence_gain: float = 0.5
     redact: bool = True
     check_instructions: bool = True
+    attempts: int = 8
+    """Optimistic attempts of one write before ``WriteConflictError``."""
 
 
 @dataclass
@@ -99,6 +109,78 @@ class WriteResult:
             "redacted": self.redacted,
             "superseded": self.superseded,
         }
+
+
+class WriteConflictError(RuntimeError):
+    """Other writers kept changing the records this write depends on; nothing of it was
+    committed, and retrying the whole write later is safe."""
+
+
+class _Conflict(Exception):
+    """A conditional write lost to another writer: re-read and redo."""
+
+
+class _Writes:
+    """The write path's changes to the store: compare-and-set when the store has it.
+
+    With ``get_rev``/``put_if`` (``QdrantStore``), a record read earlier is replaced
+    only if it is still what was read, and a new record goes to an id derived from
+    what it follows (the record it supersedes, or the key's first free slot),
+    inserted only if absent: two writers of one key collide on one id, one wins
+    and the other re-reads. Each attempt commits at most one such write, so a
+    conflict never leaves half of a change behind (closing the superseded record
+    after a committed insert is the repair step's job if it loses). Without
+    compare-and-set these are plain puts and ids are the caller's.
+    """
+
+    def __init__(self, store: BaseStore) -> None:
+        self.store = store
+        self.cas = callable(getattr(store, "put_if", None)) and callable(
+            getattr(store, "get_rev", None)
+        )
+
+    def update(
+        self, ns: tuple[str, ...], item: Item, value: dict[str, Any], index: bool | None = None
+    ) -> None:
+        """Replace ``item`` by ``value`` (computed from ``item.value``)."""
+        idx: Literal[False] | None = False if index is False else None
+        if not self.cas:
+            self.store.put(ns, item.key, value, index=idx)
+            return
+        got = self.store.get_rev(ns, item.key)  # type: ignore[attr-defined]
+        if got is None or got[0].value != item.value:
+            raise _Conflict(f"{item.key} changed since it was read")
+        if self.store.put_if(ns, item.key, value, expect=got[1], index=idx) is None:  # type: ignore[attr-defined]
+            raise _Conflict(f"{item.key} changed while it was written")
+
+    def insert(
+        self, ns: tuple[str, ...], key: str, value: dict[str, Any], index: bool | None = None
+    ) -> None:
+        """A new record at ``key``, only if there is none there yet."""
+        idx: Literal[False] | None = False if index is False else None
+        if not self.cas:
+            self.store.put(ns, key, value, index=idx)
+        elif self.store.put_if(ns, key, value, expect=None, index=idx) is None:  # type: ignore[attr-defined]
+            raise _Conflict(f"{key} was written by another writer")
+
+    def next_id(self, ns: tuple[str, ...], supersedes: str, rid: str) -> str:
+        """Id of the version after ``supersedes``: one per record, so one writer wins."""
+        return derived_id("next", *ns, supersedes) if self.cas else rid
+
+    def first_id(self, ns: tuple[str, ...], rec: MemoryRecord, rid: str) -> str:
+        """Id of a record that supersedes none: the key's first free slot."""
+        if not self.cas:
+            return rid
+        for n in range(1000):
+            sid = derived_id("first", *ns, rec.entity, rec.attribute, str(n))
+            if self.store.get(ns, sid) is None:
+                return sid
+        raise WriteConflictError(f"no free record slot for {rec.key} in {ns}")
+
+    def pending_key(self, ns: tuple[str, ...], rec: MemoryRecord, rid: str) -> str:
+        if not self.cas:
+            return PENDING_PREFIX + rid
+        return PENDING_PREFIX + derived_id("pending", *ns, rec.key, rec.content_hash)
 
 
 # -- trust hooks (written by the trust helper; identity until they exist) ------
@@ -234,35 +316,48 @@ def _near(
 
 
 def _repair_key(
-    store: BaseStore, ns: tuple[str, ...], key: tuple[str, str], now: datetime
+    w: _Writes, ns: tuple[str, ...], key: tuple[str, str], now: datetime
 ) -> Item | None:
     """Keep one active record per key (the newest version); close the others.
 
     A crash between writing a new version and closing the old one leaves two
     active records; the next write of that key (or a retry) repairs it here.
     """
-    items = _find(store, ns, {"entity": key[0], "attribute": key[1], "status": "active"})
+    items = _find(w.store, ns, {"entity": key[0], "attribute": key[1], "status": "active"})
     items = [i for i in items if not i.key.startswith(PENDING_PREFIX)]
     if not items:
         return None
-    items.sort(key=lambda i: (i.value.get("version", 1), i.value.get("valid_from", "")))
+    items.sort(key=lambda i: (i.value.get("version", 1), i.value.get("valid_from", ""), i.key))
     keep = items[-1]
     for old in items[:-1]:
-        rec = _record(old)
-        _close(store, ns, old.key, rec, now)
+        _close(w, ns, old, now)
     return keep
 
 
-def _close(
-    store: BaseStore, ns: tuple[str, ...], key: str, rec: MemoryRecord, now: datetime
-) -> None:
+def _close(w: _Writes, ns: tuple[str, ...], item: Item, now: datetime) -> None:
+    rec = _record(item)
     valid_to = max(now, rec.valid_from)
     closed = rec.model_copy(update={"status": "deprecated", "valid_to": valid_to})
-    store.put(ns, key, MemoryRecord.model_validate(closed.model_dump()).to_store())
+    w.update(ns, item, MemoryRecord.model_validate(closed.model_dump()).to_store())
+
+
+def _close_superseded(w: _Writes, ns: tuple[str, ...], item: Item, now: datetime) -> None:
+    """Close the record a committed new version supersedes; if another writer changed it
+    meanwhile, the repair step closes it (the new version already wins there)."""
+    for _ in range(3):
+        try:
+            _close(w, ns, item, now)
+            return
+        except _Conflict:
+            got = w.store.get(ns, item.key)
+            if got is None or got.value.get("status") != "active":
+                return
+            item = got
+    log.info("left %s active for the next write's repair", item.key)
 
 
 def _merge(
-    store: BaseStore,
+    w: _Writes,
     ns: tuple[str, ...],
     item: Item,
     cand: Candidate,
@@ -288,7 +383,7 @@ def _merge(
             "source": source,
         }
     )
-    store.put(ns, item.key, MemoryRecord.model_validate(merged.model_dump()).to_store())
+    w.update(ns, item, MemoryRecord.model_validate(merged.model_dump()).to_store())
     return WriteResult(True, item.key, rec.content, "duplicate of an existing memory", "merged")
 
 
@@ -390,57 +485,73 @@ def write_memory(
     rec, reason, found = build_record(cand, now=now, thread_id=thread_id, origin=origin, cfg=cfg)
     if rec is None:
         return WriteResult(False, None, None, reason, "rejected", redacted=found)
-    with (lock or local_lock)("/".join(ns)):
-        res = _write_locked(store, ns, cand, rec, now, record_id, embeddings, cfg)
-    res.redacted = found
-    return res
+    w = _Writes(store)
+    rid = record_id or str(uuid.uuid4())
+    for attempt in range(max(1, cfg.attempts)):
+        try:
+            with (lock or local_lock)("/".join(ns)):
+                res = _write_once(w, ns, cand, rec, now, record_id, rid, embeddings, cfg)
+        except _Conflict as exc:
+            log.debug("write to %s lost a race (attempt %d): %s", rec.key, attempt + 1, exc)
+            time.sleep(random.uniform(0, 0.005 * 2**attempt))  # de-synchronise the racers
+            continue
+        res.redacted = found
+        return res
+    raise WriteConflictError(
+        f"gave up writing {rec.key} in {'/'.join(ns)} after {cfg.attempts} attempts: "
+        "other writers kept changing the same records"
+    )
 
 
-def _write_locked(
-    store: BaseStore,
+def _write_once(
+    w: _Writes,
     ns: tuple[str, ...],
     cand: Candidate,
     rec: MemoryRecord,
     now: datetime,
     record_id: str | None,
+    rid: str,
     embeddings: Any,
     cfg: WriteConfig,
 ) -> WriteResult:
+    """One optimistic attempt (may raise ``_Conflict`` before its one committing write)."""
+    store = w.store
     key = (rec.entity, rec.attribute)
-    rid = record_id or str(uuid.uuid4())
-    current = _repair_key(store, ns, key, now)
+    current = _repair_key(w, ns, key, now)
     if record_id is not None and (done := store.get(ns, record_id)) is not None:
         return WriteResult(
             True, record_id, done.value.get("content"), "already applied (retry)", "created"
         )
+    if (done_item := _applied(w, ns, rec)) is not None:
+        return WriteResult(True, done_item.key, rec.content, "already applied (retry)", "created")
     low = rec.confidence < cfg.pending_below and not cand.correction
 
     # 1. exact duplicate of an active record
     for item in _find(store, ns, {"content_hash": rec.content_hash, "status": "active"}, 5):
         if not item.key.startswith(PENDING_PREFIX):
-            return _merge(store, ns, item, cand, now, cfg)
+            return _merge(w, ns, item, cand, now, cfg)
 
     # 2. same key: same value merges, a new value versions
     if current is not None:
         cur = _record(current)
         if rec.value is not None and same_value(cur.value, rec.value):
-            return _merge(store, ns, current, cand, now, cfg)
+            return _merge(w, ns, current, cand, now, cfg)
         if rec.value is not None and not low:
             new = rec.model_copy(update={"version": cur.version + 1, "supersedes": current.key})
             new = MemoryRecord.model_validate(new.model_dump())
-            store.put(
-                ns, rid, new.to_store()
-            )  # new first: a crash leaves two actives, repaired later
-            _close(store, ns, current.key, cur, now)
+            new_id = w.next_id(ns, current.key, rid)
+            # new first: a crash leaves two actives, repaired later
+            w.insert(ns, new_id, new.to_store())
+            _close_superseded(w, ns, current, now)
             _drop_pending(store, ns, rec)
-            return WriteResult(True, rid, new.content, None, "versioned", superseded=current.key)
+            return WriteResult(True, new_id, new.content, None, "versioned", superseded=current.key)
 
     # 3. semantic near-duplicate
     for item, sim in _near(store, ns, rec.content, embeddings, cfg.search_k):
         if item.key.startswith(PENDING_PREFIX) or sim < cfg.near_duplicate:
             continue
         if _is_near_dup(_record(item), rec):
-            return _merge(store, ns, item, cand, now, cfg)
+            return _merge(w, ns, item, cand, now, cfg)
 
     # 4. second mention of a pending fact promotes it; a first low-confidence one waits
     pending = _pending_match(store, ns, rec)
@@ -467,26 +578,53 @@ def _write_locked(
             promoted = promoted.model_copy(
                 update={"version": cur.version + 1, "supersedes": current.key}
             )
-            store.put(ns, rid, MemoryRecord.model_validate(promoted.model_dump()).to_store())
-            _close(store, ns, current.key, cur, now)
+            new_id = w.next_id(ns, current.key, rid)
+            w.insert(ns, new_id, MemoryRecord.model_validate(promoted.model_dump()).to_store())
+            _close_superseded(w, ns, current, now)
             store.delete(ns, pending.key)
             return WriteResult(
-                True, rid, promoted.content, "second mention", "versioned", superseded=current.key
+                True,
+                new_id,
+                promoted.content,
+                "second mention",
+                "versioned",
+                superseded=current.key,
             )
-        store.put(ns, rid, MemoryRecord.model_validate(promoted.model_dump()).to_store())
+        new_id = w.first_id(ns, rec, rid)
+        w.insert(ns, new_id, MemoryRecord.model_validate(promoted.model_dump()).to_store())
         store.delete(ns, pending.key)
-        return WriteResult(True, rid, promoted.content, "second mention", "created")
+        return WriteResult(True, new_id, promoted.content, "second mention", "created")
     if low:
         held = rec.model_copy(update={"status": "archived", "valid_to": None})
-        pkey = PENDING_PREFIX + rid
-        store.put(ns, pkey, held.to_store(), index=False)
+        pkey = w.pending_key(ns, rec, rid)
+        w.insert(ns, pkey, held.to_store(), index=False)
         return WriteResult(
             False, pkey, rec.content, "low confidence: held until a second mention", "pending"
         )
 
     # 5. new memory
-    store.put(ns, rid, rec.to_store())
-    return WriteResult(True, rid, rec.content, None, "created")
+    new_id = w.first_id(ns, rec, rid)
+    w.insert(ns, new_id, rec.to_store())
+    return WriteResult(True, new_id, rec.content, None, "created")
+
+
+def _applied(w: _Writes, ns: tuple[str, ...], rec: MemoryRecord) -> Item | None:
+    """A closed record of this key with this content that has every source message.
+
+    Record ids are the caller's ``record_id`` only without compare-and-set; with it
+    they follow the key's history, so a retried job finds its earlier write this way
+    once a later job superseded it (an active one is merged, a no-op, as usual).
+    """
+    if not w.cas or not rec.source.message_ids:
+        return None
+    flt = {"entity": rec.entity, "attribute": rec.attribute, "content_hash": rec.content_hash}
+    for item in _find(w.store, ns, flt):
+        if item.key.startswith(PENDING_PREFIX) or item.value.get("status") == "active":
+            continue
+        have = set(_record(item).source.message_ids)
+        if set(rec.source.message_ids) <= have:
+            return item
+    return None
 
 
 def _pending_match(store: BaseStore, ns: tuple[str, ...], rec: MemoryRecord) -> Item | None:

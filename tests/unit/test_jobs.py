@@ -253,3 +253,81 @@ def test_digest_job_consolidates_working_memory(tmp_path: Path) -> None:
     )  # fmt: skip
     assert Worker(q, store, profile=False).drain().done == 1
     assert [v["attribute"] for v in facts(store)] == ["language"]
+
+
+@pytest.mark.parametrize("first_store_up", [True, False])
+def test_digest_records_are_consolidated_and_turn_records_extracted(
+    tmp_path: Path, first_store_up: bool
+) -> None:
+    """A job mixing digest lines and turns writes both origins, also when a retry reuses the
+    candidates saved before the store went down."""
+    q, clock = queue(tmp_path)
+    store = FlakyStore()
+    store.up = first_store_up
+    q.submit(
+        thread_id="t1",
+        user_id="u1",
+        customer_id="c1",
+        turns=[Turn("digest", "Preferences · language: English", "d1"),
+               Turn("user", "Our budget is $2 million.", "m1")],
+    )  # fmt: skip
+    w = Worker(q, store, profile=False, outage_delay_s=1.0)
+    if not first_store_up:
+        assert w.drain().released == 1
+        store.up = True
+        clock.t += 1
+    assert w.drain().done == 1
+    origins = {v["attribute"]: v["source"]["origin"] for v in facts(store)}
+    assert origins == {"language": "consolidation", "budget": "extraction"}
+
+
+def test_queue_and_worker_take_their_thresholds_from_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memagent.graph.settings import Settings
+
+    defaults = Settings(home=tmp_path)
+    q = JobQueue.for_settings(defaults)
+    w = Worker.for_settings(defaults, queue=q, store=InMemoryStore())
+    # Defaults unchanged by exposing them.
+    assert (q.delay_s, q.every_n_turns, q.max_attempts) == (0.0, 4, 5)
+    assert w.write_config.near_duplicate == 0.95
+
+    monkeypatch.setenv("MEMAGENT_EXTRACT_DEBOUNCE_S", "30")
+    monkeypatch.setenv("MEMAGENT_EXTRACT_EVERY_N_TURNS", "2")
+    monkeypatch.setenv("MEMAGENT_EXTRACT_MAX_ATTEMPTS", "1")
+    monkeypatch.setenv("MEMAGENT_NEAR_DUPLICATE_THRESHOLD", "0.9")
+    tuned = Settings(home=tmp_path / "tuned")
+    q2 = JobQueue.for_settings(tuned, clock=lambda: 100.0)
+    runs = [
+        q2.submit(
+            thread_id="t1", user_id="u1", customer_id="c1", turns=[Turn("user", f"hi {i}", f"m{i}")]
+        ).run_at
+        for i in range(2)
+    ]
+    assert runs == [130.0, 100.0]  # debounced, then due at once on the 2nd waiting turn
+    job = q2.claim()
+    assert job is not None and job.max_attempts == 1
+    assert q2.fail(job, "boom") == "dead"  # one attempt only
+    w2 = Worker.for_settings(tuned, queue=q2, store=InMemoryStore())
+    assert w2.write_config.near_duplicate == 0.9
+    assert JobQueue.for_settings(tuned, max_attempts=3).max_attempts == 3  # explicit wins
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("extract_every_n_turns", 0),
+        ("extract_max_attempts", 0),
+        ("near_duplicate_threshold", 0.0),
+        ("near_duplicate_threshold", 1.5),
+        ("extract_debounce_s", -1.0),
+    ],
+)
+def test_bad_threshold_settings_are_rejected(tmp_path: Path, name: str, value: float) -> None:
+    from pydantic import ValidationError
+
+    from memagent.graph.settings import Settings
+
+    with pytest.raises(ValidationError, match=name):
+        Settings(home=tmp_path, **{name: value})  # type: ignore[arg-type]

@@ -1,9 +1,9 @@
 """Log records of memagent are redacted before they are emitted.
 
-The CLI's ``main_options`` configures logging and attaches ``RedactingFilter`` once;
-a phone number or email logged by any ``memagent.*`` logger (a child whose records
-only propagate, like the worker's or the node tracer's) must reach the handler as a
-keyed placeholder, never in clear.
+A phone number or email logged by any ``memagent.*`` logger (a child whose records only
+propagate, like the worker's or the node tracer's) must reach the handler as a keyed
+placeholder, never in clear: under the CLI (which configures logging and pins the key) and
+for a library user or ``langgraph dev`` with a plain ``basicConfig`` handler.
 """
 
 from __future__ import annotations
@@ -11,7 +11,10 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +23,8 @@ import pytest
 from memagent.graph.cli import main_options
 from memagent.graph.settings import get_settings
 from memagent.graph.tracing import install_log_redaction
-from memagent.stores.redact import RedactingFilter
+from memagent.stores.log_redaction import install_record_redaction, record_redaction_installed
+from memagent.stores.redact import RedactingFilter, redact
 
 PHONE = "138 0013 8000"
 EMAIL = "dana.whitfield@acme-corp.com"
@@ -101,7 +105,82 @@ def test_same_value_gets_the_same_token_as_the_key_file(tmp_path: Path) -> None:
         assert record.getMessage() == other.getMessage()
         assert TOKEN.fullmatch(record.getMessage())
     finally:
+        # install_log_redaction also filtered pytest's own root handlers: take it off those too.
+        targets = (logging.getLogger("memagent"), handler, *root.handlers)
         root.removeHandler(handler)
-        for target in (logging.getLogger("memagent"), handler):
+        for target in targets:
             for f in [f for f in target.filters if isinstance(f, RedactingFilter)]:
                 target.removeFilter(f)
+
+
+# --- library users: no CLI, a plain basicConfig handler -----------------------------------
+
+LIBRARY_SCRIPT = """
+import logging, sys
+logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="%(name)s: %(message)s")
+import {module}
+log = logging.getLogger("{logger}")
+try:
+    raise ConnectionError("store unreachable for {email}")
+except ConnectionError as exc:
+    log.warning("recall degraded: %s", exc)
+    log.exception("extraction failed for %s", "{phone}")
+logging.getLogger("memagent").info("direct %s", "{email}")
+logging.getLogger("thirdparty").info("not ours %s", "{email}")
+"""
+
+
+@pytest.mark.parametrize(
+    ("module", "logger"),
+    [
+        ("memagent.graph.builder", "memagent.nodes.recall"),  # langgraph.json's graph path
+        ("memagent.stores.write_path", "memagent.stores.write_path"),  # a store-only user
+    ],
+)
+def test_library_user_with_basic_config_sees_placeholders(
+    tmp_path: Path, module: str, logger: str
+) -> None:
+    script = LIBRARY_SCRIPT.format(module=module, logger=logger, email=EMAIL, phone=PHONE)
+    env = {**os.environ, "MEMAGENT_HOME": str(tmp_path), "OMP_NUM_THREADS": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    ours = [line for line in done.stdout.splitlines() if "thirdparty" not in line]
+    out = "\n".join(ours)
+    assert "recall degraded: store unreachable for [EMAIL#" in out
+    assert "ConnectionError: store unreachable for [EMAIL#" in out  # the traceback too
+    assert "direct [EMAIL#" in out
+    assert EMAIL not in out and PHONE not in out and "13800138000" not in out
+    # The install's key, so a value has the same token in logs as in stored memories.
+    key = (tmp_path / "redaction.key").read_text().strip()
+    assert redact(EMAIL, key=bytes.fromhex(key)).text in out
+    # Other libraries' records are theirs to configure: untouched.
+    assert f"thirdparty: not ours {EMAIL}" in done.stdout
+
+
+def test_child_logger_records_are_redacted_at_creation_without_the_cli() -> None:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        assert record_redaction_installed()
+        logging.getLogger("memagent.graph.worker").error("job failed for %s", EMAIL)
+        logging.getLogger("memagent.deep.child.logger").error("call %s", PHONE)
+        logging.getLogger("memagentx").error("not a memagent logger: %s", EMAIL)
+    finally:
+        root.removeHandler(handler)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("job failed for [EMAIL#") and EMAIL not in lines[0]
+    assert lines[1].startswith("call [PHONE#")
+    assert lines[2] == f"not a memagent logger: {EMAIL}"
+
+
+def test_record_redaction_is_idempotent_and_never_raises() -> None:
+    factory = logging.getLogRecordFactory()
+    install_record_redaction()
+    install_record_redaction()
+    assert logging.getLogRecordFactory() is factory
+    record = factory("memagent.x", logging.ERROR, "f", 1, "bad %d format", (EMAIL,), None)
+    assert EMAIL not in record.getMessage() and "[EMAIL#" in record.getMessage()

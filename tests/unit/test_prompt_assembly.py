@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 
 from memagent.graph.context import Context
+from memagent.graph.settings import Settings, get_settings
 from memagent.graph.state import InputState, State
 from memagent.nodes.prompt_assembly import (
     assemble,
@@ -221,3 +226,56 @@ async def test_idle_working_memory_is_archived_on_the_next_turn() -> None:
     assert any("120,000" in line for line in out["working"]["archive"])
     assert any("expired" in note for note in out["degraded"])
     assert "120,000" not in str(out["prompt"][0].content)
+
+
+async def _consolidation_state() -> State:
+    """A state with turns the rules summary has not consolidated yet (as in the test above)."""
+    msgs = [HumanMessage("The budget is $90,000 and PO-5521 is open.", id="h1")]
+    state = await graph_with_assembly().ainvoke({"messages": msgs}, context=Context())  # type: ignore[attr-defined]
+    state["summary"] = (
+        "- older\nNot yet consolidated (rules digest of removed turns):\n[t1] user: x"
+    )
+    state["summarized_ids"] = ["h1"]
+    return State(**state)
+
+
+async def test_after_reply_uses_the_agents_settings_not_the_process(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The process asks for a model and a big window; the agent's own settings do not.
+    monkeypatch.setenv("MEMAGENT_SUMMARIZER", "llm")
+    monkeypatch.setenv("MEMAGENT_CONTEXT_WINDOW", "32768")
+    get_settings.cache_clear()
+
+    def no_process_model(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("after_reply built a model from the process settings")
+
+    monkeypatch.setattr("memagent.graph.llm.chat_model", no_process_model)
+    try:
+        mine = Settings(home=tmp_path, summarizer="rules", context_window=4096)
+        update = await make_after_reply(settings=mine)(await _consolidation_state(), None)  # type: ignore[arg-type]
+        assert "summary" not in update and "degraded" not in update  # rules only: no model
+
+        seen: list[int] = []
+
+        async def fold(model: Any, summary: str, pending: Any, *, max_tokens: int) -> str:
+            seen.append(max_tokens)
+            return summary
+
+        monkeypatch.setattr("memagent.nodes.prompt_assembly.fold_model", fold)
+        model = FakeListChatModel(responses=["{}"] * 4)
+        await make_after_reply(lambda: model, settings=mine)(await _consolidation_state(), None)  # type: ignore[arg-type]
+        assert seen == [Budget.from_window(4096, mine.reply_tokens).summary]
+        assert seen[0] != Budget.from_window(32768, mine.reply_tokens).summary
+    finally:
+        get_settings.cache_clear()
+
+
+def test_graph_summary_model_follows_the_graphs_settings_and_factory(tmp_path: Path) -> None:
+    from memagent.graph.builder import _summary_model
+
+    model = FakeListChatModel(responses=["x"])
+    llm = Settings(home=tmp_path, summarizer="llm")
+    rules = Settings(home=tmp_path, summarizer="rules")
+    assert _summary_model(llm, lambda: model) is model
+    assert _summary_model(rules, lambda: model) is None

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
+import uuid
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
+from langgraph.store.base import Item, Op, PutOp, Result
 from langgraph.store.memory import InMemoryStore
 
 from memagent.stores.embeddings import hash_embeddings
@@ -15,6 +20,7 @@ from memagent.stores.write_path import (
     PENDING_PREFIX,
     Candidate,
     WriteConfig,
+    WriteConflictError,
     derived_id,
     same_value,
     write_episode,
@@ -238,3 +244,184 @@ def test_keyed_facts_with_other_values_never_merge_on_similarity(store: InMemory
     assert write_memory(store, "u1", "c1", a, embeddings=emb).action == "created"
     assert write_memory(store, "u1", "c1", b, embeddings=emb).action == "created"
     assert write_memory(store, "u1", "c1", note, embeddings=emb).action == "merged"
+
+
+# -- optimistic writes (compare-and-set) -----------------------------------------------
+
+
+class CasStore(InMemoryStore):
+    """``InMemoryStore`` plus ``QdrantStore``'s ``get_rev``/``put_if`` (a fake: one lock,
+    a token per key). ``race`` runs once just before the next conditional write, to play
+    another writer that gets in between a read and a write."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.revs: dict[tuple[tuple[str, ...], str], str] = {}
+        self.cas_guard = threading.RLock()
+        self.race: Callable[[], object] | None = None
+        self.conditional_writes = 0
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        with self.cas_guard:
+            for op in ops:
+                if isinstance(op, PutOp):
+                    self.revs[(tuple(op.namespace), op.key)] = uuid.uuid4().hex
+            return super().batch(ops)
+
+    def get_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
+        with self.cas_guard:
+            item = self.get(namespace, key)
+            return None if item is None else (item, self.revs[(tuple(namespace), key)])
+
+    def put_if(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        *,
+        expect: str | None,
+        index: Any = None,
+    ) -> str | None:
+        race, self.race = self.race, None
+        if race is not None:
+            race()
+        with self.cas_guard:
+            self.conditional_writes += 1
+            cur = self.get_rev(namespace, key)
+            if (cur[1] if cur else None) != expect:
+                return None
+            self.put(namespace, key, value, index=index)
+            return self.revs[(tuple(namespace), key)]
+
+
+def no_lock(name: str) -> contextlib.AbstractContextManager[None]:
+    return contextlib.nullcontext()
+
+
+@pytest.fixture
+def cas_store() -> CasStore:
+    return CasStore(index={"dims": 64, "embed": hash_embeddings(64), "fields": ["content"]})
+
+
+def email(msg: str) -> Candidate:
+    return Candidate(content="Customer prefers contact by email.", message_ids=[msg])
+
+
+def test_merge_that_loses_a_race_is_redone_and_both_mentions_count(cas_store: CasStore) -> None:
+    write_memory(cas_store, "u1", "c1", email("m1"), lock=no_lock)
+    cas_store.race = lambda: write_memory(cas_store, "u1", "c1", email("m2"), lock=no_lock)
+    res = write_memory(cas_store, "u1", "c1", email("m3"), lock=no_lock)
+    assert res.action == "merged"
+    (rec,) = items(cas_store)
+    assert rec.mentions == 3 and sorted(rec.source.message_ids) == ["m1", "m2", "m3"]
+
+
+def test_identical_first_mentions_racing_make_one_record(cas_store: CasStore) -> None:
+    cas_store.race = lambda: write_memory(cas_store, "u1", "c1", email("m1"), lock=no_lock)
+    res = write_memory(cas_store, "u1", "c1", email("m2"), lock=no_lock)
+    assert res.action == "merged"  # the other writer created it first
+    (rec,) = items(cas_store)
+    assert rec.mentions == 2
+
+
+def test_two_new_values_racing_make_a_linear_chain(cas_store: CasStore) -> None:
+    first = write_memory(cas_store, "u1", "c1", budget("1000000", "Customer budget is 1 million."))
+    cas_store.race = lambda: write_memory(
+        cas_store, "u1", "c1", budget("2000000", "Customer budget is 2 million."), lock=no_lock
+    )
+    res = write_memory(
+        cas_store, "u1", "c1", budget("3000000", "Customer budget is 3 million."), lock=no_lock
+    )
+    assert res.action == "versioned"
+    recs = sorted(items(cas_store), key=lambda r: r.version)
+    assert [(r.value, r.status) for r in recs] == [
+        ("1000000", "deprecated"),
+        ("2000000", "deprecated"),
+        ("3000000", "active"),
+    ]
+    keys = {MemoryRecord.from_store(i.value).value: i.key for i in cas_store.search(NS, limit=9)}
+    assert recs[1].supersedes == first.id == keys["1000000"]
+    assert recs[2].supersedes == keys["2000000"] and res.superseded == keys["2000000"]
+
+
+def test_conflicts_without_end_raise_and_commit_nothing(cas_store: CasStore) -> None:
+    write_memory(cas_store, "u1", "c1", email("m1"), lock=no_lock)
+    n = 0
+
+    def rival() -> None:
+        nonlocal n
+        n += 1
+        write_memory(cas_store, "u1", "c1", email(f"r{n}"), lock=no_lock)
+        cas_store.race = rival  # strike again before the next conditional write
+
+    cas_store.race = rival
+    with pytest.raises(WriteConflictError, match="after 3 attempts"):
+        write_memory(cas_store, "u1", "c1", email("mine"), config=WriteConfig(attempts=3))
+    cas_store.race = None
+    (rec,) = items(cas_store)
+    assert "mine" not in rec.source.message_ids and rec.mentions == 1 + n
+
+
+class RacyStore(InMemoryStore):
+    """A store without ``put_if`` whose next ``put`` lets another writer in first."""
+
+    race: Callable[[], object] | None = None
+
+    def put(self, *args: Any, **kwargs: Any) -> None:
+        race, self.race = self.race, None
+        if race is not None:
+            race()
+        super().put(*args, **kwargs)
+
+
+def test_without_compare_and_set_the_same_race_loses_an_update() -> None:
+    """The race the tests above survive, on a store without ``put_if``: a lost mention."""
+    store = RacyStore(index={"dims": 64, "embed": hash_embeddings(64), "fields": ["content"]})
+    write_memory(store, "u1", "c1", email("m1"), lock=no_lock)
+    store.race = lambda: write_memory(store, "u1", "c1", email("m2"), lock=no_lock)
+    write_memory(store, "u1", "c1", email("m3"), lock=no_lock)
+    (rec,) = items(store)  # type: ignore[arg-type]
+    assert rec.mentions == 2  # three mentions written, one lost
+
+
+def test_threads_without_lock_keep_every_version_and_merge_identical_facts(
+    cas_store: CasStore,
+) -> None:
+    write_memory(cas_store, "u1", "c1", budget("1000000", "Customer budget is 1 million."))
+    values = [str(n * 1000000) for n in range(2, 8)]
+    barrier = threading.Barrier(len(values))
+
+    def writer(i: int, v: str) -> None:
+        barrier.wait()
+        for what in ("budget", "email"):
+            if what == "budget":
+                cand = budget(v, f"Customer budget is {int(v) // 1000000} million.")
+            else:
+                cand = email(f"t{i}")
+            write_memory(cas_store, "u1", "c1", cand, lock=no_lock)
+
+    threads = [threading.Thread(target=writer, args=(i, v)) for i, v in enumerate(values)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    recs = items(cas_store)
+    budgets = sorted((r for r in recs if r.attribute == "budget"), key=lambda r: r.version)
+    assert [r.status for r in budgets].count("active") == 1
+    assert [r.version for r in budgets] == list(range(1, len(values) + 2))
+    assert sorted(r.value or "" for r in budgets[1:]) == sorted(values)
+    (mail,) = [r for r in recs if r.attribute != "budget"]
+    assert mail.mentions == len(values)
+
+
+def test_retried_job_after_a_later_correction_is_a_no_op(cas_store: CasStore) -> None:
+    """Ids follow the key's history under compare-and-set, so a retry is found by message."""
+    old = budget("1000000", "Customer budget is 1 million.", message_ids=["m1"])
+    write_memory(cas_store, "u1", "c1", old, record_id=derived_id("job1", "0"))
+    new = budget("2000000", "Customer budget is 2 million.", message_ids=["m2"])
+    write_memory(cas_store, "u1", "c1", new, record_id=derived_id("job2", "0"))
+    again = write_memory(cas_store, "u1", "c1", old, record_id=derived_id("job1", "0"))
+    assert again.reason == "already applied (retry)"
+    assert [r.value for r in items(cas_store, status="active")] == ["2000000"]
+    assert len(items(cas_store)) == 2

@@ -1,0 +1,146 @@
+"""The agent's recall additions: feedback expansion and entity focus, as pure functions and
+through the real store (qdrant-edge in memory, hash embeddings)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from memagent.nodes.recall import recall_memories
+from memagent.nodes.recall_expand import (
+    NO_EXPANSION,
+    RecallTuning,
+    feedback_terms,
+    focus,
+    mentions,
+    named_entities,
+)
+from memagent.stores.embeddings import hash_embeddings
+from memagent.stores.namespaces import namespace
+from memagent.stores.qdrant_store import QdrantStore
+from memagent.stores.records import MemoryRecord
+from memagent.stores.scoring import ScoreWeights
+
+NOW = datetime(2026, 11, 1, tzinfo=UTC)
+ALL = ScoreWeights(threshold=0.0, max_items=20)
+
+
+def test_feedback_terms_sum_idf_over_top_results_and_skip_query_terms() -> None:
+    top = [{"adopt": 2.0, "agency": 1.5, "kid": 0.5}, {"agency": 1.5, "shelter": 1.0}]
+    assert feedback_terms(["adopt"], top, 2) == ["agency", "shelter"]
+    assert feedback_terms(["adopt"], [{"common": 0.0, "rare": -1.0}], 5) == []
+
+
+def test_mentions_is_whole_word_for_latin_and_substring_for_chinese() -> None:
+    assert mentions("What did Li Wei say?", "li wei")
+    assert not mentions("What did Dana's team say?", "Dan")
+    assert mentions("王总对预算怎么看", "王总")
+    assert not mentions("anything", "  ")
+    assert mentions("Where does Li Wei want it?", "li_wei")  # records keep slugs
+
+
+def test_named_entities_needs_a_specific_subset() -> None:
+    ents = ["Dana", "Li Wei", "customer", None]
+    assert named_entities("What does Dana want?", ents) == {"Dana"}
+    # naming every specific entity, or only the generic one, prefers nothing
+    assert named_entities("Dana and Li Wei disagree", ents) == set()
+    assert named_entities("What does the customer want?", ents) == set()
+
+
+def test_focus_scales_other_specific_entities_only() -> None:
+    rel = {"a": 1.0, "b": 1.0, "c": 1.0, "d": 1.0}
+    ent = {"a": "Dana", "b": "Li Wei", "c": "customer", "d": None}
+    assert focus(rel, ent, {"Dana"}, 0.5) == {"a": 1.0, "b": 0.5, "c": 1.0, "d": 1.0}
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"candidates": 0},
+        {"feedback_docs": 0},
+        {"feedback_terms": 0},
+        {"feedback_weight": 1.5},
+        {"entity_focus": -0.1},
+    ],
+)
+def test_tuning_rejects_bad_values(bad: dict) -> None:
+    with pytest.raises(ValueError):
+        RecallTuning(**bad)
+
+
+@pytest.fixture
+def store() -> Iterator[QdrantStore]:
+    index = {"dims": 64, "embed": hash_embeddings(64), "fields": ["content"]}
+    with QdrantStore.from_location(":memory:", index=index) as s:
+        yield s
+
+
+def put(store: QdrantStore, key: str, content: str, entity: str, user: str = "alice") -> None:
+    rec = MemoryRecord(content=content, entity=entity, attribute=key, last_accessed_at=NOW)
+    store.put(namespace(user, "acme", "facts"), key, rec.to_store())
+
+
+def test_entity_focus_prefers_the_named_person(store: QdrantStore) -> None:
+    put(store, "dana-rollout", "Rollout should start in the Berlin office", "Dana")
+    put(store, "li-rollout", "Rollout should start in the Berlin office first", "Li Wei")
+    query = "Where does Li Wei want the rollout to start?"
+    plain = recall_memories(
+        store, "alice", "acme", query, weights=ALL, tuning=NO_EXPANSION, now=NOW
+    )
+    focused = recall_memories(
+        store,
+        "alice",
+        "acme",
+        query,
+        weights=ALL,
+        now=NOW,
+        tuning=RecallTuning(feedback_weight=0.0, entity_focus=0.5),
+    )
+    rel = {i.key: i.relevance for i in focused.items}
+    plain_rel = {i.key: i.relevance for i in plain.items}
+    assert focused.items[0].key == "li-rollout"
+    assert rel["dana-rollout"] == pytest.approx(plain_rel["dana-rollout"] * 0.5, abs=1e-3)
+    assert "entity focus: li_wei" in focused.notes
+
+
+def test_feedback_expansion_reaches_evidence_without_query_words(store: QdrantStore) -> None:
+    put(store, "a", "Procurement approved the adoption budget for the Shenzhen plant", "customer")
+    put(store, "b", "The Shenzhen plant adoption needs a second procurement sign-off", "customer")
+    put(store, "c", "Second sign-off comes from the plant controller, Mr Zhou", "customer")
+    for i in range(30):
+        put(store, f"noise{i}", f"Weekly call {i} covered pricing and logistics", "customer")
+    query = "Who approves the Shenzhen adoption budget?"
+    plain = recall_memories(
+        store, "alice", "acme", query, weights=ALL, tuning=NO_EXPANSION, now=NOW
+    )
+    expanded = recall_memories(
+        store, "alice", "acme", query, weights=ALL, now=NOW, tuning=RecallTuning(entity_focus=1.0)
+    )
+    assert "c" not in {i.key for i in plain.items if i.keyword}
+    assert len(expanded.queries) == 2 and expanded.queries[1].startswith(query)
+    ranks = [i.key for i in expanded.items]
+    assert "c" in ranks
+    assert ranks.index("c") < ([i.key for i in plain.items] + ["c"]).index("c")
+    # everything recalled is still this user's
+    assert all(not k.startswith("other") for k in ranks)
+
+
+def test_expansion_never_crosses_users(store: QdrantStore) -> None:
+    put(store, "mine", "Budget is 3 million for the Berlin rollout", "customer")
+    put(
+        store, "theirs", "Budget is 9 million for the Berlin rollout plus Zurich", "customer", "bob"
+    )
+    result = recall_memories(store, "alice", "acme", "Berlin rollout budget", weights=ALL, now=NOW)
+    assert [i.key for i in result.items] == ["mine"]
+
+
+def test_keyword_idf_is_scoped_and_validated(store: QdrantStore) -> None:
+    put(store, "a", "Zurich office renewal", "customer")
+    put(store, "b", "Berlin office renewal", "customer", "bob")
+    idf = store.keyword_idf(namespace("alice", "acme", "facts"), "zurich berlin renewal")
+    assert "berlin" not in idf and set(idf) == {"zurich", "renew"}  # stemmed
+    assert store.keyword_idf(namespace("nobody", "acme", "facts"), "zurich") == {}
+    with pytest.raises(Exception, match="[Nn]amespace"):
+        store.keyword_idf(("",), "zurich")
