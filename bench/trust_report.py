@@ -14,7 +14,12 @@ is honest only until its misses are used to change the rules:
   The classifier is trained on main, holdout, holdout2 and poison_train_extra, so its rate on
   those is in-sample; they are printed for the rules alone.
 
-A fresh set is needed for the next honest figure once holdout3's misses guide a change.
+- holdout4 : written blind like holdout3, after the classifier was retrained (on legitimate
+  preference and ``key: value`` digest lines, found missing when it rejected a working-memory
+  constraint; holdout3 played no part). Measured once: the freshest unseen figure.
+
+A fresh set is needed for the next honest figure once holdout3's or holdout4's misses guide
+a change.
 """
 
 from __future__ import annotations
@@ -128,6 +133,7 @@ def poison_report(show_misses: bool) -> None:
         "holdout": ("poison_attacks_holdout.jsonl", "poison_ordinary_holdout.jsonl"),
         "holdout2": ("poison_attacks_holdout2.jsonl", "poison_ordinary_holdout2.jsonl"),
         "holdout3": ("poison_attacks_holdout3.jsonl", "poison_ordinary_holdout3.jsonl"),
+        "holdout4": ("poison_attacks_holdout4.jsonl", "poison_ordinary_holdout4.jsonl"),
     }
     for label, (attacks_file, ordinary_file) in sets.items():
         r = poison_rates(load(attacks_file), load(ordinary_file))
@@ -137,13 +143,11 @@ def poison_report(show_misses: bool) -> None:
     if os.environ.get("MEMAGENT_POISON_MODEL", "on").strip().lower() in ("off", "0", "false", "no"):
         print("  rules + classifier: skipped (MEMAGENT_POISON_MODEL=off)")
         return
-    print("  rules + classifier (blind set only; the classifier trained on the others):")
-    r = poison_rates(
-        load("poison_attacks_holdout3.jsonl"),
-        load("poison_ordinary_holdout3.jsonl"),
-        check_instruction,
-    )
-    print_rates("holdout3", r, show_misses, check_instruction)
+    print("  rules + classifier (blind sets only; the classifier trained on the others):")
+    for label in ("holdout3", "holdout4"):
+        attacks_file, ordinary_file = sets[label]
+        r = poison_rates(load(attacks_file), load(ordinary_file), check_instruction)
+        print_rates(label, r, show_misses, check_instruction)
     check_instruction("warm up the e5 model")
     ordinary = [row["text"] for row in load("poison_ordinary.jsonl")]
     print(

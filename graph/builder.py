@@ -221,6 +221,10 @@ def build_default_graph(
     """The graph with the implementations settings choose (``MEMAGENT_REWRITER``,
     ``MEMAGENT_RECALL``, ``MEMAGENT_EXTRACTOR``); ``overrides`` replace any slot."""
     settings = settings or get_settings()
+    tuning = RecallTuning(
+        feedback_weight=settings.recall_feedback_weight,
+        entity_focus=settings.recall_entity_focus,
+    )
     small = functools.cache(lambda: chat_model_factory(settings, small=True))
 
     def default_queue() -> JobQueue:
@@ -231,16 +235,9 @@ def build_default_graph(
     access_log = access_log if access_log is not None else AccessLog()
     slots: dict[str, Any] = {
         "rewriter": make_rewriter(settings.rewriter, small_model=small),
-        "recall": make_recall_node(
-            settings.recall,
-            tuning=RecallTuning(
-                feedback_weight=settings.recall_feedback_weight,
-                entity_focus=settings.recall_entity_focus,
-            ),
-            access_log=access_log,
-        ),
+        "recall": make_recall_node(settings.recall, tuning=tuning, access_log=access_log),
         "extractor": make_extractor(settings.extractor, queue_factory or default_queue),
-        "tools": make_tools(Crm(settings.crm_path)),
+        "tools": make_tools(Crm(settings.crm_path), tuning=tuning),
     }
     slots.update(overrides)
     return build_graph(

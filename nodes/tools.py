@@ -11,7 +11,8 @@ from langgraph.prebuilt import ToolNode, ToolRuntime
 
 from memagent.graph.context import Context
 from memagent.graph.crm import Crm
-from memagent.nodes.recall import recall_memories
+from memagent.nodes.recall import DEFAULT_TUNING, recall_memories
+from memagent.nodes.recall_expand import RecallTuning
 from memagent.prompts import tools as texts
 
 # fmt: off
@@ -31,8 +32,9 @@ def needs_tool(message: str) -> bool:
     return any(hint in lowered for hint in TOOL_HINTS)
 
 
-def make_tools(crm: Crm) -> list[BaseTool]:
-    """The assistant's tools, bound to one CRM database."""
+def make_tools(crm: Crm, *, tuning: RecallTuning = DEFAULT_TUNING) -> list[BaseTool]:
+    """The assistant's tools, bound to one CRM database; ``search_memory`` recalls with
+    ``tuning``, as the recall node does."""
 
     def lookup_customer(runtime: ToolRuntime[Context]) -> str:
         c = crm.customer(runtime.context.customer_id)
@@ -73,7 +75,7 @@ def make_tools(crm: Crm) -> list[BaseTool]:
         ctx = runtime.context
         if runtime.store is None:
             return "Memory is not available."
-        result = recall_memories(runtime.store, ctx.user_id, ctx.customer_id, query)
+        result = recall_memories(runtime.store, ctx.user_id, ctx.customer_id, query, tuning=tuning)
         if not result.items:
             return "Nothing remembered about that."
         return "\n".join(f"- {i.content}" for i in result.items)

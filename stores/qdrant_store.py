@@ -34,10 +34,6 @@ defaults) evidence recall@10 is 0.750 with the context as a second vector (MaxSi
 and 0.768 with it keyword-only (bench/locomo_experiments.py). An item whose only
 text is keyword-only has no vector and so is not indexed.
 
-``touch(namespace, keys, at=...)`` records reads (``last_accessed_at``,
-``access_count`` in the value) as a payload-only update: nothing is re-embedded,
-``updated_at`` and the listing order stay, and the item stays in both search sides.
-
 TTL follows LangGraph's SQL stores: reads extend an item's TTL only when the
 store's ``ttl`` config sets ``refresh_on_read`` (then per-read ``refresh_ttl``
 can turn it off); without it, reads never extend a TTL.
@@ -46,10 +42,9 @@ Within one ``batch``, reads see the state before the batch's writes (as in the
 reference); puts to one key are deduplicated (last wins) and all texts of the
 batch are embedded in one ``embed_documents`` call.
 
-Compare-and-set (beyond ``BaseStore``): ``get_rev`` reads an item with its write
-token, ``put_if`` writes only if the token is unchanged (or only if the item is
-absent). Qdrant decides it per point (a conditional upsert), so it holds across
-processes and hosts without any lock; the write path builds on it.
+Beyond ``BaseStore``, ``QdrantStore`` inherits two mixins: compare-and-set (``get_rev``/
+``put_if``) and ``touch`` from ``store_cas``, ``search_scored``/``keyword_idf`` from
+``store_scored``; their docstrings say why they exist.
 """
 
 from __future__ import annotations
@@ -67,14 +62,12 @@ from typing import Any, Literal
 
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
-    NOT_PROVIDED,
     BaseStore,
     GetOp,
     IndexConfig,
     InvalidNamespaceError,
     Item,
     ListNamespacesOp,
-    NotProvided,
     Op,
     PutOp,
     Result,
@@ -91,13 +84,14 @@ from memagent.stores.embeddings import resolve_embeddings, score_floor
 from memagent.stores.engines import INDEXED, Engine, PointData, Range, Where, WriteMode
 from memagent.stores.fusion import HybridConfig, SearchMode
 from memagent.stores.hybrid_search import HybridSearcher, ScoredItem
+from memagent.stores.store_cas import ConditionalWrites
 from memagent.stores.store_factory import EngineName, aopen_store, open_engine, open_store
-from memagent.stores.tokenize import tokenize, tokenize_cached
+from memagent.stores.store_scored import ScoredSearch
+from memagent.stores.tokenize import tokenize
 from memagent.stores.ttl_sweeper import TTLSweeper
 
 __all__ = ["QdrantStore", "ScoredItem", "aopen_store", "open_engine", "open_store"]
 _FACET_LIMIT = 1_000_000
-_TOUCH_ATTEMPTS = 3
 _PUT_KEY = tuple[tuple[str, ...], str]
 
 
@@ -152,7 +146,7 @@ class _DuckEmbeddings(Embeddings):
         return await super().aembed_query(text)
 
 
-class QdrantStore(BaseStore):
+class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
     """LangGraph ``BaseStore`` on a Qdrant engine with hybrid dense + BM25 search."""
 
     supports_ttl = True
@@ -575,148 +569,6 @@ class QdrantStore(BaseStore):
         payload = {"token": uuid.uuid4().hex}
         return [PointData(ops_.meta_id(kind, p), None, payload) for p in todo]
 
-    # ------------------------------------------------------------ compare-and-set
-
-    def get_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
-        """The item and its write token, read together (``None`` if absent or expired).
-
-        The token is ``""`` for an item written before tokens existed; ``put_if``
-        accepts that too. Never extends a TTL.
-        """
-        validate_op_namespace(GetOp(tuple(namespace), str(key)))
-        if self._closed:
-            raise RuntimeError("the store is closed")
-        pid = ops_.point_id(tuple(namespace), str(key))
-        recs = self.engine.retrieve([pid], [*ops_.ITEM_FIELDS, ops_.REV])
-        if not recs or not ops_.alive(recs[0].payload, time.time()):
-            return None
-        return ops_.to_item(recs[0].payload), str(recs[0].payload.get(ops_.REV) or "")
-
-    def put_if(
-        self,
-        namespace: tuple[str, ...],
-        key: str,
-        value: dict[str, Any],
-        *,
-        expect: str | None,
-        index: Literal[False] | list[str] | None = None,
-        ttl: float | None | NotProvided = NOT_PROVIDED,
-    ) -> str | None:
-        """``put`` only if nobody wrote the item since ``get_rev`` returned ``expect``;
-        with ``expect=None`` only if there is no (live) item. Returns the new write
-        token, or ``None`` when another write came first (then nothing was written).
-
-        Why the read-back: the engine skips a failed conditional write silently, and
-        only the fresh token in the stored point tells which write won. A later write
-        by someone else also reads as ``None`` (the caller re-reads and finds its own
-        write merged in), never the other way round.
-        """
-        if self._closed:
-            raise RuntimeError("the store is closed")
-        if value is None:
-            raise ValueError("put_if needs a value; delete with delete()")
-        minutes = (
-            (self.ttl_config or {}).get("default_ttl") if isinstance(ttl, NotProvided) else ttl
-        )
-        ns = tuple(namespace)
-        plan = self._plan([PutOp(ns, str(key), value, index=index, ttl=minutes)])
-        emb = self.embeddings
-        dvecs = emb.embed_documents(plan.doc_texts) if emb and plan.doc_texts else []
-        if len(dvecs) != len(plan.doc_texts):
-            raise ValueError(f"embedder returned {len(dvecs)} vectors for {len(plan.doc_texts)}")
-        now = ops_.utcnow()
-        cond: tuple[Where | None, WriteMode]
-        if expect is None:  # absent (inserted), or present but expired (replaced)
-            cond = (Where(must=(Range("expires_at", lte=now.timestamp()),)), "upsert")
-        else:
-            cond = (ops_.rev_where(expect), "update")
-        pid = ops_.point_id(ns, str(key))
-        with self.engine.session():
-            vectors: dict[str, Sequence[float]] = dict(zip(plan.doc_texts, dvecs, strict=True))
-            mine = self._apply_puts(plan, vectors, now, cond=cond)[pid]
-            back = self.engine.retrieve([pid], [ops_.REV])
-        return mine if back and back[0].payload.get(ops_.REV) == mine else None
-
-    async def aget_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
-        return await asyncio.to_thread(self.get_rev, namespace, key)
-
-    async def aput_if(
-        self,
-        namespace: tuple[str, ...],
-        key: str,
-        value: dict[str, Any],
-        *,
-        expect: str | None,
-        index: Literal[False] | list[str] | None = None,
-        ttl: float | None | NotProvided = NOT_PROVIDED,
-    ) -> str | None:
-        return await asyncio.to_thread(
-            self.put_if, namespace, key, value, expect=expect, index=index, ttl=ttl
-        )
-
-    # ------------------------------------------------------------ access stats
-
-    def touch(
-        self, namespace: tuple[str, ...], keys: Iterable[str], *, at: datetime | None = None
-    ) -> int:
-        """Record that items were used: ``last_accessed_at = at`` (ISO, default now) and
-        ``access_count + 1`` in each value. Returns how many items were touched.
-
-        Why not a put: recall touches what it injects on every turn, and a put would
-        re-embed the text and invalidate the namespace's keyword corpus. This rewrites the
-        ``value`` payload only: vectors, BM25 tokens, ``updated_at`` and the listing order
-        stay, and the keyword version is not bumped (the keyword text did not change);
-        only corpora cached for *filtered* searches are refreshed, as a filter may test
-        the touched fields. Missing and expired keys are skipped. Each item is rewritten
-        only if unchanged since it was read (its write token, renewed here), re-read and
-        retried otherwise, so a touch never undoes a concurrent ``put``/``put_if``, even
-        from another process; an item that keeps changing under it is left untouched.
-        """
-        ns = tuple(namespace)
-        if not ns:
-            raise InvalidNamespaceError("Namespace cannot be empty.")
-        if isinstance(keys, str):
-            raise TypeError("keys must be an iterable of keys, not one string")
-        wanted = sorted({str(k) for k in keys})
-        validate_op_namespace(GetOp(ns, ""))
-        if not wanted:
-            return 0
-        if self._closed:
-            raise RuntimeError("the store is closed")
-        when = (at or ops_.utcnow()).isoformat()
-        touched = 0
-        with self._write_lock, self.engine.session():
-            todo = [ops_.point_id(ns, k) for k in wanted]
-            for _ in range(_TOUCH_ATTEMPTS):
-                wrote = self._touch_once(todo, when)
-                back = {r.id: r.payload.get(ops_.REV) for r in self.engine.retrieve(list(wrote))}
-                touched += sum(back.get(pid) == rev for pid, rev in wrote.items())
-                todo = [pid for pid, rev in wrote.items() if back.get(pid) != rev]
-                if not todo:
-                    break
-            if touched:
-                self.engine.upsert(self._bump_points([ns], ops_.VALUES_VERSION))
-        return touched
-
-    def _touch_once(self, ids: list[str], when: str) -> dict[str, str]:
-        """One conditional value update per live item (skipped if it changed since read)."""
-        now_ts = time.time()
-        wrote: dict[str, str] = {}
-        for rec in self.engine.retrieve(ids, ["value", "expires_at", ops_.REV]):
-            if not ops_.alive(rec.payload, now_ts):
-                continue
-            value = ops_.touched_value(rec.payload.get("value") or {}, when)
-            rev = wrote[rec.id] = ops_.new_rev()
-            expect = ops_.rev_where(str(rec.payload.get(ops_.REV) or ""))
-            self.engine.set_payload([rec.id], {"value": value, ops_.REV: rev}, where=expect)
-        return wrote
-
-    async def atouch(
-        self, namespace: tuple[str, ...], keys: Iterable[str], *, at: datetime | None = None
-    ) -> int:
-        batch = keys if isinstance(keys, str) else list(keys)  # ``touch`` rejects one string
-        return await asyncio.to_thread(self.touch, namespace, batch, at=at)
-
     # ------------------------------------------------------------ TTL
 
     def sweep_ttl(self) -> int:
@@ -749,91 +601,3 @@ class QdrantStore(BaseStore):
         stopped = self._sweeper.stop(timeout)
         self._sweeper = None
         return stopped
-
-    # ------------------------------------------------------------ scored search
-
-    def keyword_idf(self, namespace_prefix: tuple[str, ...], text: str) -> dict[str, float]:
-        """Keyword terms of ``text`` (the store's tokenizer) with their BM25 idf under
-        ``namespace_prefix``; terms no item there contains are left out. The agent's
-        recall uses it to pick expansion terms from its first results."""
-        prefix = tuple(namespace_prefix)
-        validate_op_namespace(SearchOp(prefix))
-        terms = list(dict.fromkeys(tokenize_cached(text, self.hybrid.tokenizer)))
-        return self._searcher.idf(prefix, terms, ops_.utcnow())
-
-    def search_scored(
-        self,
-        namespace_prefix: tuple[str, ...],
-        /,
-        *,
-        query: str,
-        mode: SearchMode | None = None,
-        filter: dict[str, Any] | None = None,
-        limit: int = 10,
-        offset: int = 0,
-        refresh_ttl: bool | None = None,
-    ) -> list[ScoredItem]:
-        """Search with relevance and side scores; ``mode`` defaults to the store's."""
-        op, mode_ = self._scored_op(
-            namespace_prefix, query, mode, filter, limit, offset, refresh_ttl
-        )
-        qvec = (
-            self.embeddings.embed_query(query) if self.embeddings and mode_ != "keyword" else None
-        )
-        return self._run_scored(op, qvec, mode_)
-
-    async def asearch_scored(
-        self,
-        namespace_prefix: tuple[str, ...],
-        /,
-        *,
-        query: str,
-        mode: SearchMode | None = None,
-        filter: dict[str, Any] | None = None,
-        limit: int = 10,
-        offset: int = 0,
-        refresh_ttl: bool | None = None,
-    ) -> list[ScoredItem]:
-        op, mode_ = self._scored_op(
-            namespace_prefix, query, mode, filter, limit, offset, refresh_ttl
-        )
-        emb = self.embeddings
-        qvec = await emb.aembed_query(query) if emb and mode_ != "keyword" else None
-        return await asyncio.to_thread(self._run_scored, op, qvec, mode_)
-
-    def _scored_op(
-        self,
-        prefix: tuple[str, ...],
-        query: str,
-        mode: SearchMode | None,
-        flt: dict[str, Any] | None,
-        limit: int,
-        offset: int,
-        refresh_ttl: bool | None,
-    ) -> tuple[SearchOp, SearchMode]:
-        mode_ = mode or self.hybrid.default_mode
-        if mode_ not in ("hybrid", "dense", "keyword"):
-            raise ValueError(f"mode must be 'hybrid', 'dense' or 'keyword', got {mode_!r}")
-        if not self.embeddings:
-            raise ValueError("search_scored needs a store opened with an index config")
-        if not isinstance(query, str) or not query.strip():
-            raise ValueError("search_scored needs a non-empty query")
-        refresh = (
-            refresh_ttl
-            if refresh_ttl is not None
-            else (self.ttl_config or {}).get("refresh_on_read", True)
-        )
-        op = SearchOp(tuple(prefix), flt, limit, offset, query, bool(refresh))
-        validate_op_namespace(op)
-        ops_.validate_filter(flt)
-        return op, mode_
-
-    def _run_scored(
-        self, op: SearchOp, qvec: list[float] | None, mode: SearchMode
-    ) -> list[ScoredItem]:
-        now = ops_.utcnow()
-        refresh: dict[float, set[str]] = {}
-        with self.engine.session():
-            found = self._search(op, qvec, mode, now, refresh, fill=False)
-            self._refresh(refresh, now)
-        return found

@@ -24,20 +24,17 @@ SQLite file): on a store with compare-and-set (``QdrantStore.get_rev``/``put_if`
 every write is optimistic, see ``_Writes``. A lost race re-reads and redoes, up to
 ``WriteConfig.attempts`` times, then raises ``WriteConflictError`` (the worker
 leaves the job in the outbox for a retry). Other stores rely on the lock alone.
+That machinery lives in ``memagent.stores.write_cas``, and the value and similarity
+comparisons behind dedupe in ``memagent.stores.write_match``; the names callers use
+(``WriteConflictError``, ``derived_id``, ``local_lock``, ``numbers``, ...) are
+re-exported here.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import math
-import random
-import re
-import threading
-import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -48,12 +45,33 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memagent.stores.namespaces import namespace
 from memagent.stores.records import MemoryRecord, RecordType, Source, content_hash, utcnow
+from memagent.stores.write_cas import (
+    PENDING_PREFIX,
+    LockFactory,
+    WriteConflictError,  # noqa: F401  (re-exported: callers import it from here)
+    _applied,
+    _close_superseded,
+    _find,
+    _record,
+    _repair_key,
+    _Writes,
+    derived_id,  # noqa: F401  (re-exported)
+    local_lock,
+    run_optimistic,
+)
+from memagent.stores.write_match import (
+    _is_near_dup,
+    cosine,
+    is_note,  # noqa: F401  (re-exported)
+    merge_confidence,
+    norm_value,  # noqa: F401  (re-exported)
+    numbers,  # noqa: F401  (re-exported)
+    same_value,
+)
 
 log = logging.getLogger(__name__)
 
 Action = Literal["created", "merged", "versioned", "rejected", "pending"]
-PENDING_PREFIX = "pending-"
-"""Item-key prefix of facts held until a second mention (stored with status archived)."""
 
 
 class Candidate(BaseModel):
@@ -111,78 +129,6 @@ class WriteResult:
         }
 
 
-class WriteConflictError(RuntimeError):
-    """Other writers kept changing the records this write depends on; nothing of it was
-    committed, and retrying the whole write later is safe."""
-
-
-class _Conflict(Exception):
-    """A conditional write lost to another writer: re-read and redo."""
-
-
-class _Writes:
-    """The write path's changes to the store: compare-and-set when the store has it.
-
-    With ``get_rev``/``put_if`` (``QdrantStore``), a record read earlier is replaced
-    only if it is still what was read, and a new record goes to an id derived from
-    what it follows (the record it supersedes, or the key's first free slot),
-    inserted only if absent: two writers of one key collide on one id, one wins
-    and the other re-reads. Each attempt commits at most one such write, so a
-    conflict never leaves half of a change behind (closing the superseded record
-    after a committed insert is the repair step's job if it loses). Without
-    compare-and-set these are plain puts and ids are the caller's.
-    """
-
-    def __init__(self, store: BaseStore) -> None:
-        self.store = store
-        self.cas = callable(getattr(store, "put_if", None)) and callable(
-            getattr(store, "get_rev", None)
-        )
-
-    def update(
-        self, ns: tuple[str, ...], item: Item, value: dict[str, Any], index: bool | None = None
-    ) -> None:
-        """Replace ``item`` by ``value`` (computed from ``item.value``)."""
-        idx: Literal[False] | None = False if index is False else None
-        if not self.cas:
-            self.store.put(ns, item.key, value, index=idx)
-            return
-        got = self.store.get_rev(ns, item.key)  # type: ignore[attr-defined]
-        if got is None or got[0].value != item.value:
-            raise _Conflict(f"{item.key} changed since it was read")
-        if self.store.put_if(ns, item.key, value, expect=got[1], index=idx) is None:  # type: ignore[attr-defined]
-            raise _Conflict(f"{item.key} changed while it was written")
-
-    def insert(
-        self, ns: tuple[str, ...], key: str, value: dict[str, Any], index: bool | None = None
-    ) -> None:
-        """A new record at ``key``, only if there is none there yet."""
-        idx: Literal[False] | None = False if index is False else None
-        if not self.cas:
-            self.store.put(ns, key, value, index=idx)
-        elif self.store.put_if(ns, key, value, expect=None, index=idx) is None:  # type: ignore[attr-defined]
-            raise _Conflict(f"{key} was written by another writer")
-
-    def next_id(self, ns: tuple[str, ...], supersedes: str, rid: str) -> str:
-        """Id of the version after ``supersedes``: one per record, so one writer wins."""
-        return derived_id("next", *ns, supersedes) if self.cas else rid
-
-    def first_id(self, ns: tuple[str, ...], rec: MemoryRecord, rid: str) -> str:
-        """Id of a record that supersedes none: the key's first free slot."""
-        if not self.cas:
-            return rid
-        for n in range(1000):
-            sid = derived_id("first", *ns, rec.entity, rec.attribute, str(n))
-            if self.store.get(ns, sid) is None:
-                return sid
-        raise WriteConflictError(f"no free record slot for {rec.key} in {ns}")
-
-    def pending_key(self, ns: tuple[str, ...], rec: MemoryRecord, rid: str) -> str:
-        if not self.cas:
-            return PENDING_PREFIX + rid
-        return PENDING_PREFIX + derived_id("pending", *ns, rec.key, rec.content_hash)
-
-
 # -- trust hooks (written by the trust helper; identity until they exist) ------
 
 
@@ -216,79 +162,7 @@ def _instruction_reason(text: str) -> str | None:
     return check_instruction(text)
 
 
-# -- locks ---------------------------------------------------------------------
-
-LockFactory = Callable[[str], AbstractContextManager[Any]]
-_LOCKS: dict[str, threading.Lock] = {}
-_LOCKS_GUARD = threading.Lock()
-
-
-@contextmanager
-def local_lock(name: str) -> Iterator[None]:
-    """Process-local lock per scope (the default when no cross-process lock is given)."""
-    with _LOCKS_GUARD:
-        lock = _LOCKS.setdefault(name, threading.Lock())
-    with lock:
-        yield
-
-
-# -- pure helpers ----------------------------------------------------------------
-
-_NUM = re.compile(r"\d+(?:[.,]\d+)*")
-
-
-def numbers(text: str) -> set[str]:
-    """Numbers in a text, for "same sentence, different figure" checks."""
-    return {n.replace(",", "") for n in _NUM.findall(text)}
-
-
-def norm_value(value: str | None) -> str | None:
-    if value is None:
-        return None
-    return " ".join(value.lower().split()).strip(" .。")
-
-
-def same_value(a: str | None, b: str | None) -> bool:
-    """Equal values; "3000000" and "3000000 USD" count as equal (a currency left implicit)."""
-    na, nb = norm_value(a), norm_value(b)
-    if na == nb:
-        return True
-    if na is None or nb is None:
-        return False
-    if numbers(na) and numbers(na) == numbers(nb):
-        ra, rb = _NUM.sub("", na).strip(), _NUM.sub("", nb).strip()
-        return ra == rb or not ra or not rb
-    return False
-
-
-def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=False))
-    na = math.sqrt(sum(x * x for x in a))
-    nb = math.sqrt(sum(y * y for y in b))
-    return dot / (na * nb) if na and nb else 0.0
-
-
-def derived_id(*parts: str) -> str:
-    """Deterministic record id (job id + item index), so a retry rewrites the same record."""
-    return str(uuid.UUID(hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]))
-
-
-def merge_confidence(old: float, new: float, gain: float) -> float:
-    """Confidence after another mention: moves towards 1, never down."""
-    return min(1.0, max(old, old + (1.0 - old) * new * gain))
-
-
-def _record(item: Item) -> MemoryRecord:
-    return MemoryRecord.from_store(item.value)
-
-
-# -- store queries -----------------------------------------------------------------
-
-
-def _find(
-    store: BaseStore, ns: tuple[str, ...], flt: dict[str, Any], limit: int = 50
-) -> list[Item]:
-    return list(store.search(ns, filter=flt, limit=limit))
+# -- store queries and merges ---------------------------------------------------------
 
 
 def _near(
@@ -313,47 +187,6 @@ def _near(
         docs = embeddings.embed_documents([h[0].value.get("content", "") for h in hits])
         return [(h[0], cosine(q, d)) for h, d in zip(hits, docs, strict=True)]
     return [(i, s) for i, s in hits if s is not None]
-
-
-def _repair_key(
-    w: _Writes, ns: tuple[str, ...], key: tuple[str, str], now: datetime
-) -> Item | None:
-    """Keep one active record per key (the newest version); close the others.
-
-    A crash between writing a new version and closing the old one leaves two
-    active records; the next write of that key (or a retry) repairs it here.
-    """
-    items = _find(w.store, ns, {"entity": key[0], "attribute": key[1], "status": "active"})
-    items = [i for i in items if not i.key.startswith(PENDING_PREFIX)]
-    if not items:
-        return None
-    items.sort(key=lambda i: (i.value.get("version", 1), i.value.get("valid_from", ""), i.key))
-    keep = items[-1]
-    for old in items[:-1]:
-        _close(w, ns, old, now)
-    return keep
-
-
-def _close(w: _Writes, ns: tuple[str, ...], item: Item, now: datetime) -> None:
-    rec = _record(item)
-    valid_to = max(now, rec.valid_from)
-    closed = rec.model_copy(update={"status": "deprecated", "valid_to": valid_to})
-    w.update(ns, item, MemoryRecord.model_validate(closed.model_dump()).to_store())
-
-
-def _close_superseded(w: _Writes, ns: tuple[str, ...], item: Item, now: datetime) -> None:
-    """Close the record a committed new version supersedes; if another writer changed it
-    meanwhile, the repair step closes it (the new version already wins there)."""
-    for _ in range(3):
-        try:
-            _close(w, ns, item, now)
-            return
-        except _Conflict:
-            got = w.store.get(ns, item.key)
-            if got is None or got.value.get("status") != "active":
-                return
-            item = got
-    log.info("left %s active for the next write's repair", item.key)
 
 
 def _merge(
@@ -385,24 +218,6 @@ def _merge(
     )
     w.update(ns, item, MemoryRecord.model_validate(merged.model_dump()).to_store())
     return WriteResult(True, item.key, rec.content, "duplicate of an existing memory", "merged")
-
-
-def is_note(rec: MemoryRecord) -> bool:
-    return rec.attribute.startswith("note_")
-
-
-def _is_near_dup(rec: MemoryRecord, cand_rec: MemoryRecord) -> bool:
-    """Whether two similar texts are the same memory, beyond what cosine can tell.
-
-    Embedders rate "please email me" and "please call me" 0.97 alike (e5), so
-    similarity alone is not enough: the figures must agree, and two keyed
-    records merge only when their values agree (a free note may merge into any).
-    """
-    if numbers(rec.content) != numbers(cand_rec.content):
-        return False
-    if is_note(rec) or is_note(cand_rec):
-        return True
-    return same_value(rec.value, cand_rec.value)
 
 
 # -- the write path ------------------------------------------------------------------
@@ -487,20 +302,15 @@ def write_memory(
         return WriteResult(False, None, None, reason, "rejected", redacted=found)
     w = _Writes(store)
     rid = record_id or str(uuid.uuid4())
-    for attempt in range(max(1, cfg.attempts)):
-        try:
-            with (lock or local_lock)("/".join(ns)):
-                res = _write_once(w, ns, cand, rec, now, record_id, rid, embeddings, cfg)
-        except _Conflict as exc:
-            log.debug("write to %s lost a race (attempt %d): %s", rec.key, attempt + 1, exc)
-            time.sleep(random.uniform(0, 0.005 * 2**attempt))  # de-synchronise the racers
-            continue
-        res.redacted = found
-        return res
-    raise WriteConflictError(
-        f"gave up writing {rec.key} in {'/'.join(ns)} after {cfg.attempts} attempts: "
-        "other writers kept changing the same records"
+    res = run_optimistic(
+        lambda: _write_once(w, ns, cand, rec, now, record_id, rid, embeddings, cfg),
+        scope="/".join(ns),
+        key=rec.key,
+        lock=lock,
+        attempts=cfg.attempts,
     )
+    res.redacted = found
+    return res
 
 
 def _write_once(
@@ -606,25 +416,6 @@ def _write_once(
     new_id = w.first_id(ns, rec, rid)
     w.insert(ns, new_id, rec.to_store())
     return WriteResult(True, new_id, rec.content, None, "created")
-
-
-def _applied(w: _Writes, ns: tuple[str, ...], rec: MemoryRecord) -> Item | None:
-    """A closed record of this key with this content that has every source message.
-
-    Record ids are the caller's ``record_id`` only without compare-and-set; with it
-    they follow the key's history, so a retried job finds its earlier write this way
-    once a later job superseded it (an active one is merged, a no-op, as usual).
-    """
-    if not w.cas or not rec.source.message_ids:
-        return None
-    flt = {"entity": rec.entity, "attribute": rec.attribute, "content_hash": rec.content_hash}
-    for item in _find(w.store, ns, flt):
-        if item.key.startswith(PENDING_PREFIX) or item.value.get("status") == "active":
-            continue
-        have = set(_record(item).source.message_ids)
-        if set(rec.source.message_ids) <= have:
-            return item
-    return None
 
 
 def _pending_match(store: BaseStore, ns: tuple[str, ...], rec: MemoryRecord) -> Item | None:

@@ -120,3 +120,28 @@ async def test_every_node_logs_trace_id_name_and_ms(
     lines = [r.getMessage() for r in caplog.records if r.name == "memagent.trace"]
     for node in (b.QUERY_REWRITE, b.RECALL, b.PROMPT_ASSEMBLY, b.LLM, b.ASYNC_EXTRACT):
         assert any(f"trace={out['trace_id']} node={node} ms=" in line for line in lines), node
+
+
+def test_recall_tuning_comes_from_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memagent.nodes.recall_expand import RecallTuning
+
+    seen: dict[str, Any] = {}
+    real_recall, real_tools = b.make_recall_node, b.make_tools
+
+    def recall_node(*args: Any, tuning: RecallTuning, **kwargs: Any) -> Any:
+        seen["recall"] = tuning
+        return real_recall(*args, tuning=tuning, **kwargs)
+
+    def tools(*args: Any, tuning: RecallTuning, **kwargs: Any) -> Any:
+        seen["tools"] = tuning
+        return real_tools(*args, tuning=tuning, **kwargs)
+
+    monkeypatch.setattr(b, "make_recall_node", recall_node)
+    monkeypatch.setattr(b, "make_tools", tools)
+    settings = Settings(home=tmp_path, recall_feedback_weight=0.0, recall_entity_focus=1.0)
+    b.build_default_graph(settings, chat_model_factory=_boom)
+    assert seen["recall"] == seen["tools"]
+    assert (seen["recall"].feedback_weight, seen["recall"].entity_focus) == (0.0, 1.0)
+    assert not seen["recall"].expands
+    with pytest.raises(ValueError, match="recall_entity_focus"):
+        Settings(home=tmp_path, recall_entity_focus=1.5)
