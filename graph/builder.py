@@ -230,7 +230,7 @@ def build_default_graph(
     def default_queue() -> JobQueue:
         from memagent.stores.jobs import JobQueue
 
-        return JobQueue(settings.jobs_path)
+        return JobQueue.for_settings(settings)
 
     access_log = access_log if access_log is not None else AccessLog()
     slots: dict[str, Any] = {

@@ -355,7 +355,7 @@ def worker() -> None:
 
     settings = get_settings()
     try:
-        runner = Worker.for_settings(settings, queue=JobQueue(settings.jobs_path))
+        runner = Worker.for_settings(settings, queue=JobQueue.for_settings(settings))
         err.print(f"[dim]worker draining {settings.jobs_path}; Ctrl-C to stop[/]")
         runner.run_forever()
     except KeyboardInterrupt:

@@ -19,8 +19,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output."
 
 
 def _queue() -> JobQueue:
-    settings = get_settings()
-    return JobQueue(settings.jobs_path)
+    return JobQueue.for_settings(get_settings())
 
 
 def _job(j: Job) -> dict[str, Any]:
@@ -75,7 +74,7 @@ def drain(as_json: JsonOpt = False) -> None:
     from memagent.graph.worker import Worker
 
     settings = get_settings()
-    queue = JobQueue(settings.jobs_path)
+    queue = JobQueue.for_settings(settings)
     try:
         worker = Worker.for_settings(settings, queue=queue)
         try:

@@ -31,7 +31,7 @@ from memagent.stores import memory_ops
 from memagent.stores.forgetting import DecayPolicy, maintain
 from memagent.stores.namespaces import InvalidScopeError
 from memagent.stores.records import RecordType
-from memagent.stores.write_path import write_memory
+from memagent.stores.write_path import WriteConfig, write_memory
 
 app = typer.Typer(no_args_is_help=True, help="Long-term memories: list, search, audit, edit.")
 
@@ -163,9 +163,13 @@ def add_cmd(
     cand = cand.model_copy(update=updates)
     from memagent.stores.jobs import JobQueue
 
-    jobs = JobQueue(get_settings().jobs_path)  # its lock makes the write a CAS vs. workers
+    settings = get_settings()
+    jobs = JobQueue.for_settings(settings)  # its lock serialises the write with workers
+    config = WriteConfig(near_duplicate=settings.near_duplicate_threshold)
     with opened() as store:
-        res = write_memory(store, user, customer, cand, origin="manual", lock=jobs.lock)
+        res = write_memory(
+            store, user, customer, cand, origin="manual", lock=jobs.lock, config=config
+        )
     data = {"stored": res.stored, "content": res.content, "reason": res.reason, "id": res.id,
             "action": res.action}  # fmt: skip
 
@@ -254,7 +258,7 @@ def forget_cmd(
             store,
             user,
             customer,
-            jobs=JobQueue(settings.jobs_path),
+            jobs=JobQueue.for_settings(settings),
             delete_sessions=_delete_sessions_hook(settings),
         )
     emit(rep, as_json, lambda d: out.print_json(json.dumps(d, ensure_ascii=False)))

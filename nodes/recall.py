@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
 
@@ -201,7 +201,9 @@ def select(
     """Pinned items (profile, commitments) first, then found items above the threshold by
     score; one entry per key, at most ``weights.max_items``."""
     by_key = {i.key: i for i in found}
-    pinned = [by_key.get(p.key, p) for p in pinned]  # the search's real relevance wins
+    # The search's real relevance wins; the origin stays "profile"/"commitment", so the
+    # trace says why the item is in the briefing whatever its score.
+    pinned = [replace(by_key[p.key], origin=p.origin) if p.key in by_key else p for p in pinned]
     seen: set[str] = set()
     out: list[RecalledItem] = []
     above = sorted((i for i in found if i.score >= weights.threshold), key=lambda i: -i.score)

@@ -194,3 +194,35 @@ async def test_langgraph_json_factories_are_async_context_managers(env: Path) ->
     async with checkpointer_factory() as saver, store_factory() as store:
         assert isinstance(saver, BaseCheckpointSaver) and isinstance(store, BaseStore)
     assert (env / "sessions.sqlite").exists()
+
+
+def test_memories_add_and_jobs_use_the_tuning_settings(
+    cli_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``memories add`` merges with the configured near-duplicate threshold and the queue
+    commands open the outbox with the configured attempts, as the agent does."""
+    from memagent.graph import cli_memories
+    from memagent.stores.jobs import JobQueue
+
+    monkeypatch.setenv("MEMAGENT_NEAR_DUPLICATE_THRESHOLD", "0.5")
+    monkeypatch.setenv("MEMAGENT_EXTRACT_MAX_ATTEMPTS", "2")
+    get_settings.cache_clear()
+    seen: dict[str, Any] = {}
+    real_write, real_for_settings = cli_memories.write_memory, JobQueue.for_settings
+
+    def write(*args: Any, **kwargs: Any) -> Any:
+        seen["config"] = kwargs.get("config")
+        return real_write(*args, **kwargs)
+
+    def for_settings(settings: Any, **kwargs: Any) -> JobQueue:
+        queue = real_for_settings(settings, **kwargs)
+        seen.setdefault("queues", []).append(queue)
+        return queue
+
+    monkeypatch.setattr(cli_memories, "write_memory", write)
+    monkeypatch.setattr(JobQueue, "for_settings", staticmethod(for_settings))
+    result = run("memories", "add", "Budget is 40k EUR", "--user", "u", "--customer", "c", "--json")
+    assert result.exit_code == 0, result.output
+    assert seen["config"].near_duplicate == 0.5
+    assert run("jobs", "status", "--json").exit_code == 0
+    assert seen["queues"] and all(q.max_attempts == 2 for q in seen["queues"])

@@ -232,3 +232,19 @@ def test_commitments_are_pinned_without_a_profile(store: BaseStore) -> None:
     put(store, "promise", "Call Dana back about pricing", type="commitment")
     result = recall_memories(store, "alice", "acme", "hi", now=NOW, new_session=True)
     assert [(i.origin, i.key) for i in result.items] == [("commitment", "promise")]
+
+
+def test_pinned_item_found_by_search_keeps_its_origin_and_search_relevance(
+    store: BaseStore,
+) -> None:
+    put(store, "procurement", "Acme procurement is strict: 3-year license", importance=1.0)
+    compact_profile(store, "alice", "acme")
+    query = "what is Acme procurement like for the license"
+    searched = recall_memories(store, "alice", "acme", query, now=NOW)
+    started = recall_memories(store, "alice", "acme", query, now=NOW, new_session=True)
+    found = {i.key: i for i in searched.items}
+    pinned = {i.key: i for i in started.items}
+    assert found["procurement"].origin == "search"
+    assert pinned["procurement"].origin == "profile"
+    assert pinned["procurement"].relevance == found["procurement"].relevance < 1.0
+    assert [i.key for i in started.items].count("procurement") == 1
