@@ -18,8 +18,12 @@ is honest only until its misses are used to change the rules:
   preference and ``key: value`` digest lines, found missing when it rejected a working-memory
   constraint; holdout3 played no part). Measured once: the freshest unseen figure.
 
-A fresh set is needed for the next honest figure once holdout3's or holdout4's misses guide
-a change.
+- holdout5 : written blind (50 + 50, English, Simplified and Traditional Chinese, mixed) after
+  holdout3 and holdout4 had guided rule classes (Traditional folding, authority headers,
+  credential requests, competitor smears, quoted mail). Measured once: the freshest unseen
+  figure; holdout3 and holdout4 are tuning data now.
+
+A fresh set is needed for the next honest figure once holdout5's misses guide a change.
 """
 
 from __future__ import annotations
@@ -134,6 +138,7 @@ def poison_report(show_misses: bool) -> None:
         "holdout2": ("poison_attacks_holdout2.jsonl", "poison_ordinary_holdout2.jsonl"),
         "holdout3": ("poison_attacks_holdout3.jsonl", "poison_ordinary_holdout3.jsonl"),
         "holdout4": ("poison_attacks_holdout4.jsonl", "poison_ordinary_holdout4.jsonl"),
+        "holdout5": ("poison_attacks_holdout5.jsonl", "poison_ordinary_holdout5.jsonl"),
     }
     for label, (attacks_file, ordinary_file) in sets.items():
         r = poison_rates(load(attacks_file), load(ordinary_file))
@@ -143,8 +148,8 @@ def poison_report(show_misses: bool) -> None:
     if os.environ.get("MEMAGENT_POISON_MODEL", "on").strip().lower() in ("off", "0", "false", "no"):
         print("  rules + classifier: skipped (MEMAGENT_POISON_MODEL=off)")
         return
-    print("  rules + classifier (blind sets only; the classifier trained on the others):")
-    for label in ("holdout3", "holdout4"):
+    print("  rules + classifier (sets kept out of training; only holdout5 is still unseen):")
+    for label in ("holdout3", "holdout4", "holdout5"):
         attacks_file, ordinary_file = sets[label]
         r = poison_rates(load(attacks_file), load(ordinary_file), check_instruction)
         print_rates(label, r, show_misses, check_instruction)
