@@ -165,7 +165,7 @@ def add_cmd(
 
     settings = get_settings()
     jobs = JobQueue.for_settings(settings)  # its lock serialises the write with workers
-    config = WriteConfig(near_duplicate=settings.near_duplicate_threshold)
+    config = WriteConfig.for_settings(settings)
     with opened() as store:
         res = write_memory(
             store, user, customer, cand, origin="manual", lock=jobs.lock, config=config

@@ -402,12 +402,18 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
                 results.append(None)
         self._refresh(refresh, now)
         if plan.puts:
-            if len(dvecs) != len(plan.doc_texts):
-                raise ValueError(
-                    f"embedder returned {len(dvecs)} vectors for {len(plan.doc_texts)} texts"
-                )
-            self._apply_puts(plan, dict(zip(plan.doc_texts, dvecs, strict=True)), now)
+            self._apply_puts(plan, self._doc_vectors(plan, dvecs), now)
         return results
+
+    @staticmethod
+    def _doc_vectors(plan: _Plan, dvecs: Sequence[Sequence[float]]) -> dict[str, Sequence[float]]:
+        """The plan's document texts with their vectors; an embedder that returned another
+        number of vectors than texts is an error, never a silent misalignment."""
+        if len(dvecs) != len(plan.doc_texts):
+            raise ValueError(
+                f"embedder returned {len(dvecs)} vectors for {len(plan.doc_texts)} texts"
+            )
+        return dict(zip(plan.doc_texts, dvecs, strict=True))
 
     # ------------------------------------------------------------ reads
 

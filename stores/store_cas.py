@@ -58,6 +58,11 @@ class ConditionalWrites:
 
         def _plan(self, ops: Iterable[Op]) -> _Plan: ...
 
+        @staticmethod
+        def _doc_vectors(
+            plan: _Plan, dvecs: Sequence[Sequence[float]]
+        ) -> dict[str, Sequence[float]]: ...
+
         def _apply_puts(
             self,
             plan: _Plan,
@@ -117,8 +122,7 @@ class ConditionalWrites:
         plan = self._plan([PutOp(ns, str(key), value, index=index, ttl=minutes)])
         emb = self.embeddings
         dvecs = emb.embed_documents(plan.doc_texts) if emb and plan.doc_texts else []
-        if len(dvecs) != len(plan.doc_texts):
-            raise ValueError(f"embedder returned {len(dvecs)} vectors for {len(plan.doc_texts)}")
+        vectors = self._doc_vectors(plan, dvecs)
         now = ops_.utcnow()
         cond: tuple[Where | None, WriteMode]
         if expect is None:  # absent (inserted), or present but expired (replaced)
@@ -127,7 +131,6 @@ class ConditionalWrites:
             cond = (ops_.rev_where(expect), "update")
         pid = ops_.point_id(ns, str(key))
         with self.engine.session():
-            vectors: dict[str, Sequence[float]] = dict(zip(plan.doc_texts, dvecs, strict=True))
             mine = self._apply_puts(plan, vectors, now, cond=cond)[pid]
             back = self.engine.retrieve([pid], [ops_.REV])
         return mine if back and back[0].payload.get(ops_.REV) == mine else None

@@ -104,6 +104,12 @@ class WriteConfig:
     attempts: int = 8
     """Optimistic attempts of one write before ``WriteConflictError``."""
 
+    @classmethod
+    def for_settings(cls, settings: Any) -> WriteConfig:
+        """The defaults with the settings' near-duplicate threshold
+        (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``), as the worker and ``memories add`` write."""
+        return cls(near_duplicate=float(settings.near_duplicate_threshold))
+
 
 @dataclass
 class WriteResult:
