@@ -45,6 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memagent.stores.namespaces import namespace
 from memagent.stores.records import MemoryRecord, RecordType, Source, content_hash, utcnow
+from memagent.stores.redact import REDACTION_KEY_FILE
 from memagent.stores.write_cas import (
     PENDING_PREFIX,
     LockFactory,
@@ -136,9 +137,6 @@ class WriteResult:
 
 
 # -- trust hooks (written by the trust helper; identity until they exist) ------
-
-
-REDACTION_KEY_FILE = "redaction.key"
 
 
 @lru_cache(maxsize=1)

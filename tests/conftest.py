@@ -39,9 +39,12 @@ def fake_llm() -> Iterator[FakeOpenAI]:
 def cli_env(
     tmp_path: Path, fake_llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Path]:
-    """Settings for running the CLI in-process: a temp home, the fake LLM, hash embeddings."""
+    """Settings for running the CLI in-process (``MEMAGENT_SERVICE=off``: no service
+    process): a temp home, the fake LLM, hash embeddings. The default path, through the
+    per-home service, is tested with real processes in tests/integration."""
     from memagent.graph.settings import get_settings
 
+    monkeypatch.setenv("MEMAGENT_SERVICE", "off")
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
     monkeypatch.setenv("MEMAGENT_BASE_URL", fake_llm.url)
     monkeypatch.setenv("MEMAGENT_EMBEDDER", "hash")
