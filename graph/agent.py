@@ -31,6 +31,7 @@ from memagent.graph.builder import default_chat_model_factory as _default_factor
 from memagent.graph.context import Context
 from memagent.graph.crm import Crm
 from memagent.graph.settings import Settings, get_settings
+from memagent.graph.turn_lock import turn_lock
 from memagent.graph.worker import Worker
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
@@ -256,11 +257,11 @@ async def arun_turn(
     answers both (``taken="joined"``). A retry with nothing unfinished raises
     ``NothingToRetryError``.
 
-    Turns of one session are serialised by ``session_lock`` on this event loop:
-    concurrent calls through one agent (async, or ``open_agent`` from many threads,
-    which all run on its private loop) queue up. Several processes are served by one
-    agent in the per-home service (``memagent.graph.service``); two agents on one
-    checkpoint file outside it are not serialised (the later checkpoint wins)."""
+    Turns of one session are serialised: on this event loop by ``session_lock``
+    (concurrent calls through one agent, async or ``open_agent`` from many threads, which
+    all run on its private loop, queue up), and between processes and loops sharing the
+    home by ``turn_lock``. The CLI's terminals all go through one agent, in the per-home
+    service (``memagent.graph.service``)."""
     if message is not None:
         validate_message(message)
     agent.crm.require(user_id, customer_id)
@@ -268,7 +269,7 @@ async def arun_turn(
     session = session or uuid.uuid4().hex[:12]
     # One turn at a time per session: a second turn waits here for the whole first one,
     # so it reads the checkpoint the first wrote (no interleaved history, no lost slots).
-    async with session_lock(session):
+    async with session_lock(session), turn_lock(agent.settings.home / "locks", session):
         return await _run_turn_locked(
             agent, message, user_id, customer_id, session, on_token, on_saved, prepare
         )

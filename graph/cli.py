@@ -30,7 +30,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from memagent.graph import cli_jobs, cli_memories, cli_service
-from memagent.graph.cli_backend import fail, request
+from memagent.graph.cli_backend import fail, open_or_fail, request
 from memagent.graph.cli_chat import Chat, print_trace
 from memagent.graph.settings import get_settings
 
@@ -198,10 +198,11 @@ def ask(
 @app.command()
 def chat(user: User = "demo-user", customer: Customer = "acme", session: SessionOpt = None) -> None:
     """Interactive chat; /help lists /why, /memories, /retry, /new, /quit."""
-    from memagent.graph.service.backend import backend
-
-    with backend(get_settings()) as b:
+    b = open_or_fail(get_settings())
+    try:
         Chat(b, user, customer, session).run()
+    finally:
+        b.close()
 
 
 @sessions_app.command("list")
@@ -292,7 +293,7 @@ def draw_graph(
 @app.command()
 def doctor() -> None:
     """Check settings, service, store, LLM endpoint and disk."""
-    from memagent.graph.service.backend import backend, in_process
+    from memagent.graph.service.backend import in_process, open_backend
     from memagent.graph.service.client import ServiceClient
     from memagent.graph.service.errors import Interrupted, OpError
 
@@ -309,8 +310,11 @@ def doctor() -> None:
     if in_process(settings):
         table.add_row("service", "ok", "off: commands run in their own process")
     try:
-        with backend(settings) as b:
+        b = open_backend(settings)
+        try:
             detail = b.call("store.check")
+        finally:
+            b.close()
         table.add_row("store", "ok", detail)
     except (OpError, Interrupted) as exc:
         problems += 1

@@ -13,9 +13,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from memagent.graph.service.backend import Backend, OnEvent, backend
+from memagent.graph.service.backend import Backend, OnEvent, open_backend
 from memagent.graph.service.errors import Interrupted, OpError
-from memagent.graph.settings import get_settings
+from memagent.graph.settings import Settings, get_settings
 
 err = Console(stderr=True)
 
@@ -56,8 +56,19 @@ def call(b: Backend, op: str, args: dict[str, Any] | None = None, *,
         fail(f"interrupted{hint}", 130)
 
 
+def open_or_fail(settings: Settings) -> Backend:
+    """The backend for ``settings``, or one line and an exit code when it cannot be had."""
+    try:
+        return open_backend(settings)
+    except OpError as exc:
+        fail(exc.message, exc.code)
+
+
 def request(op: str, args: dict[str, Any] | None = None, *,
             on_event: OnEvent | None = None, retry: str | None = None) -> Any:  # fmt: skip
     """One request with this process's settings (a fresh backend, closed after)."""
-    with backend(get_settings()) as b:
+    b = open_or_fail(get_settings())
+    try:
         return call(b, op, args, on_event=on_event, retry=retry)
+    finally:
+        b.close()

@@ -72,8 +72,12 @@ def run() -> None:
     """Run the service in the foreground (logs here; Ctrl-C stops it)."""
     from memagent.graph.service.server import AlreadyRunningError, serve
 
-    logging.getLogger("memagent.service").setLevel(logging.INFO)
-    logging.getLogger("memagent.service").addHandler(logging.StreamHandler(sys.stderr))
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    service_log = logging.getLogger("memagent.service")
+    service_log.setLevel(logging.INFO)
+    service_log.addHandler(handler)
+    service_log.propagate = False
     try:
         serve(get_settings(), foreground=True)
     except AlreadyRunningError as exc:

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from memagent.graph.service.client import ServiceClient
@@ -134,12 +134,3 @@ def in_process(settings: Settings) -> bool:
 
 def open_backend(settings: Settings) -> Backend:
     return InProcessBackend(settings) if in_process(settings) else ServiceBackend(settings)
-
-
-@contextlib.contextmanager
-def backend(settings: Settings) -> Iterator[Backend]:
-    b = open_backend(settings)
-    try:
-        yield b
-    finally:
-        b.close()

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from memagent.graph.service import protocol
 from memagent.graph.service.errors import Interrupted, OpError, ServiceUnavailableError
-from memagent.graph.service.paths import ServicePaths
+from memagent.graph.service.paths import RuntimeDirError, ServicePaths
 
 if TYPE_CHECKING:
     from memagent.graph.settings import Settings
@@ -36,11 +36,25 @@ STOP_TIMEOUT_S = 180.0
 """How long ``stop`` waits for a service to finish its running turns and close."""
 
 
-def log_tail(path: Path, lines: int = 3) -> str:
-    with contextlib.suppress(OSError):
-        text = path.read_text(errors="replace").strip().splitlines()
-        return " | ".join(line.strip() for line in text[-lines:] if line.strip())
+LOG_KEEP_BYTES = 1_000_000
+"""A service log past this size is moved to ``service.log.1`` when a service starts."""
+
+
+def log_tail(path: Path, since: int = 0) -> str:
+    """The last line the service logged after offset ``since`` (why it did not start)."""
+    with contextlib.suppress(OSError), path.open("rb") as f:
+        f.seek(since)
+        lines = [ln.strip() for ln in f.read().decode(errors="replace").splitlines()]
+        lines = [ln for ln in lines if ln]
+        last = lines[-1] if lines else ""
+        return last.split(" memagent.service: ", 1)[-1]  # drop the time and level
     return ""
+
+
+def _rotate(log: Path) -> None:
+    with contextlib.suppress(OSError):
+        if log.stat().st_size > LOG_KEEP_BYTES:
+            os.replace(log, log.with_name(log.name + ".1"))
 
 
 def connect(paths: ServicePaths) -> socket.socket | None:
@@ -92,6 +106,7 @@ def spawn(settings: Settings, paths: ServicePaths) -> subprocess.Popen[bytes]:
     so Ctrl-C here does not reach it), with the client's settings in its environment."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMAGENT_")}
     env.update(protocol.settings_env(settings))
+    _rotate(paths.log)
     with paths.log.open("ab") as log:
         return subprocess.Popen(
             [sys.executable, "-m", "memagent.graph.service"],
@@ -109,14 +124,16 @@ def ensure_running(settings: Settings, paths: ServicePaths) -> socket.socket:
         sock = connect(paths)
         if sock is not None:
             return sock
+        since = paths.log.stat().st_size if paths.log.exists() else 0
         proc = spawn(settings, paths)
+        since = min(since, paths.log.stat().st_size)  # rotated: read the new file whole
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             sock = connect(paths)
             if sock is not None:
                 return sock
             if proc.poll() not in (None, 0):
-                tail = log_tail(paths.log)
+                tail = log_tail(paths.log, since)
                 raise ServiceUnavailableError(
                     f"the memagent service did not start: {tail or f'exit {proc.returncode}'}"
                     f" (log: {paths.log})"
@@ -132,7 +149,12 @@ class ServiceClient:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = protocol.for_service(settings)
-        self.paths = ServicePaths.for_home(self.settings.home)
+        try:
+            self.paths = ServicePaths.for_home(self.settings.home)
+        except (OSError, RuntimeDirError) as exc:
+            raise ServiceUnavailableError(
+                f"no private runtime directory for the service: {exc}"
+            ) from None
         self.fingerprint = protocol.fingerprint(self.settings)
 
     def request(self, op: str, args: dict[str, Any] | None = None, on_event: OnEvent | None = None,
@@ -156,6 +178,12 @@ class ServiceClient:
                     final["message"], int(final.get("code", 1)), saved=final.get("saved", False)
                 )
             fields = ", ".join(final.get("fields", []))
+            if final.get("foreground"):
+                raise OpError(
+                    f"the memagent service for this home runs in the foreground with other "
+                    f"settings ({fields}); stop it to use these",
+                    1,
+                )
             if final.get("busy") or attempt or not self._stop_if_idle():
                 raise OpError(
                     f"the memagent service for this home runs with other settings ({fields}) "

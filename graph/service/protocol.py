@@ -61,9 +61,21 @@ def for_service(settings: Settings) -> Settings:
     return settings.model_copy(update=update)
 
 
+def _code_version() -> str:
+    """The installed memagent's version: a service left running across an upgrade is
+    restarted (when idle) rather than serving new clients with old code."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("memagent")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def fingerprint(settings: Settings) -> dict[str, str]:
-    """A short digest of every setting that changes what the service does."""
-    out: dict[str, str] = {}
+    """A short digest of every setting that changes what the service does, plus the
+    protocol and package versions (``differing`` names them like settings)."""
+    out: dict[str, str] = {"protocol": str(VERSION), "memagent version": _code_version()}
     for name in type(settings).model_fields:
         if name in LOCAL_ONLY:
             continue

@@ -36,8 +36,9 @@ from memagent.graph.settings import Settings
 
 log = logging.getLogger("memagent.service")
 
-LOCK_WAIT_S = 60.0
-"""How long a new service waits for a stopping one to release the home."""
+LOCK_WAIT_S = 110.0
+"""How long a new service waits for a stopping one to release the home (a little less
+than a client waits for it: the client then reports why)."""
 
 
 class AlreadyRunningError(RuntimeError):
@@ -214,7 +215,7 @@ class Service:
         if differ:
             # A service run by hand in a terminal is never restarted by a client.
             busy = self.foreground or await self._busy(besides=1)
-            return {"t": "mismatch", "fields": differ, "busy": busy}
+            return {"t": "mismatch", "fields": differ, "busy": busy, "foreground": self.foreground}
         assert self._res is not None
 
         def emit(event: dict[str, Any]) -> None:
@@ -283,6 +284,14 @@ def serve(settings: Settings, *, foreground: bool = False) -> int:
         return 0
     try:
         asyncio.run(Service(settings, paths, foreground=foreground).run())
+    except Exception as exc:
+        if foreground:
+            raise
+        # The last line of the log is what the client that started us shows.
+        log.debug("startup failed", exc_info=exc)
+        log.error("memagent service cannot serve %s: %s: %s", settings.home,
+                  type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")  # fmt: skip
+        return 1
     finally:
         os.close(fd)
     return 0

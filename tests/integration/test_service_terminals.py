@@ -244,3 +244,20 @@ def test_ctrl_c_on_ask_says_how_to_finish_the_turn(
     out = json.loads(ok(run(env, "ask", "--retry", *scope, "--json")).stdout)
     assert out["reply"].startswith("FAKE reply to: What is the plan for the pilot?")
     assert [role for role, _ in shown(env, "i1")] == ["human", "ai"]
+
+
+def test_in_process_terminals_on_a_shared_store_lose_no_reply(
+    env: dict[str, str], fake_llm: FakeOpenAI
+) -> None:
+    """Outside the service (``MEMAGENT_SERVICE=off``) two processes can share the embedded
+    store (``MEMAGENT_STORE_SHARED``): their turns of one session still take turns."""
+    env = {**env, "MEMAGENT_SERVICE": "off", "MEMAGENT_STORE_SHARED": "true"}
+    fake_llm.token_delay_s = 0.1
+    asks = [("ask", text, "--session", "sh", "--json") for text in ("Question A", "Question B")]
+    with ThreadPoolExecutor(2) as pool:
+        for res in pool.map(lambda args: run(env, *args), asks):
+            ok(res)
+    pairs = shown(env, "sh")
+    assert len(pairs) == 4, pairs
+    for (role, text), (reply_role, reply) in zip(pairs[::2], pairs[1::2], strict=True):
+        assert (role, reply_role) == ("human", "ai") and reply == f"FAKE reply to: {text}"
