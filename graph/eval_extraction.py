@@ -13,21 +13,24 @@ only with ``--show-holdout``. No target is asserted anywhere; figures are report
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from memagent.graph.eval_dataset import Dataset, DatasetError, Dialog, load_dataset, parse_dataset
+from memagent.graph.eval_dataset import Dataset, DatasetError, Dialog, GoldItem, load_dataset
 from memagent.graph.eval_metrics import DialogScore, aggregate, norm
 from memagent.graph.eval_metrics import score_dialog as score_memories
-from memagent.graph.eval_replay import jobs_of, replay
+from memagent.graph.eval_replay import Replayer, jobs_of
 from memagent.graph.eval_report import report_lines
 from memagent.nodes.extractors import Extractor, rules_extractor
+from memagent.stores.write_path import WriteConfig
 
 __all__ = ["jobs_of", "norm", "load_dialogs", "run_extraction_eval", "score_dialog"]
 
@@ -57,12 +60,14 @@ def load_dialogs(path: Path | None = None) -> list[dict[str, Any]]:
 
 def score_dialog(dialog: Mapping[str, Any], active: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Version 1 row of one dialog (``gold[].match``) over its active memory values."""
-    d = parse_dataset({"version": 1, "dialogs": [{"turns": _ANY_TURN, **dialog}]}).dialogs[0]
-    s = score_memories(d, active)
-    return _v1_row(d, s)
-
-
-_ANY_TURN = [{"role": "user", "content": "-"}]
+    d = Dialog(
+        id=str(dialog["id"]),
+        turns=(),
+        gold=tuple(GoldItem((tuple(g["match"]),)) for g in dialog.get("gold", [])),
+        stale=tuple(dialog.get("stale", [])),
+        contradiction=bool(dialog.get("contradiction")),
+    )
+    return _v1_row(d, score_memories(d, active))
 
 
 def _v1_row(dialog: Dialog, s: DialogScore) -> dict[str, Any]:
@@ -123,26 +128,49 @@ def run_extraction_eval(
     *,
     selection: Selection = Selection(),
     version: int = 1,
+    write_config: WriteConfig | None = None,
 ) -> dict[str, Any]:
-    """Figures for one extractor (rules by default) on the labelled dialogs."""
+    """Figures for one extractor (rules by default) on the labelled dialogs, written with
+    ``write_config`` (the worker's defaults unless given).
+
+    Synchronous, like the worker; called under a running event loop (a notebook) it
+    runs on one thread of its own, so the worker still keeps one loop for the run.
+    """
     extractor = extractor or rules_extractor()
     if dialogs is None:
         dialogs = load_dataset(default_data_path()).dialogs
+    args = (extractor, dialogs, selection, version, write_config)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return _run(*args)
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(_run, *args).result()
+
+
+def _run(
+    extractor: Extractor,
+    dialogs: Sequence[Dialog],
+    selection: Selection,
+    version: int,
+    write_config: WriteConfig | None,
+) -> dict[str, Any]:
     start = time.perf_counter()
     scores: list[DialogScore] = []
     rows: list[dict[str, Any]] = []
     misses: list[dict[str, Any]] = []
     dropped, errors = 0, []
-    for dialog in dialogs:
-        out = replay(extractor, dialog)
-        dropped += out.dropped
-        errors += out.errors
-        s = score_memories(dialog, out.confirmed, out.pending)
-        scores.append(s)
-        if selection.visible(s):
-            rows.append({**_v1_row(dialog, s), "pending_memories": len(out.pending)})
-            if (m := _misses(s)) is not None:
-                misses.append(m)
+    with Replayer(extractor, write_config=write_config) as replayer:
+        for dialog in dialogs:
+            out = replayer.replay(dialog)
+            dropped += out.dropped
+            errors += out.errors
+            s = score_memories(dialog, out.confirmed, out.pending)
+            scores.append(s)
+            if selection.visible(s):
+                rows.append({**_v1_row(dialog, s), "pending_memories": len(out.pending)})
+                if (m := _misses(s)) is not None:
+                    misses.append(m)
     figures = aggregate(scores)
     overall = figures["overall"]
     contra = [s for d, s in zip(dialogs, scores, strict=True) if d.contradiction]
@@ -180,12 +208,11 @@ def run_extraction_eval(
     }
 
 
-def _llm() -> Extractor:
+def _llm(settings: Any) -> Extractor:
     from memagent.graph.llm import chat_model
-    from memagent.graph.settings import get_settings
     from memagent.nodes.extractors import llm_extractor
 
-    return llm_extractor(chat_model(get_settings(), small=True, temperature=0.0))
+    return llm_extractor(chat_model(settings, small=True, temperature=0.0))
 
 
 def extraction_cmd(
@@ -236,10 +263,16 @@ def extraction_cmd(
     except DatasetError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    from memagent.graph.settings import get_settings
+
+    settings = get_settings()
+    write_config = WriteConfig.for_settings(settings)  # the worker's thresholds
     results = []
     for kind in ["rules", "llm"] if extractor == "both" else [extractor]:
-        ex = rules_extractor() if kind == "rules" else _llm()
-        res = run_extraction_eval(ex, dialogs, selection=selection, version=dataset.version)
+        ex = rules_extractor() if kind == "rules" else _llm(settings)
+        res = run_extraction_eval(
+            ex, dialogs, selection=selection, version=dataset.version, write_config=write_config
+        )
         if not details:
             res.pop("per_dialog")
         if not misses:

@@ -5,7 +5,7 @@ before it as context, the reply after it), stamped with its message time (the
 turn's ``at``, else the dialog's ``now``). The jobs go through a real SQLite
 outbox and the real ``Worker`` (extractor, episode, write path with its merges,
 versions and pending holds, profile), one job at a time in message order, into
-a fresh in-memory store per dialog and the dialog's customer id.
+an empty scope per dialog under the dialog's customer id.
 
 An extractor error is recorded and loses that job's memories, rather than ending
 the evaluation or being hidden by the worker's rules fallback.
@@ -27,9 +27,9 @@ from memagent.nodes.extractors import ExtractionResult, Extractor
 from memagent.stores.embeddings import hash_embeddings
 from memagent.stores.jobs import JobQueue, Turn
 from memagent.stores.namespaces import namespace
-from memagent.stores.write_path import is_pending
+from memagent.stores.write_path import WriteConfig, is_pending
 
-USER_ID = "eval"
+USER_PREFIX = "eval-"
 
 
 @dataclass
@@ -92,34 +92,65 @@ def fresh_store() -> InMemoryStore:
     return InMemoryStore(index={"dims": 64, "embed": hash_embeddings(64), "fields": ["content"]})
 
 
-def replay(extractor: Extractor, dialog: Dialog, *, workdir: Path | None = None) -> Replayed:
-    """Run the dialog's jobs through a real outbox and worker; read the facts layer."""
-    customer = dialog.customer or dialog.id
-    store = fresh_store()
-    recording = _Recording(extractor)
-    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
-        queue = JobQueue(Path(tmp) / "jobs.sqlite", max_attempts=1, synchronous="NORMAL")
-        worker = Worker(
-            queue, store, extractor=recording, fallback=recording, cross_process_lock=False
-        )
-        try:
-            for job in jobs_of(dialog):
-                queue.submit(
-                    thread_id=dialog.id,
-                    user_id=USER_ID,
-                    customer_id=customer,
-                    turns=job,
-                    urgent=True,
-                )
-                worker.drain()
-            dropped = sum(int(j.result.get("dropped", 0)) for j in queue.jobs("done", 1000))
-        finally:
-            queue.close()
-    out = Replayed(dropped=dropped, errors=recording.errors)
-    ns = namespace(USER_ID, customer, "facts")
-    for item in store.search(ns, limit=10_000):
-        if is_pending(item) or item.value.get("status") == "pending":
-            out.pending.append(dict(item.value))
-        elif item.value.get("status") == "active":
-            out.confirmed.append(dict(item.value))
-    return out
+class Replayer:
+    """One outbox, one worker and one store for a whole run.
+
+    Each dialog is written under a user id of its own, so it starts from an empty
+    scope and never sees another dialog's memories (the write path, episodes and
+    profile all work inside one user + customer scope); and the worker keeps one
+    event loop for the run, as it does in the agent, so an LLM client is not
+    carried from one loop to the next. Use it as a context manager.
+    """
+
+    def __init__(
+        self,
+        extractor: Extractor,
+        *,
+        write_config: WriteConfig | None = None,
+        workdir: Path | None = None,
+    ) -> None:
+        self._recording = _Recording(extractor)
+        self._write_config = write_config
+        self._workdir = workdir
+        self._count = 0
+        self.store = fresh_store()
+
+    def __enter__(self) -> Replayer:
+        self._tmp = tempfile.TemporaryDirectory(dir=self._workdir)
+        self.queue = JobQueue(Path(self._tmp.name) / "jobs.sqlite", max_attempts=1,
+                              synchronous="NORMAL")  # fmt: skip
+        rec = self._recording
+        self.worker = Worker(self.queue, self.store, extractor=rec, fallback=rec,
+                             write_config=self._write_config, cross_process_lock=False)  # fmt: skip
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.queue.close()
+        self._tmp.cleanup()
+
+    def replay(self, dialog: Dialog) -> Replayed:
+        """Run the dialog's jobs one by one, in message order; read its facts layer."""
+        self._count += 1
+        user, customer = f"{USER_PREFIX}{self._count:05d}", dialog.customer or dialog.id
+        errors_before = len(self._recording.errors)
+        dropped = 0
+        for turns in jobs_of(dialog):
+            job = self.queue.submit(
+                thread_id=dialog.id, user_id=user, customer_id=customer, turns=turns, urgent=True
+            )
+            self.worker.drain()
+            done = self.queue.get(job.id)
+            dropped += int(done.result.get("dropped", 0)) if done is not None else 0
+        out = Replayed(dropped=dropped, errors=self._recording.errors[errors_before:])
+        for item in self.store.search(namespace(user, customer, "facts"), limit=10_000):
+            if is_pending(item) or item.value.get("status") == "pending":
+                out.pending.append(dict(item.value))
+            elif item.value.get("status") == "active":
+                out.confirmed.append(dict(item.value))
+        return out
+
+
+def replay(extractor: Extractor, dialog: Dialog) -> Replayed:
+    """One dialog on its own (tests, notebooks); a run uses one ``Replayer``."""
+    with Replayer(extractor) as r:
+        return r.replay(dialog)

@@ -7,6 +7,7 @@ so every count is known; the real write path decides what is merged, held or kep
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Sequence
@@ -207,3 +208,23 @@ def test_show_holdout_help_says_why() -> None:
 def test_a_v1_file_has_no_splits() -> None:
     result = CliRunner().invoke(app, ["eval", "extraction", "--split", "dev"])
     assert result.exit_code == 2 and "a version 1 file has no splits" in result.stderr
+
+
+def test_a_run_keeps_one_event_loop_inside_a_notebook_too() -> None:
+    loops: set[int] = set()
+
+    class LoopSpy(SentenceExtractor):
+        async def __call__(self, turns: Sequence[Turn]) -> ExtractionResult:
+            loops.add(id(asyncio.get_running_loop()))
+            return await super().__call__(turns)
+
+    dialogs = sample().dialogs
+    assert run_extraction_eval(LoopSpy(), dialogs)["active_memories"] == 10
+    assert len(loops) == 1
+
+    async def in_a_notebook() -> dict[str, Any]:
+        return run_extraction_eval(LoopSpy(), dialogs)
+
+    loops.clear()
+    assert asyncio.run(in_a_notebook())["active_memories"] == 10
+    assert len(loops) == 1
