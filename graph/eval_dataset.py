@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -74,7 +74,7 @@ class Dialog:
     pending: tuple[GoldItem, ...] = ()
     stale: tuple[str, ...] = ()
     contradiction: bool = False
-    tags: tuple[str, ...] = field(default=())
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -115,7 +115,7 @@ class Selection:
             raise DatasetError(f"--split {self.split}: a version 1 file has no splits")
         picked = [d for d in data.dialogs if d.split == self.split]
         if not picked:
-            raise DatasetError(f"the file has no {self.split} dialogs")
+            raise DatasetError(f"the file has no {self.split} dialogs (--split dev|holdout|all)")
         return picked
 
     def visible(self, s: DialogScore) -> bool:
