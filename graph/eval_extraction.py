@@ -159,15 +159,16 @@ def _run(
     scores: list[DialogScore] = []
     rows: list[dict[str, Any]] = []
     misses: list[dict[str, Any]] = []
-    dropped, errors = 0, []
+    dropped, errors, samples = 0, 0, []
     with Replayer(extractor, write_config=write_config) as replayer:
         for dialog in dialogs:
             out = replayer.replay(dialog)
             dropped += out.dropped
-            errors += out.errors
+            errors += len(out.errors)
             s = score_memories(dialog, out.confirmed, out.pending)
             scores.append(s)
-            if selection.visible(s):
+            if selection.visible(s):  # an error message may quote the dialog
+                samples += out.errors
                 rows.append({**_v1_row(dialog, s), "pending_memories": len(out.pending)})
                 if (m := _misses(s)) is not None:
                     misses.append(m)
@@ -198,8 +199,8 @@ def _run(
         ),
         "contradiction_dialogs": len(contra),
         "dropped_items": dropped,
-        "extractor_errors": len(errors),
-        "error_samples": errors[:5],
+        "extractor_errors": errors,
+        "error_samples": samples[:5],
         "seconds": round(time.perf_counter() - start, 2),
         **{k: figures[k] for k in ("overall", "by_category", "by_lang", "by_split")},
         "withheld_holdout": sum(1 for s in scores if not selection.visible(s)),

@@ -228,3 +228,12 @@ def test_a_run_keeps_one_event_loop_inside_a_notebook_too() -> None:
     loops.clear()
     assert asyncio.run(in_a_notebook())["active_memories"] == 10
     assert len(loops) == 1
+
+
+def test_holdout_errors_are_counted_but_not_quoted() -> None:
+    async def broken(turns: Sequence[Turn]) -> ExtractionResult:
+        raise ValueError(f"cannot read {turns[-1].content}")
+
+    res = run_extraction_eval(broken, sample().dialogs, version=2)
+    assert res["extractor_errors"] == 5 and len(res["error_samples"]) == 3
+    assert not any("Wang Lei" in e or "Salesforce" in e for e in res["error_samples"])
