@@ -138,7 +138,7 @@ def v2_with(**changes: Any) -> dict[str, Any]:
         (v2_with(gold=[{"category": "budget", "all": [[]]}]), "gold[0]: 'all' group 0"),
         (v2_with(pending=[{"category": "budget"}]), "pending[0]: 'all' must be"),
         (v2_with(turns=[{"role": "bot", "content": "x"}]), "turn 0: 'role'"),
-        (v2_with(customer="acme.com"), "not a usable customer id"),
+        (v2_with(customer="*"), "not a usable customer id"),
     ],
 )
 def test_a_bad_file_gets_one_clear_line(tmp_path: Path, data: Any, message: str) -> None:
