@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
@@ -32,19 +31,24 @@ from memagent.graph.context import Context
 from memagent.graph.crm import Crm
 from memagent.graph.settings import Settings, get_settings
 from memagent.graph.turn_lock import turn_lock
+from memagent.graph.validation import (
+    MAX_MESSAGE_CHARS as MAX_MESSAGE_CHARS,
+)
+from memagent.graph.validation import (
+    MAX_SESSION_LEN as MAX_SESSION_LEN,
+)
+from memagent.graph.validation import (
+    InvalidMessageError,
+    validate_message,
+    validate_session,
+)
 from memagent.graph.worker import Worker
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
 from memagent.nodes.working_memory import session_lock
 from memagent.stores.jobs import JobQueue
 
-MAX_MESSAGE_CHARS = 32_000
-_SURROGATE = re.compile("[\ud800-\udfff]")
 T = TypeVar("T")
-
-
-class InvalidMessageError(ValueError):
-    """An empty or oversized user message (nothing was sent or stored)."""
 
 
 class NothingToRetryError(InvalidMessageError):
@@ -194,36 +198,6 @@ async def aopen_agent(
             await access_log.drain()
 
 
-def _check_unicode(name: str, value: str, error: type[Exception]) -> None:
-    """Reject a lone surrogate (undecodable terminal bytes kept by surrogateescape): it
-    cannot be encoded as UTF-8, so the tokenizer, the checkpointer, the model request and
-    the store would each fail on it later, mid-turn."""
-    bad = _SURROGATE.search(value)
-    if bad is not None:
-        raise error(f"{name} is not valid Unicode text (lone surrogate at character {bad.start()})")
-
-
-def validate_session(session: str | None) -> None:
-    """A session id the checkpointer can hold. User and customer ids are checked where
-    every store access gets its namespace (``memagent.stores.namespaces``, via
-    ``Crm.require``)."""
-    from memagent.stores.namespaces import InvalidScopeError
-
-    if isinstance(session, str):
-        _check_unicode("session", session, InvalidScopeError)
-
-
-def validate_message(message: str) -> str:
-    if not message or not message.strip():
-        raise InvalidMessageError("the message is empty")
-    if len(message) > MAX_MESSAGE_CHARS:
-        raise InvalidMessageError(
-            f"the message has {len(message)} characters; the limit is {MAX_MESSAGE_CHARS}"
-        )
-    _check_unicode("the message", message, InvalidMessageError)
-    return message
-
-
 async def session_scope(agent: Agent, session: str) -> tuple[str, str] | None:
     """(user_id, customer_id) a session was started for, or None for a new session."""
     snapshot = await agent.checkpointer.aget_tuple({"configurable": {"thread_id": session}})
@@ -264,9 +238,9 @@ async def arun_turn(
     service (``memagent.graph.service``)."""
     if message is not None:
         validate_message(message)
-    agent.crm.require(user_id, customer_id)
+    agent.crm.check_scope(user_id, customer_id)
     validate_session(session)
-    session = session or uuid.uuid4().hex[:12]
+    session = uuid.uuid4().hex[:12] if session is None else session
     # One turn at a time per session: a second turn waits here for the whole first one,
     # so it reads the checkpoint the first wrote (no interleaved history, no lost slots).
     async with session_lock(session), turn_lock(agent.settings.home / "locks", session):

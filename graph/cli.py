@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
-from memagent.graph import cli_jobs, cli_memories, cli_service
+from memagent.graph import cli_customers, cli_jobs, cli_memories, cli_service
 from memagent.graph.cli_backend import fail, open_or_fail, request
 from memagent.graph.cli_chat import Chat, print_trace
 from memagent.graph.settings import get_settings
@@ -74,6 +74,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output."
 
 app.add_typer(cli_memories.app, name="memories")
 app.add_typer(cli_jobs.app, name="jobs")
+app.add_typer(cli_customers.app, name="customers")
 app.add_typer(cli_service.app, name="service")
 app.command("forget")(cli_memories.forget_cmd)
 app.command("maintain")(cli_memories.maintain_cmd)
@@ -125,7 +126,7 @@ def explain(exc: BaseException, retry: str | None = None) -> tuple[str, int]:
     from memagent.stores.namespaces import InvalidScopeError
 
     if isinstance(exc, InvalidMessageError | InvalidScopeError | UnknownScopeError):
-        return str(exc).strip("'\""), 2
+        return str(exc), 2
     if isinstance(exc, SessionScopeError):
         return str(exc), 2
     if llm_unavailable(exc):
@@ -151,6 +152,30 @@ def main_options(
     install_log_redaction(get_settings().home / REDACTION_KEY_FILE)
 
 
+def check_scope(
+    user: str, customer: str, message: str | None = None, session: str | None = None
+) -> bool:
+    """Reject bad input before the service (or anything heavy) is asked; True when the
+    customer has a CRM record. The service checks again: this only saves a round trip."""
+    from memagent.graph.crm import Crm, UnknownScopeError
+    from memagent.graph.validation import InvalidMessageError, validate_message, validate_session
+    from memagent.stores.namespaces import InvalidScopeError
+
+    known, problem = True, None
+    try:
+        if message is not None:
+            validate_message(message)
+        validate_session(session)
+        known = Crm(get_settings().crm_path).check_scope(user, customer) is not None
+    except (InvalidMessageError, InvalidScopeError, UnknownScopeError) as exc:
+        problem = str(exc)
+    except Exception:  # an unreadable CRM: the service reports what it can
+        pass
+    if problem is not None:
+        fail(problem, 2)
+    return known
+
+
 def retry_command(session: str, user: str, customer: str) -> str:
     return shlex.join(
         ["memagent", "ask", "--retry", "--session", session, "--user", user, "--customer", customer]
@@ -169,11 +194,12 @@ def ask(
     ] = False,
 ) -> None:
     """One turn, non-interactive."""
-    if retry and not session:
+    if retry and session is None:
         fail("--retry needs --session", 2)
     if not retry and message is None:
         fail("a message is required", 2)
-    session = session or uuid.uuid4().hex[:12]
+    check_scope(user, customer, None if retry else message, session)
+    session = uuid.uuid4().hex[:12] if session is None else session
 
     def on_event(event: dict[str, Any]) -> None:
         from memagent.graph.cli_chat import TAKEN_NOTES
@@ -198,9 +224,10 @@ def ask(
 @app.command()
 def chat(user: User = "demo-user", customer: Customer = "acme", session: SessionOpt = None) -> None:
     """Interactive chat; /help lists /why, /memories, /retry, /new, /quit."""
+    known = check_scope(user, customer, session=session)
     b = open_or_fail(get_settings())
     try:
-        Chat(b, user, customer, session).run()
+        Chat(b, user, customer, session, known=known).run()
     finally:
         b.close()
 

@@ -64,18 +64,19 @@ def print_trace(trace: dict[str, Any]) -> None:
 class Chat:
     """One chat: a user, a customer, the current session and the last recall trace."""
 
-    def __init__(self, backend: Backend, user: str, customer: str, session: str | None) -> None:
+    def __init__(self, backend: Backend, user: str, customer: str, session: str | None, *,
+                 known: bool = True) -> None:  # fmt: skip
         self.backend = backend
         self.user = user
         self.customer = customer
-        self.session = session or uuid.uuid4().hex[:12]
+        self.session = uuid.uuid4().hex[:12] if session is None else session
+        self.known = known
         self.last_trace: dict[str, Any] = {}
 
     def run(self) -> None:
-        out.print(
-            f"[dim]session {escape(self.session)} · {escape(self.user)} about "
-            f"{escape(self.customer)} · /help for commands, /quit to leave[/]"
-        )
+        note = "" if self.known else " (not in the CRM: memagent customers add)"
+        scope = escape(f"session {self.session} · {self.user} about {self.customer}{note}")
+        out.print(f"[dim]{scope} · /help for commands, /quit to leave[/]", highlight=False)
         while True:
             try:
                 line = out.input("[bold cyan]you>[/] ")

@@ -23,6 +23,9 @@ if "MEMAGENT_HOME" not in os.environ:
     os.environ["MEMAGENT_HOME"] = _home
     atexit.register(shutil.rmtree, _home, ignore_errors=True)
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+# In-process CLI unless a test asks for the per-home service (the multi-terminal tests
+# do, with real processes): a test that forgets leaves no service process behind.
+os.environ.setdefault("MEMAGENT_SERVICE", "off")
 sys.path.insert(0, str(Path(__file__).parent / "support"))
 
 from fake_openai import FakeOpenAI, serve_fake_openai  # noqa: E402

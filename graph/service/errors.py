@@ -41,5 +41,5 @@ def describe(exc: BaseException) -> tuple[str, int]:
     from memagent.stores.memory_ops import MemoryNotFoundError
 
     if isinstance(exc, MemoryNotFoundError):
-        return str(exc).strip("'\""), 2
+        return str(exc), 2
     return explain(exc)

@@ -36,6 +36,7 @@ def _memagent(home: Path, *args: str, timeout: float = 900) -> subprocess.Comple
         "MEMAGENT_HOME": str(home),
         "MEMAGENT_REPLY_TOKENS": "48",
         "MEMAGENT_CONTEXT_WINDOW": "4096",
+        "MEMAGENT_SERVICE": "auto",  # the default path, whatever the suite's default
     }
     env.pop("MEMAGENT_BASE_URL", None)
     exe = Path(sys.executable).with_name("memagent")
