@@ -80,7 +80,13 @@ class InProcessBackend:
         from memagent.graph.service import ops
         from memagent.graph.service.errors import describe
 
-        res = self._resources()
+        try:
+            res = self._resources()
+        except KeyboardInterrupt:
+            raise Interrupted(saved=False) from None
+        except Exception as exc:
+            message, code = describe(exc)
+            raise OpError(message, code) from exc
         saved = False
         finished = threading.Event()
 

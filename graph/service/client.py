@@ -166,6 +166,13 @@ class ServiceClient:
         ``ServiceUnavailableError``. A service running with other settings is restarted
         with ours when it is idle, and refused with a clear line when it is busy.
         """
+        try:
+            return self._request(op, args, on_event, start)
+        except KeyboardInterrupt:  # while starting the service: nothing was sent
+            raise Interrupted(saved=False) from None
+
+    def _request(self, op: str, args: dict[str, Any] | None, on_event: OnEvent | None,
+                 start: bool) -> Any:  # fmt: skip
         for attempt in range(2):
             sock = ensure_running(self.settings, self.paths) if start else connect(self.paths)
             if sock is None:
