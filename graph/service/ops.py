@@ -269,17 +269,12 @@ async def jobs_drain(res: Resources, args: dict[str, Any], emit: Emit) -> dict[s
 
     agent = res.opened_agent
     queue = res.queue()
-    own = agent is None or agent.worker is None
-    worker = (
-        Worker.for_settings(res.settings, queue=queue, store=await res.store())
-        if own
-        else agent.worker
-    )
-    assert worker is not None
+    running = agent.worker if agent is not None else None
+    worker = running or Worker.for_settings(res.settings, queue=queue, store=await res.store())
     try:
         report = (await asyncio.to_thread(worker.drain)).to_dict()
     finally:
-        if own:
+        if worker is not running:
             worker.close()
     report["counts"] = await asyncio.to_thread(queue.counts)
     return report
