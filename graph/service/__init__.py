@@ -15,7 +15,12 @@ server included) and the CLI commands that touch them are thin clients:
   cancelled when their client goes away, idle timeout, clean stop;
 - ``resources`` and ``ops``: what a request runs, shared with the in-process mode
   (``MEMAGENT_SERVICE=off``) so both paths run the same code;
+- ``errors``: what a failed request tells the client (one line, an exit code, whether
+  a turn's message is kept), the same on both paths;
 - ``backend``: the CLI's one entry point, choosing the service or the in-process mode.
+
+Turns of one session run one at a time on the agent's event loop (``session_lock``) and,
+for processes outside the service, across processes (``memagent.graph.turn_lock``).
 
 Library users (``open_agent``/``aopen_agent``, notebooks) and Studio keep opening
 everything in their own process.
