@@ -4,7 +4,8 @@ Real ``memagent`` processes on a fresh home, as a user runs them:
 
 1. client start: ``python -c "import memagent.graph.cli"`` (what every command pays);
 2. service cold start: ``memagent service start`` on a home with no service (spawn,
-   open store, checkpointer, queue, worker, graph) until it answers;
+   open store, checkpointer, queue, worker, graph) until it answers; then the first
+   ``ask`` (which starts the model server and loads the embedder);
 3. ``memagent memories list`` wall time: through the warm service vs in-process
    (``MEMAGENT_SERVICE=off``: each command opens the store itself);
 4. ``memagent ask`` wall time: through the warm service (model server kept warm) vs
@@ -79,7 +80,8 @@ def main() -> None:
         try:
             cold = timed(env, "service", "start")
             print(f"service cold start (service start)       {cold:6.2f} s")
-            timed(env, "ask", "warm up", *scope, "--session", "w0")  # model and embedder up
+            first = timed(env, "ask", "warm up", *scope, "--session", "w0")  # model, embedder up
+            print(f"first ask after start (model, embedder)  {first:6.2f} s")
             lists = [timed(env, "memories", "list", "--user", "bench") for _ in range(args.runs)]
             asks = [
                 timed(env, "ask", f"Budget is {i} million.", *scope, "--session", f"s{i}")
