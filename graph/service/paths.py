@@ -1,7 +1,10 @@
 """Where one home's service lives: a private runtime directory keyed by the home.
 
-``$XDG_RUNTIME_DIR/memagent`` when the session has one, else ``<tmp>/memagent-<uid>``;
-created 0700 and refused when another user owns it or can write it. Inside, one
+``/run/user/<uid>/memagent`` when the user has that directory, else
+``/tmp/memagent-<uid>``: derived from the user id alone, not from environment variables
+(``XDG_RUNTIME_DIR``, ``TMPDIR``) that a cron job, ``sudo -u`` or an IDE may set
+differently, so every terminal of a user finds the same service. Created 0700 and
+refused when another user owns it. Inside, one
 folder per home (a digest of its resolved path, so the socket path stays short):
 ``service.sock`` (0600), ``service.lock`` (held by the running service for its whole
 life), ``spawn.lock`` (held by a client while it starts one) and ``service.log``.
@@ -10,6 +13,7 @@ Stdlib only: the client imports this.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -36,10 +40,13 @@ def _private_dir(path: Path) -> Path:
 
 def runtime_root() -> Path:
     """The per-user directory that holds every home's service files."""
-    xdg = os.environ.get("XDG_RUNTIME_DIR")
-    if xdg and os.path.isdir(xdg) and os.access(xdg, os.W_OK):
-        return _private_dir(Path(xdg) / "memagent")
-    return _private_dir(Path(tempfile.gettempdir()) / f"memagent-{os.getuid()}")
+    uid = os.getuid()
+    run_user = Path(f"/run/user/{uid}")
+    with contextlib.suppress(OSError):
+        if run_user.stat().st_uid == uid and os.access(run_user, os.W_OK):
+            return _private_dir(run_user / "memagent")
+    tmp = Path("/tmp") if os.path.isdir("/tmp") else Path(tempfile.gettempdir())
+    return _private_dir(tmp / f"memagent-{uid}")
 
 
 def home_key(home: Path) -> str:
