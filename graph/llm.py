@@ -530,8 +530,10 @@ def _check_local(s: Settings, probe: bool) -> tuple[bool, str]:
             if s.gguf_path is not None:
                 return True, f"local LLM: {llm_server.model_path(s)}"
             llm_server.part_paths()
-            model = s.model_dir / llm_server.MODEL_FILENAME
-            where = f"at {model}" if model.is_file() else f"assembled on first use in {s.model_dir}"
+            model = s.model_dir.expanduser() / llm_server.MODEL_FILENAME
+            where = (
+                f"at {model}" if model.is_file() else f"assembled on first use in {model.parent}"
+            )
             return True, f"local LLM: model parts installed, model {where}"
         reply = chat_model(s, max_tokens=4).invoke("Say OK.")
     except LLMUnavailableError as e:

@@ -156,7 +156,11 @@ async def _drive(url: str) -> dict:
     thread = await client.threads.create()
     runs = [
         await _turn(client, thread["thread_id"], assistant["assistant_id"], text)
-        for text in ("Our budget is $3 million for 200 seats.", "Who signs off on it?")
+        for text in (
+            "Our budget is $3 million for 200 seats.",
+            "Who signs off on it?",
+            "Log a commitment: send the SOC2 report by Dec 4",  # a tool: the CRM's SQLite
+        )
     ]
     state = await client.threads.get_state(thread["thread_id"])
     history = await client.threads.get_history(thread["thread_id"])
@@ -173,12 +177,18 @@ async def _drive(url: str) -> dict:
 def test_studio_runs_on_project_store_and_checkpointer(
     start_dev_server: Callable[..., DevServer], fake_llm: FakeOpenAI
 ) -> None:
+    fake_llm.route = {
+        "tool": "log_commitment",
+        "args": {"description": "Send the SOC2 report", "due_date": "2026-12-04"},
+    }
     server = start_dev_server(MEMAGENT_BASE_URL=fake_llm.url, MEMAGENT_EMBEDDER="hash")
     out = asyncio.run(_drive(server.url))
-    assert [r["status"] for r in out["runs"]] == ["success", "success"], server.log_text()[-4000:]
+    assert [r["status"] for r in out["runs"]] == ["success"] * 3, server.log_text()[-4000:]
     values = out["state"]["values"]
     humans = [m for m in values["messages"] if m["type"] == "human"]
-    assert len(humans) == 2
+    assert len(humans) == 3
+    tools = [m for m in values["messages"] if m["type"] == "tool"]
+    assert any("Logged commitment" in str(m["content"]) for m in tools), values["messages"]
     assert "recall_trace" in values and "working" in values and "summary" in values
     assert len(out["history"]) >= 2
     assert any(
