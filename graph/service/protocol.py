@@ -55,6 +55,7 @@ def for_service(settings: Settings) -> Settings:
     update: dict[str, Any] = {"home": settings.home.expanduser().resolve()}
     if settings.gguf_path is not None:
         update["gguf_path"] = settings.gguf_path.expanduser().resolve()
+    update["model_dir"] = settings.model_dir.expanduser().resolve()
     location = settings.store_location
     if location and "://" not in location and location != ":memory:":
         update["store_location"] = str(Path(location).expanduser().resolve())

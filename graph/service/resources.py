@@ -92,9 +92,9 @@ class Resources:
         after their message is checkpointed, so a failure here keeps the message."""
         if self.settings.base_url is not None:
             return
-        from memagent.graph.llm_server import ensure_local_server
+        from memagent.graph.llm_server import aensure_local_server
 
-        await asyncio.to_thread(ensure_local_server, self.settings)
+        await aensure_local_server(self.settings)
 
     def jobs_busy(self) -> bool:
         """A job is running, or one is due now (the worker is about to take it)."""
