@@ -71,10 +71,11 @@ def stop(as_json: JsonOpt = False) -> None:
 def run() -> None:
     """Run the service in the foreground (logs here; Ctrl-C stops it)."""
     from memagent.graph.service.server import AlreadyRunningError, serve
+    from memagent.stores.log_redaction import memagent_logger
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    service_log = logging.getLogger("memagent.service")
+    service_log = memagent_logger("memagent.service")
     service_log.setLevel(logging.INFO)
     service_log.addHandler(handler)
     service_log.propagate = False

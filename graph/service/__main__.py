@@ -11,6 +11,7 @@ import sys
 
 from memagent.graph.service.server import serve
 from memagent.graph.settings import Settings
+from memagent.stores.log_redaction import memagent_logger
 
 
 def main() -> int:
@@ -19,7 +20,7 @@ def main() -> int:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    logging.getLogger("memagent.service").setLevel(logging.INFO)
+    memagent_logger("memagent.service").setLevel(logging.INFO)
     try:
         settings = Settings()
     except Exception as exc:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import logging
 import os
 import signal
 import socket
@@ -33,8 +32,9 @@ from memagent.graph.service.errors import describe
 from memagent.graph.service.paths import ServicePaths
 from memagent.graph.service.resources import Resources
 from memagent.graph.settings import Settings
+from memagent.stores.log_redaction import memagent_logger
 
-log = logging.getLogger("memagent.service")
+log = memagent_logger("memagent.service")
 
 LOCK_WAIT_S = 110.0
 """How long a new service waits for a stopping one to release the home (a little less
