@@ -70,7 +70,7 @@ def opened() -> Iterator[BaseStore]:
     except typer.Exit:
         raise
     except (InvalidScopeError, memory_ops.MemoryNotFoundError) as exc:
-        fail(str(exc).strip("'\""), 2)
+        fail(str(exc), 2)
     except Exception as exc:
         fail(f"{type(exc).__name__}: {exc}")
 

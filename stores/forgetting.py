@@ -24,7 +24,7 @@ from typing import Any
 
 from langgraph.store.base import BaseStore
 
-from memagent.stores.namespaces import ROOT, namespace
+from memagent.stores.namespaces import ROOT, namespace, scope_of
 from memagent.stores.records import MemoryRecord, utcnow
 from memagent.stores.scoring import recency
 from memagent.stores.write_path import PENDING_PREFIX, Candidate, WriteResult, write_memory
@@ -87,8 +87,9 @@ def fact_scopes(
     prefix = namespace(user_id, customer_id) if user_id else (ROOT,)
     out = set()
     for ns in store.list_namespaces(prefix=prefix, limit=100_000):
-        if len(ns) == 4 and ns[3] == "facts":
-            out.add((ns[1], ns[2]))
+        user, customer, kind = scope_of(ns)
+        if len(ns) == 4 and kind == "facts" and user is not None and customer is not None:
+            out.add((user, customer))
     return sorted(out)
 
 

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from langgraph.store.base import BaseStore, Item
 
-from memagent.stores.namespaces import KINDS, namespace
+from memagent.stores.namespaces import KINDS, namespace, scope_of
 from memagent.stores.profile import load_profile
 from memagent.stores.write_path import PENDING_PREFIX
 
@@ -29,6 +29,9 @@ class ScopedJobs(Protocol):
 
 class MemoryNotFoundError(KeyError):
     """No memory with that id in that scope."""
+
+    def __str__(self) -> str:  # KeyError would print the repr of the message
+        return str(self.args[0]) if self.args else ""
 
 
 def describe(item: Item, user_id: str, customer_id: str) -> dict[str, Any]:
@@ -73,12 +76,8 @@ def _all(store: BaseStore, ns: tuple[str, ...], batch: int = 500) -> list[Item]:
 
 def customers_of(store: BaseStore, user_id: str) -> list[str]:
     """Customer ids the user has anything stored for."""
-    found = {
-        ns[2]
-        for ns in store.list_namespaces(prefix=namespace(user_id), limit=100_000)
-        if len(ns) >= 3
-    }
-    return sorted(found)
+    listed = store.list_namespaces(prefix=namespace(user_id), limit=100_000)
+    return sorted({c for _, c, _ in map(scope_of, listed) if c is not None})
 
 
 def list_memories(
