@@ -32,7 +32,6 @@ re-exported here.
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ from typing import Any, Literal
 from langgraph.store.base import BaseStore, Item
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from memagent.stores.log_redaction import memagent_logger
 from memagent.stores.namespaces import namespace
 from memagent.stores.records import MemoryRecord, RecordType, Source, content_hash, utcnow
 from memagent.stores.write_cas import (
@@ -70,7 +70,7 @@ from memagent.stores.write_match import (
     same_value,
 )
 
-log = logging.getLogger(__name__)
+log = memagent_logger(__name__)
 
 Action = Literal["created", "merged", "versioned", "rejected", "pending"]
 
@@ -484,6 +484,7 @@ def write_episode(
 
     Keyed by thread; turns are merged by message id so a retried job adds nothing.
     Stored with ``index=False``: episodes are for audit and re-extraction, never recalled.
+    A turn's own message time (``Turn.at``) is kept when it has one, else ``now``.
     """
     now = now or utcnow()
     ns = namespace(user_id, customer_id, "episodes")
@@ -507,7 +508,7 @@ def write_episode(
                     "id": tid,
                     "role": getattr(t, "role", "user"),
                     "content": text,
-                    "at": now.isoformat(),
+                    "at": getattr(t, "at", "") or now.isoformat(),
                 }
             )
             if tid:
