@@ -16,15 +16,20 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memagent.nodes.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
+from memagent.nodes.extract_dates import reference_time
+from memagent.nodes.extract_hedges import is_approximate, is_uncertain
+from memagent.nodes.extract_sales import SalesFact, sales_facts, self_note
 from memagent.stores.jobs import Turn
 from memagent.stores.write_path import Candidate
 
-_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
-              "八": 8, "九": 9}  # fmt: skip
-_CN_UNITS = {"十": 10, "百": 100, "千": 1000}
-_CN_NUM = "零一二两三四五六七八九十百千"
+__all__ = ["cn_to_int", "parse_amount", "extract_rules", "user_sentences", "clean_statement"]
 
-_SPLIT = re.compile(r"(?<=[.!?;。！？；\n])\s*")
+_CN_NUM = CN_NUM
+
+_SPLIT = re.compile(
+    r"(?<=[。！？；\n])\s*|(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bvs)(?<=[.!?;])\s+"
+)
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*[。！]?$|\b(?:can you|could you|do you|would you)\b", re.I)
 _HYPOTHETICAL = re.compile(
     r"\b(?:if|suppose|supposing|imagine|hypothetically|what if|let's say|in theory|would be)\b"
@@ -42,18 +47,6 @@ _CORRECTION = re.compile(
     r"|^\s*(?:不对|不是的|更正|纠正一下|说错了|其实是|刚才说错)",
     re.I,
 )
-_AMOUNT = re.compile(
-    r"(?P<cur>[$€£¥￥]|usd\s?|us\$|rmb\s?|cny\s?)?\s*(?P<num>\d+(?:[,.]\d+)*|[" + _CN_NUM + r"]+)"
-    r"\s*(?P<mult>k\b|m\b|mm\b|million\b|bn\b|billion\b|thousand\b|万|亿|千)?"
-    r"\s*(?P<cur2>dollars?\b|usd\b|rmb\b|yuan\b|euros?\b|eur\b|元|块|美元|美金|人民币|欧元)?",
-    re.I,
-)
-_MULT = {"k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "万": 1e4,
-         "bn": 1e9, "billion": 1e9, "亿": 1e8}  # fmt: skip
-_CUR = {"$": "USD", "usd": "USD", "us$": "USD", "dollar": "USD", "dollars": "USD", "美元": "USD",
-        "美金": "USD", "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "欧元": "EUR",
-        "£": "GBP", "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "yuan": "CNY",
-        "元": "CNY", "块": "CNY", "人民币": "CNY"}  # fmt: skip
 _DATE = re.compile(
     r"\b(?:(?:next|this|by|before|on|until)\s+)?(?:monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday|tomorrow|next week|next month|end of (?:the )?(?:month|quarter|year)|"
@@ -76,47 +69,10 @@ class _Detector:
     keyword: re.Pattern[str]
 
 
-def cn_to_int(text: str) -> int | None:
-    """Chinese numerals up to the thousands ("三百", "两千五百", "十二") to int."""
-    if not text or any(c not in _CN_NUM for c in text):
-        return None
-    total, current = 0, 0
-    for c in text:
-        if c in _CN_DIGITS:
-            current = _CN_DIGITS[c]
-        else:
-            total += (current or 1) * _CN_UNITS[c]
-            current = 0
-    return total + current
-
-
-def parse_amount(text: str) -> tuple[str, str] | None:
-    """First money-like amount in ``text``: (surface text, normalised value "3000000 USD")."""
-    for m in _AMOUNT.finditer(text):
-        num_s, mult, cur = m.group("num"), (m.group("mult") or "").lower(), m.group("cur")
-        cur2 = m.group("cur2")
-        if not (mult or cur or cur2):
-            continue  # a bare number is not an amount
-        if num_s[0].isdigit():
-            digits = num_s.replace(",", "")
-            try:
-                num = float(digits)
-            except ValueError:
-                continue
-        else:
-            cn = cn_to_int(num_s)
-            if cn is None:
-                continue
-            num = float(cn)
-        num *= _MULT.get(mult, 1.0)
-        currency = _CUR.get((cur or cur2 or "").strip().lower(), "")
-        value = f"{int(num)}" + (f" {currency}" if currency else "")
-        return m.group(0).strip(), value
-    return None
-
-
 def parse_count(text: str, nouns: str) -> str | None:
-    m = re.search(r"(\d+|[" + _CN_NUM + r"]+)\s*(?:个|位|名)?\s*(?:" + nouns + ")", text, re.I)
+    m = re.search(
+        r"(\d+|[" + _CN_NUM + r"]+)\s*(?:个|位|名)?\s*(?:" + nouns + r")(?!民)", text, re.I
+    )
     if not m:
         return None
     raw = m.group(1)
@@ -255,7 +211,7 @@ def _cand(
 def _sentence_candidates(s: str, turn: Turn, context_attr: str | None) -> list[Candidate]:
     zh = _lang(s) == "zh"
     correction = bool(_CORRECTION.search(s))
-    conf = 0.5 if _HEDGE.search(s) else (0.95 if correction else 0.9)
+    conf = 0.5 if is_uncertain(s) else (0.95 if correction else 0.9)
     core = _core(s)
     out: list[Candidate] = []
 
@@ -263,6 +219,8 @@ def _sentence_candidates(s: str, turn: Turn, context_attr: str | None) -> list[C
     referring = correction or bool(_REFERRING.match(s))
     if amount and (_BUDGET.keyword.search(s) or (referring and context_attr == "budget")):
         surface, value = amount
+        if is_approximate(s):
+            value += " approx"
         content = f"客户预算是{surface}。" if zh else f"Customer budget is {surface}."
         out.append(_cand("budget", "fact", 0.8, content, value, conf, turn, correction))
 
@@ -411,17 +369,102 @@ def user_sentences(turns: Sequence[Turn]) -> list[tuple[str, str, bool]]:
             continue
         sentences = [s.strip() for s in _SPLIT.split(turn.content) if s.strip()]
         for j, s in enumerate(sentences):
-            out.append((s, sentence_label(sentences, j), bool(_HEDGE.search(s))))
+            out.append((s, sentence_label(sentences, j), is_uncertain(s)))
+    return out
+
+
+_TYPE = {"commitment": "commitment", "timeline": "commitment", "contact_preference": "preference",
+         "deal_stage": "status"}  # fmt: skip
+_IMPORTANCE = {"budget": 0.8, "timeline": 0.8, "commitment": 0.8, "deal_stage": 0.8,
+               "stakeholder": 0.7, "requirement": 0.7, "competitor": 0.7, "contact_preference": 0.7,
+               "pain_point": 0.6, "incumbent": 0.6, "amount": 0.5, "count": 0.5}  # fmt: skip
+_OLD_TO_CATEGORY = {"budget": "budget", "decision_maker": "stakeholder", "current_vendor": "incumbent",
+                    "contact_channel": "contact_preference", "contact_avoid": "contact_preference",
+                    "seats": "count", "team_size": "count", "deadline": "timeline"}  # fmt: skip
+
+
+def _from_fact(f: SalesFact, turn: Turn, correction: bool) -> Candidate:
+    conf = 0.5 if f.uncertain and not correction else (0.95 if correction else 0.9)
+    return Candidate(
+        content=_clip(f.content),
+        type=_TYPE.get(f.category, "fact"),  # type: ignore[arg-type]
+        entity="customer",
+        attribute=f.attribute,
+        value=f.value,
+        importance=_IMPORTANCE.get(f.category, 0.6),
+        confidence=conf,
+        event_time=f.event_time,
+        message_ids=[turn.id] if turn.id else [],
+        correction=correction,
+    )
+
+
+def _mentions(fact: SalesFact, value: str | None) -> bool:
+    """Whether a clause states ``value`` (a detector's value: "3000000", "50", "sarah")."""
+    if not value:
+        return False
+    first = value.split()[0].lower()
+    text = f"{fact.content} {fact.value or ''}".lower()
+    return first in text or any(str(a.value) == first for a in parse_amounts(fact.content))
+
+
+def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction: bool,
+           ) -> list[Candidate]:  # fmt: skip
+    """One candidate per clause: the sales fact, with the single-valued key and value of
+    the detector that read the same clause (budget, decision maker, seats...)."""
+    out = [_from_fact(f, turn, correction) for f in facts]
+    cats = [f.category for f in facts]
+    used: set[int] = set()
+    for c in old:
+        if c.attribute == "deadline" and any(k in ("timeline", "commitment") for k in cats):
+            continue  # the sales rules key deadlines by their event
+        want = _OLD_TO_CATEGORY.get(c.attribute)
+        idx = next((i for i, k in enumerate(cats) if k == want and i not in used), None)
+        if idx is None:
+            idx = next((i for i, f in enumerate(facts) if i not in used and _mentions(f, c.value)),
+                       None)  # fmt: skip
+        if idx is None:
+            out.append(c)
+            continue
+        used.add(idx)
+        target = out[idx]
+        standing = c.type == "preference" and not c.attribute.startswith("contact")
+        if (
+            standing
+            or c.attribute in ("budget", "decision_maker", "seats", "team_size")
+            or (c.attribute.startswith("contact") and ":customer:" in target.attribute)
+        ):
+            value = c.value if c.attribute != "budget" else (target.value or c.value)
+            if c.attribute == "budget" and c.value and "approx" in c.value and value:
+                value = value if "approx" in value else value + " approx"
+            out[idx] = target.model_copy(
+                update={
+                    "attribute": c.attribute,
+                    "value": value,
+                    "confidence": min(c.confidence, 0.95) if not correction else c.confidence,
+                }
+            )
+        elif c.attribute == "current_vendor" and c.value:
+            out[idx] = target.model_copy(
+                update={"attribute": f"current_vendor:{c.value[:40]}", "value": c.value}
+            )
     return out
 
 
 def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
-    """Candidates from the user turns, plus the reasons sentences were skipped."""
+    """Candidates from the user turns, plus the reasons sentences were skipped.
+
+    Dates are resolved against each message's own time (``Turn.at``)."""
     cands: list[Candidate] = []
     skipped: list[str] = []
+    event: str | None = None
     for i, turn in enumerate(turns):
         if turn.role != "user":
             continue
+        if self_note(turn.content):
+            skipped.append("not for memory")
+            continue
+        ref = reference_time(turn.at)
         context_attr = _topic_of(turns[:i])
         sentences = [s.strip() for s in _SPLIT.split(turn.content) if s.strip()]
         for j, s in enumerate(sentences):
@@ -431,8 +474,11 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                 if label == "joke" and _BUDGET.keyword.search(s):
                     context_attr = "budget"  # the topic outlives the joke ("It's 80k.")
                 continue
-            found = _sentence_candidates(s, turn, context_attr)
+            correction = bool(_CORRECTION.search(s))
+            old = _sentence_candidates(s, turn, context_attr)
+            facts, event = sales_facts(s, ref, context_event=event)
+            found = _merge(old, facts, turn, correction)
             cands.extend(found)
-            if found:
-                context_attr = found[-1].attribute
+            if old:
+                context_attr = old[-1].attribute
     return cands, skipped

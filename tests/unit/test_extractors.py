@@ -30,7 +30,7 @@ async def extract(*texts: str) -> list[tuple[str, str | None, float]]:
         ("Our budget is $3 million for this project.", "budget", "3000000 USD"),
         ("The budget is 500k.", "budget", "500000"),
         ("我们的预算是300万。", "budget", "3000000"),
-        ("预算大约两百万人民币。", "budget", "2000000 CNY"),
+        ("预算大约两百万人民币。", "budget", "2000000 CNY approx"),
         ("We need 50 seats.", "seats", "50"),
         ("我们需要80个账号。", "seats", "80"),
         ("我们有200名员工。", "team_size", "200"),
@@ -41,7 +41,7 @@ async def extract(*texts: str) -> list[tuple[str, str | None, float]]:
         ("以后都用微信联系我。", "contact_channel", "wechat"),
         ("不要打电话，发邮件就行。", "contact_channel", "email"),
         ("合同要在6月30日之前签。", "deadline", "6月30日"),
-        ("We currently use Salesforce.", "current_vendor", "salesforce"),
+        ("We currently use Salesforce.", "current_vendor:salesforce", "salesforce"),
         ("From now on send all quotes in USD.", "currency", None),
         ("以后报价都用人民币。", "currency", None),
     ],
@@ -67,8 +67,18 @@ async def test_rules_skip_traps(text: str) -> None:
     assert await extract(text) == []
 
 
-async def test_hedged_statement_has_low_confidence() -> None:
-    ((attr, _, conf),) = await extract("我们预算大概200万左右。")
+async def test_approximate_value_is_a_confirmed_fact() -> None:
+    """Hedging is not doubt: "大概"/"about" give an approximate value, not a pending fact."""
+    for text in ("我们预算大概200万左右。", "Budget is about 2 million."):
+        ((attr, value, conf),) = await extract(text)
+        assert (attr, value) == ("budget", "2000000 approx") and conf >= 0.9
+
+
+@pytest.mark.parametrize(
+    "text", ["Budget might be around 2 million.", "预算可能是200万，还不确定。", "Maybe 2M budget."]
+)
+async def test_uncertain_statement_has_low_confidence(text: str) -> None:
+    ((attr, _, conf),) = await extract(text)
     assert attr == "budget" and conf < 0.6
 
 

@@ -1,0 +1,318 @@
+"""Sales-grade rules: one memory per salient clause of a note, keyed by its subject.
+
+A note is cut into clauses (";", " - ", ", and", " but ", "，", bullets, a "Must-haves:"
+label carried to each of its items). A clause is kept when it says something a
+salesperson needs later: a stakeholder and their stance, a budget, a date or
+deadline, a requirement, the incumbent system, a competitor or quote, a contact
+preference, a pain point, a commitment or next step, the deal stage, a count
+("400 trucks"). Its content is the clause itself, with the person it is about when
+it only says "she"/"他", and every date written out absolutely from the message time.
+
+Keys (``attribute``): single-valued attributes supersede (``budget``,
+``decision_maker``, ``deal_stage``); everything else is many per account and keyed
+by its subject: ``deadline:<event>``, ``commitment:<what>``, ``stakeholder:<person>``,
+``requirement:<hash>``, ``competitor:<name>``, ``incumbent:<name>``,
+``pain_point:<hash>``, ``contact_preference:<person>:<hash>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from memagent.nodes.extract_amounts import parse_amounts
+from memagent.nodes.extract_dates import DateHit, find_dates
+from memagent.nodes.extract_entities import find_people, last_person
+from memagent.nodes.extract_hedges import is_uncertain
+
+_CLAUSE_SPLIT = re.compile(
+    r"\s*;\s*|；|\s+[-–—]\s+|,?\s+but\s+|，(?:但是?|不过|而且|另外|同时)?|,\s+(?:and\s+)?(?=(?:they|we|he|she|"
+    r"their|our|i|it)\b)|\s+and\s+(?=(?:they|we|he|she|i|our|their)\b)|(?<=\))\s*,\s*|\n",
+    re.I,
+)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、]|[一二三四五六七八九十]+[、.])\s*")
+_LABEL = re.compile(r"^(?P<label>[^:：\n]{2,30})[:：]\s*(?=\S)")
+_FILLER = re.compile(
+    r"^\s*(?:also|and|plus|so|ok(?:ay)?|update|fyi|anyway|btw|oh|哦对了|另外|还有|对了|"
+    r"no|yes|yeah|yep|correction(?: from [\w' ]+)?|更新一下|纠正|更正)\b[,:，：\s-]*",
+    re.I,
+)
+
+_SELF_NOTE = re.compile(
+    r"\b(?:don'?t (?:record|note|save|write down)|do not (?:record|note|save)|"
+    r"off the record|thinking out loud|nothing from them|not from (?:them|the customer))\b"
+    r"|别记|不要记|不用记|先不记|先自己琢磨|不用记录|别记录",
+    re.I,
+)
+"""The user says the message is not about the customer or must not be kept."""
+
+_CUES: list[tuple[str, re.Pattern[str]]] = [
+    ("deal_stage", re.compile(
+        r"\b(?:shortlist(?:ed)?|short-list|finalists?|on hold|paused|stalled|frozen|"
+        r"legal review|redlines?|in legal|commercial (?:stage|phase|negotiation)|negotiation stage|"
+        r"going with us|verbal(?:ly)? (?:yes|commit)|we (?:won|lost)|lost the deal|deal is lost|"
+        r"selected us|chose us|picked us|closed[- ]won|closed[- ]lost|poc stage|in (?:a |the )?pilot)\b"
+        r"|商务谈判|谈判阶段|进入[\u4e00-\u9fff]{2,6}阶段|过了技术评估|通过了?技术评估|丢了|输了|落选|"
+        r"未中标|中标了|赢了|搁置|暂停|签了合同|已签约|入围|短名单", re.I)),
+    ("competitor", re.compile(
+        r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|bid from|bids? (?:at|of)|"
+        r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z])\b"
+        r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标", re.I)),
+    ("commitment", re.compile(
+        r"\b(?:next steps?|i(?:'ll| will)|we(?:'ll| will)|i send|we send|we owe|i owe|owe them|"
+        r"promised|committed|our side|on us|will send|will share|will provide|will call|"
+        r"to send|to deliver|follow[- ]up)\b"
+        r"|答应|承诺|我们负责|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
+    ("contact_preference", re.compile(
+        r"\b(?:prefers?|preferred|only reads|only answers|email only|by email|via email|"
+        r"can'?t stand|don'?t call|do not call|no calls|hates? (?:phone|calls|email|teams|zoom)|"
+        r"reach (?:him|her|them)|best (?:way|time) to|contact (?:him|her|them)|text (?:him|her))\b"
+        r"|微信|电话|邮件|短信|钉钉|飞书|企业微信沟通|沟通|联系|找他|找她|发消息", re.I)),
+    ("requirement", re.compile(
+        r"\b(?:must(?:-haves?)?|needs?|required?|requires|requirements?|mandatory|has to|have to|"
+        r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
+        r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
+        r"|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接|集成|私有化|国产化|信创", re.I)),
+    ("pain_point", re.compile(
+        r"\b(?:pain(?: point)?s?|problems?|issues?|hates?|frustrat\w*|complain\w*|slow|"
+        r"expensive|too costly|late|outages?|downtime|crash\w*|manual(?:ly)?|takes? (?:them )?"
+        r"(?:\d+|two|three|several)|costs? them|fines?|penalt\w*|unhappy|struggl\w*|end[- ]of[- ]life)\b"
+        r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失", re.I)),
+    ("incumbent", re.compile(
+        r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
+        r"core (?:system )?is|erp is|crm is|system is|live in|lives in|outsourced|"
+        r"(?:current|existing) (?:system|vendor|provider|tool|crm|erp|platform)|switch(?:ing)? from|"
+        r"replace|replacing|migrat\w* from)\b"
+        r"|用的是|现在用|目前用|在用|现有|外包|系统是|换掉", re.I)),
+]  # fmt: skip
+
+_EVENTS = [
+    ("workshop", r"workshop|研讨会"), ("demo", r"\bdemo|演示"), ("poc", r"\bpoc\b|试点|测试"),
+    ("pilot", r"\bpilot"), ("proposal", r"proposal|方案"), ("pricing", r"pric(?:e|ing)|报价|quote"),
+    ("tender", r"tender|\brfp\b|招标|投标"), ("signing", r"\bsign|signature|签约|签合同|签字"),
+    ("go_live", r"go[- ]live|\blive\b|launch|上线"), ("rollout", r"roll-?out|推广"),
+    ("decision", r"decision|decide|决定|定下来|拍板|立项"), ("close", r"\bclose\b|成交"),
+    ("contract_end", r"contract (?:ends|expires|runs out)|renewal|到期|expir"),
+    ("kickoff", r"kick-?off|启动"), ("meeting", r"meeting|会议|开会|院办会"),
+    ("questionnaire", r"questionnaire|问卷"), ("reference", r"reference|参考客户"),
+    ("budget_cycle", r"budget cycle|预算周期"), ("freeze", r"freeze|冻结"),
+    ("procurement", r"procure|purchas|采购"),
+]  # fmt: skip
+_EVENT_RES = [(name, re.compile(p, re.I)) for name, p in _EVENTS]
+_RESCHEDULE = re.compile(
+    r"\b(?:moved?|push(?:ed)?|slipp?(?:ed)?|resched\w*|postpone\w*|delay\w*|instead|brought forward)\b"
+    r"|改到|推迟|延到|延期|提前到|挪到|换到",
+    re.I,
+)
+_BUDGET = re.compile(r"\bbudget\b|预算|总投资|\bspend\b", re.I)
+_COUNT = re.compile(
+    r"(?:~|about |around |约|大概)?(?P<n>\d[\d,]*)\s*(?:\+\s*)?(?:名|个|家|位|台|辆)?\s*(?P<noun>"
+    r"trucks?|stores?|hotels?|sites?|plants?|branches|seats?|users?|licen[cs]es|employees|staff|"
+    r"reps|agents|drivers|vehicles|properties|locations|clinics|schools|store mgrs|managers|"
+    r"门店|工人|员工|用户|账号|席位|司机|车辆|酒店|网点|工厂|医院|学校|人)",
+    re.I,
+)
+_SUBJECTLESS = re.compile(
+    r"^\s*(?:she|he|they|her|his|him|their|pls|please|only|prefers?|hates?|can'?t|don'?t|"
+    r"wants?|says?|said|pretty|very|neutral|skeptical|"
+    r"她|他|人很好|打电话|发邮件|只用|别|不要|习惯|喜欢|对价格|态度|主要)",
+    re.I,
+)
+
+
+@dataclass
+class Clause:
+    text: str
+    label: str = ""
+
+
+def _h(text: str) -> str:
+    return hashlib.sha256(" ".join(text.lower().split()).encode()).hexdigest()[:8]
+
+
+def _slug(text: str) -> str:
+    s = re.sub(r"[^\w]+", "_", text.strip().lower()).strip("_")
+    return s[:40] or _h(text)
+
+
+def split_clauses(sentence: str) -> list[Clause]:
+    """A sentence (or bullet line) cut into clauses; a short "Label:" prefix is carried
+    to every clause after it ("Must-haves: SSO, and data in EU")."""
+    line = _BULLET.sub("", sentence)
+    label = ""
+    m = _LABEL.match(line)
+    if m and not find_dates(m.group("label"), datetime(2000, 1, 1)):
+        label, line = m.group("label").strip(), line[m.end() :]
+    out = []
+    for part in _CLAUSE_SPLIT.split(line):
+        part = (part or "").strip(" ,.，。;；")
+        if len(part) >= 3:
+            out.append(Clause(part, label))
+    return out
+
+
+def self_note(text: str) -> bool:
+    """The user says not to keep this message, or that it is not about the customer."""
+    return bool(_SELF_NOTE.search(text))
+
+
+def with_dates(text: str, dates: list[DateHit]) -> str:
+    """``text`` with each relative or partial date followed by its absolute form."""
+    out, last = [], 0
+    for d in dates:
+        out.append(text[last : d.end])
+        if d.iso.lower() not in d.surface.lower():
+            out.append(f" ({d.iso})")
+        last = d.end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def categorise(clause: str) -> str | None:
+    """The sales category a clause speaks to, or None when it holds nothing salient."""
+    has_date = bool(find_dates(clause, datetime(2026, 1, 1)))
+    amounts = parse_amounts(clause)
+    if amounts and _BUDGET.search(clause):
+        return "budget"
+    for name, cue in _CUES:
+        if not cue.search(clause):
+            continue
+        if name == "incumbent" and not re.search(
+            r"\b[A-Z][\w+.]*[A-Za-z]|[A-Z]{2,}|Excel|自研|自己写|自建|外包|纸质|[\u4e00-\u9fff]{2,}的",
+            clause,
+        ):
+            continue  # "uses" needs a product name
+        if name == "contact_preference" and not re.search(
+            r"prefer|only|can'?t stand|don'?t|hate|best|习惯|只用|别|不要|不怎么|就行|最好|比.{0,4}好|"
+            r"不接|偏好|反感",
+            clause,
+            re.I,
+        ):
+            continue
+        if name == "commitment" and not (has_date or re.search(r"next step|下一步", clause, re.I)):
+            continue
+        return name
+    if has_date and any(p.search(clause) for _, p in _EVENT_RES):
+        return "timeline"
+    if amounts:
+        return "amount"
+    if _COUNT.search(clause):
+        return "count"
+    return None
+
+
+@dataclass
+class SalesFact:
+    """One clause worth keeping, before it becomes a ``Candidate``."""
+
+    content: str
+    category: str
+    attribute: str
+    value: str | None
+    uncertain: bool
+    event_time: datetime | None = None
+
+
+def _event(clause: str) -> str | None:
+    return next((name for name, p in _EVENT_RES if p.search(clause)), None)
+
+
+def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
+         context_event: str | None) -> tuple[str, str | None]:  # fmt: skip
+    """(attribute, value) of a clause: single-valued attributes share one key, the rest
+    are keyed by their subject so one never supersedes another."""
+    if category == "budget":
+        amounts = parse_amounts(clause)
+        return "budget", amounts[0].normalised if amounts else None
+    if category == "deal_stage":
+        return "deal_stage", _slug(clause)[:60]
+    if category in ("timeline", "commitment") and dates:
+        event = _event(clause) or (context_event if _RESCHEDULE.search(clause) else None)
+        prefix = "deadline" if category == "timeline" else "commitment"
+        if event is None and context_event and not _has_subject_noun(clause):
+            event = context_event
+        return f"{prefix}:{event or _h(clause)}", dates[-1].iso
+    if category == "competitor":
+        name = re.search(r"\b([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
+        zh = re.search(r"([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|在接触)", clause)
+        who = name.group(1) if name else zh.group(1) if zh else _h(clause)
+        return f"competitor:{_slug(who)}:{_h(clause)}", None
+    if category == "contact_preference":
+        return f"contact_preference:{_slug(person or 'customer')}:{_h(clause)}", None
+    return f"{category}:{_h(clause)}", None
+
+
+def _has_subject_noun(clause: str) -> bool:
+    return bool(re.search(r"\b[a-z]{4,}\b", re.sub(_RESCHEDULE, "", clause), re.I)) and not (
+        _RESCHEDULE.search(clause)
+    )
+
+
+def sales_facts(
+    text: str, ref: datetime, *, context_event: str | None = None
+) -> tuple[list[SalesFact], str | None]:
+    """The facts of one user statement (a sentence or bullet line), and the event the
+    conversation is now about (for "push it to Jan 6" in a later clause or turn)."""
+    facts: list[SalesFact] = []
+    person = last_person(text)
+    for p in find_people(text):
+        role = p.role
+        content = f"{p.name}：{role}。" if re.search(r"[\u4e00-\u9fff]", role) else (
+            f"{p.name}: {role}.")  # fmt: skip
+        facts.append(SalesFact(content, "stakeholder", f"stakeholder:{_slug(p.name)}:role",
+                               role.lower(), False))  # fmt: skip
+    current_person: str | None = None
+    for clause in split_clauses(text):
+        body = _FILLER.sub("", clause.text).strip()
+        if not body:
+            continue
+        people_here = find_people(body)
+        named = last_person(body)
+        if named:
+            current_person = named
+        category = categorise(body)
+        if category is None and clause.label and categorise(f"{clause.label}: {body}"):
+            category = categorise(f"{clause.label}: {body}")
+        rest = body
+        for p in people_here:
+            rest = rest.replace(body[p.start : p.end], " ")
+        if category is None:
+            stance = _STANCE.search(body)
+            if stance and (named or current_person or person):
+                category = "stakeholder"
+            else:
+                continue
+        if people_here and len(re.sub(r"[\W_]+|\b(?:met|also|with|and|attendees)\b|见了|和", "", rest,
+                                      flags=re.I)) < 4:  # fmt: skip
+            continue  # the clause only names a person and role: already kept above
+        dates = find_dates(body, ref)
+        content = with_dates(body, dates)
+        if clause.label and not re.match(r"(?i)note|re\b|fyi", clause.label):
+            content = f"{clause.label}: {content}"
+        who = current_person or person
+        if (
+            who
+            and who not in content
+            and (_SUBJECTLESS.match(body) or category in ("contact_preference", "stakeholder"))
+        ):
+            content = f"{who}: {content}"
+        attribute, value = _key(category, body, who, dates, context_event)
+        if category in ("timeline", "commitment") and dates:
+            context_event = attribute.split(":", 1)[1]
+        event_time = None
+        if dates and dates[-1].day is not None:
+            event_time = datetime.combine(dates[-1].day, datetime.min.time(), ref.tzinfo)
+        facts.append(SalesFact(content, category, attribute, value, is_uncertain(body), event_time))
+    return facts, context_event
+
+
+_STANCE = re.compile(
+    r"\b(?:champion|sponsor|advocate|supporter|pushing for us|pushed (?:hard )?(?:internally|for us)|"
+    r"skeptic\w*|neutral|blocker|detractor|on the fence|on our side|likes us|fan of|"
+    r"retir\w*|leaving|left the company|takes over|decision[- ]maker|makes? the (?:call|decision)|"
+    r"signs?(?: off)?|approves?|cadillac)\b"
+    r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任",
+    re.I,
+)
