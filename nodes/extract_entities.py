@@ -26,7 +26,7 @@ _NOT_NAMES = {"Next", "Budget", "Met", "Call", "Email", "Also", "Update", "Their
               "We", "They", "Must", "Core", "Deal", "Target", "Visit", "Note", "Thanks"}  # fmt: skip
 
 _EN_PATTERNS = [
-    re.compile(r"(?P<name>" + _NAME_EN + r")\s*\((?P<role>[^)]{2,45})\)"),
+    re.compile(r"(?P<name>" + _NAME_EN + r")\s*\((?P<role>(?:[^)]{0,25}\b)?(?i:" + _TITLE_EN + r")[^)]{0,20})\)"),
     re.compile(r"(?P<name>" + _NAME_EN + r"),\s+(?:(?:the|their|our|its) )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r")),?\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: [A-Za-z]+){0,2})"),
@@ -42,14 +42,20 @@ _ZH_TITLES = (
     r"主任|部长|处长|科长|经理|负责人|对接人|联系人|主管|厂长|局长|校长|老板)"
 )
 _ZH_NAME = r"[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}"
+_ZH_DEPT = r"(?:处|部|科|中心|室|局|组)"
+_ZH_DEPT_NAME = r"[\u4e00-\u9fffA-Z]{1,6}" + _ZH_DEPT
 _ZH_PATTERNS = [
     re.compile(r"(?P<role>[\u4e00-\u9fff]{2,6}(?:处|部|科|中心|室|局))的?(?P<name>[" + SURNAMES + r"](?:总|主任|处长|经理|部长|院长|工))"),
-    re.compile(r"(?P<name>" + _ZH_NAME + r")[（(](?P<role>[^）)]{2,20})[）)]"),
+    re.compile(r"(?P<name>" + _ZH_NAME + r")[（(](?P<role>[^）)]{0,12}(?:" + _ZH_TITLES + r"|" + _ZH_DEPT + r")[^）)]{0,6})[）)]"),
+    re.compile(r"(?P<role>" + _ZH_DEPT_NAME + r")的?(?P<name>" + _ZH_NAME + r")(?P<title>" + _ZH_TITLES + r")"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?(?P<name>" + _ZH_NAME + r")(?![\u4e00-\u9fff]{0,0}[主总经部处])"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")(?P<role>" + _ZH_TITLES + r")"),
 ]  # fmt: skip
 _ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲]$")
+_ZH_DEPT_ONLY = re.compile(
+    r"(?P<role>" + _ZH_DEPT_NAME + r")的(?P<name>" + _ZH_NAME + r")(?=[，。、；和与]|$)"
+)
 _ZH_ROLE_TRIM = re.compile(
     r"^(?:的|是|见了|和|跟|与|及|还有|拜访了?|今天|他们|我们|对接人是|说|，)+"
 )
@@ -80,9 +86,11 @@ def find_people(text: str) -> list[Person]:
     """Named people with a role, in text order, not overlapping."""
     out: list[Person] = []
     taken: list[tuple[int, int]] = []
-    for p in _EN_PATTERNS + _ZH_PATTERNS:
+    for p in _EN_PATTERNS + _ZH_PATTERNS + [_ZH_DEPT_ONLY]:
         for m in p.finditer(text):
             name, role = m.group("name").strip(), m.group("role").strip(" ,，")
+            if "title" in p.groupindex:
+                role += m.group("title")
             if any(m.start() < e and m.end() > s for s, e in taken):
                 continue
             if p in _EN_PATTERNS:

@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from memagent.nodes.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
 from memagent.nodes.extract_dates import reference_time
 from memagent.nodes.extract_hedges import is_approximate, is_uncertain
-from memagent.nodes.extract_sales import SalesFact, sales_facts, self_note
+from memagent.nodes.extract_sales import (
+    SalesFact,
+    dated_event,
+    known_names,
+    sales_facts,
+    self_note,
+)
 from memagent.stores.jobs import Turn
 from memagent.stores.write_path import Candidate
 
@@ -32,6 +38,7 @@ _SPLIT = re.compile(
 )
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*[。！]?$|\b(?:can you|could you|do you|would you)\b", re.I)
 _HYPOTHETICAL = re.compile(
+    r"(?<!asked )(?<!asks )(?<!ask )(?<!check )(?<!see )(?<!wondering )(?<!know )(?<!whether )"
     r"\b(?:if|suppose|supposing|imagine|hypothetically|what if|let's say|in theory|would be)\b"
     r"|如果|假如|假设|要是|万一|比如说|打个比方",
     re.I,
@@ -466,6 +473,8 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             continue
         ref = reference_time(turn.at)
         context_attr = _topic_of(turns[:i])
+        event = event or dated_event(turns[:i])
+        names = known_names(" ".join(t.content for t in turns[: i + 1] if t.role == "user"))
         sentences = [s.strip() for s in _SPLIT.split(turn.content) if s.strip()]
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
@@ -476,7 +485,7 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                 continue
             correction = bool(_CORRECTION.search(s))
             old = _sentence_candidates(s, turn, context_attr)
-            facts, event = sales_facts(s, ref, context_event=event)
+            facts, event = sales_facts(s, ref, context_event=event, names=names)
             found = _merge(old, facts, turn, correction)
             cands.extend(found)
             if old:

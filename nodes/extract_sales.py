@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -26,9 +27,11 @@ from memagent.nodes.extract_amounts import parse_amounts
 from memagent.nodes.extract_dates import DateHit, find_dates
 from memagent.nodes.extract_entities import find_people, last_person
 from memagent.nodes.extract_hedges import is_uncertain
+from memagent.stores.jobs import Turn
 
 _CLAUSE_SPLIT = re.compile(
-    r"\s*;\s*|；|\s+[-–—]\s+|,?\s+but\s+|，(?:但是?|不过|而且|另外|同时)?|,\s+(?:and\s+)?(?=(?:they|we|he|she|"
+    r"\s*;\s*|；|\s+[-–—]\s+(?![$€£¥\d])|,\s+(?=(?:maybe|perhaps|possibly|probably|nothing confirmed|"
+    r"not confirmed|tbd)\b)|,?\s+but\s+|，(?:但是?|不过|而且|另外|同时)?|,\s+(?:and\s+)?(?=(?:they|we|he|she|"
     r"their|our|i|it)\b)|\s+and\s+(?=(?:they|we|he|she|i|our|their)\b)|(?<=\))\s*,\s*|\n",
     re.I,
 )
@@ -49,17 +52,23 @@ _SELF_NOTE = re.compile(
 """The user says the message is not about the customer or must not be kept."""
 
 _CUES: list[tuple[str, re.Pattern[str]]] = [
+    ("milestone", re.compile(
+        r"\b(?:signed off on|passed|cleared|completed|approved|finished)\b.{0,30}\b(?:review|evaluation|"
+        r"assessment|audit|poc|pilot|trial)\b|\b(?:review|evaluation|assessment|poc|pilot|trial)\b.{0,20}"
+        r"\b(?:passed|signed off|cleared|completed|approved)\b"
+        r"|(?:通过|过了|完成)了?[\u4e00-\u9fff]{0,4}(?:评估|评审|测试|验收|审核|POC|试点)", re.I)),
     ("deal_stage", re.compile(
         r"\b(?:shortlist(?:ed)?|short-list|finalists?|on hold|paused|stalled|frozen|"
         r"legal review|redlines?|in legal|commercial (?:stage|phase|negotiation)|negotiation stage|"
         r"going with us|verbal(?:ly)? (?:yes|commit)|we (?:won|lost)|lost the deal|deal is lost|"
         r"selected us|chose us|picked us|closed[- ]won|closed[- ]lost|poc stage|in (?:a |the )?pilot)\b"
-        r"|商务谈判|谈判阶段|进入[\u4e00-\u9fff]{2,6}阶段|过了技术评估|通过了?技术评估|丢了|输了|落选|"
+        r"|商务谈判|谈判阶段|进入[\u4e00-\u9fff]{2,6}阶段|丢了|输了|落选|"
         r"未中标|中标了|赢了|搁置|暂停|签了合同|已签约|入围|短名单", re.I)),
     ("competitor", re.compile(
         r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|bid from|bids? (?:at|of)|"
         r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z])\b"
-        r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标", re.I)),
+        r"|\b(?:cheaper than us|undercut|lower than ours|priced below us)\b"
+        r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜", re.I)),
     ("commitment", re.compile(
         r"\b(?:next steps?|i(?:'ll| will)|we(?:'ll| will)|i send|we send|we owe|i owe|owe them|"
         r"promised|committed|our side|on us|will send|will share|will provide|will call|"
@@ -141,6 +150,8 @@ def split_clauses(sentence: str) -> list[Clause]:
     """A sentence (or bullet line) cut into clauses; a short "Label:" prefix is carried
     to every clause after it ("Must-haves: SSO, and data in EU")."""
     line = _BULLET.sub("", sentence)
+    if _HEADING.search(line):
+        return []  # "Requirements are as follows:" introduces, it says nothing
     label = ""
     m = _LABEL.match(line)
     if m and not find_dates(m.group("label"), datetime(2000, 1, 1)):
@@ -220,87 +231,123 @@ def _event(clause: str) -> str | None:
 
 
 def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
-         context_event: str | None) -> tuple[str, str | None]:  # fmt: skip
+         context: str | None) -> tuple[str, str | None]:  # fmt: skip
     """(attribute, value) of a clause: single-valued attributes share one key, the rest
     are keyed by their subject so one never supersedes another."""
     if category == "budget":
         amounts = parse_amounts(clause)
-        return "budget", amounts[0].normalised if amounts else None
+        if not amounts:
+            return "budget", None
+        return "budget", amounts[0].normalised + (" approx" if amounts[0].approx else "")
     if category == "deal_stage":
         return "deal_stage", _slug(clause)[:60]
+    if category == "milestone":
+        return f"deal_stage:milestone:{_h(clause)}", None
+    event = _event(clause) if dates else None
+    if event and category in ("requirement", "pain_point", "incumbent", "amount", "count"):
+        category = "timeline"  # "they want the contract signed by Dec 21" is a date first
     if category in ("timeline", "commitment") and dates:
-        event = _event(clause) or (context_event if _RESCHEDULE.search(clause) else None)
+        if event is None and context and (_RESCHEDULE.search(clause) or is_uncertain(clause)):
+            return context, dates[-1].iso
+        if event:  # one date per event, whether a deadline of theirs or a commitment of ours
+            return f"deadline:{event}", dates[-1].iso
         prefix = "deadline" if category == "timeline" else "commitment"
-        if event is None and context_event and not _has_subject_noun(clause):
-            event = context_event
-        return f"{prefix}:{event or _h(clause)}", dates[-1].iso
+        return f"{prefix}:{_h(clause)}", dates[-1].iso
     if category == "competitor":
-        name = re.search(r"\b([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
+        name = re.search(r"(?<=.)\b([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
         zh = re.search(r"([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|在接触)", clause)
         who = name.group(1) if name else zh.group(1) if zh else _h(clause)
         return f"competitor:{_slug(who)}:{_h(clause)}", None
     if category == "contact_preference":
         return f"contact_preference:{_slug(person or 'customer')}:{_h(clause)}", None
+    if category == "stakeholder" and person:
+        return f"stakeholder:{_slug(person)}:{_h(clause)}", None
     return f"{category}:{_h(clause)}", None
 
 
-def _has_subject_noun(clause: str) -> bool:
-    return bool(re.search(r"\b[a-z]{4,}\b", re.sub(_RESCHEDULE, "", clause), re.I)) and not (
-        _RESCHEDULE.search(clause)
-    )
+def _substance(text: str) -> int:
+    """Words (or Chinese characters) a clause has beyond filler."""
+    return len(_WORDS.findall(re.sub(r"\b(?:the|a|an|on|of|to|in|per|her|his|its|yes|no)\b", "", text,
+                                     flags=re.I)))  # fmt: skip
 
 
 def sales_facts(
-    text: str, ref: datetime, *, context_event: str | None = None
+    text: str, ref: datetime, *, context_event: str | None = None, names: Sequence[str] = ()
 ) -> tuple[list[SalesFact], str | None]:
-    """The facts of one user statement (a sentence or bullet line), and the event the
-    conversation is now about (for "push it to Jan 6" in a later clause or turn)."""
+    """The facts of one user statement (a sentence or bullet line), and the deadline key
+    the conversation is now about (for "push it to Jan 6" in a later clause or turn).
+    ``names`` are people named earlier in the message, to expand "Zhou" to "Zhou Lin"."""
     facts: list[SalesFact] = []
+    known = list(dict.fromkeys([*known_names(text), *names]))
     person = last_person(text)
     for p in find_people(text):
         role = p.role
-        content = f"{p.name}：{role}。" if re.search(r"[\u4e00-\u9fff]", role) else (
-            f"{p.name}: {role}.")  # fmt: skip
+        zh = re.search(r"[\u4e00-\u9fff]", role)
+        content = f"{p.name}：{role}。" if zh else f"{p.name}: {role}."
         facts.append(SalesFact(content, "stakeholder", f"stakeholder:{_slug(p.name)}:role",
                                role.lower(), False))  # fmt: skip
     current_person: str | None = None
+    prev_body = ""
     for clause in split_clauses(text):
         body = _FILLER.sub("", clause.text).strip()
         if not body:
             continue
+        dates = find_dates(body, ref)
+        category = categorise(body)
+        if category is None and clause.label:
+            category = categorise(f"{clause.label}: {body}")
+        if (dates and prev_body and re.search(r"[\u4e00-\u9fff]", body) and len(body) <= 14
+                and _event(body) is None and _event(prev_body)):  # fmt: skip
+            # "我们负责搭测试环境，下周三之前搞定": the date clause finishes the one before
+            body = f"{prev_body}，{body}"
+            category = categorise(body) or "timeline"
+            if facts and facts[-1].content.startswith(prev_body[:20]):
+                facts.pop()
+        prev_body = body
         people_here = find_people(body)
-        named = last_person(body)
+        named = last_person(body) or _full_name(body, known)
         if named:
             current_person = named
-        category = categorise(body)
-        if category is None and clause.label and categorise(f"{clause.label}: {body}"):
-            category = categorise(f"{clause.label}: {body}")
         rest = body
         for p in people_here:
             rest = rest.replace(body[p.start : p.end], " ")
+        if (
+            category is None
+            and dates
+            and context_event
+            and (_RESCHEDULE.search(body) or is_uncertain(body))
+        ):
+            category = "timeline"
         if category is None:
-            stance = _STANCE.search(body)
-            if stance and (named or current_person or person):
+            if _STANCE.search(body) and (named or current_person or person):
                 category = "stakeholder"
             else:
                 continue
-        if people_here and len(re.sub(r"[\W_]+|\b(?:met|also|with|and|attendees)\b|见了|和", "", rest,
-                                      flags=re.I)) < 4:  # fmt: skip
+        if people_here and _substance(re.sub(r"\b(?:met|also|with|and|attendees)\b|见了|和", "",
+                                             rest, flags=re.I)) < 3:  # fmt: skip
             continue  # the clause only names a person and role: already kept above
-        dates = find_dates(body, ref)
+        if _substance(body) < 3 and not (dates or parse_amounts(body)):
+            continue  # "on the pain", "'non-negotiable'": too little to stand alone
         content = with_dates(body, dates)
         if clause.label and not re.match(r"(?i)note|re\b|fyi", clause.label):
             content = f"{clause.label}: {content}"
         who = current_person or person
-        if (
+        short = _full_name(body, known)
+        if short and short not in content:
+            content = f"{short}: {content}"
+        elif (
             who
             and who not in content
             and (_SUBJECTLESS.match(body) or category in ("contact_preference", "stakeholder"))
         ):
             content = f"{who}: {content}"
         attribute, value = _key(category, body, who, dates, context_event)
-        if category in ("timeline", "commitment") and dates:
-            context_event = attribute.split(":", 1)[1]
+        if context_event and attribute == context_event and _event(body) is None:
+            content = f"{context_event.split(':', 1)[1].replace('_', ' ')}: {content}"
+        if who and _DECIDES.search(body) and category in ("stakeholder", "requirement", "amount"):
+            attribute, value = "decision_maker", who.lower()
+        if attribute.startswith(("deadline:", "commitment:")):
+            context_event = attribute
         event_time = None
         if dates and dates[-1].day is not None:
             event_time = datetime.combine(dates[-1].day, datetime.min.time(), ref.tzinfo)
@@ -312,7 +359,41 @@ _STANCE = re.compile(
     r"\b(?:champion|sponsor|advocate|supporter|pushing for us|pushed (?:hard )?(?:internally|for us)|"
     r"skeptic\w*|neutral|blocker|detractor|on the fence|on our side|likes us|fan of|"
     r"retir\w*|leaving|left the company|takes over|decision[- ]maker|makes? the (?:call|decision)|"
-    r"signs?(?: off)?|approves?|cadillac)\b"
-    r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任",
+    r"signs?(?: off)?|signed off|approves?|decides?|final say|cadillac|economic buyer)\b"
+    r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策",
     re.I,
 )
+
+_DECIDES = re.compile(
+    r"\b(?:is|will be) (?:the )?(?:final )?decision[- ]maker|\b(?:make|makes|will make)(?: the| every)?"
+    r" (?:final )?(?:call|decision|purchase decision)|\bhas the final say|\bsigns (?:off|anything|every)"
+    r"|\b(?:she|he)'ll make the call"
+    r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",
+    re.I,
+)
+_HEADING = re.compile(r"[:：]\s*$")
+_WORDS = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
+
+
+def dated_event(turns: Sequence[Turn]) -> str | None:
+    """The deadline key the conversation was last about ("deadline:demo"), so "push it to
+    Jan 6" in the next message moves that date."""
+    for t in reversed(turns):
+        if find_dates(t.content, datetime(2026, 1, 1)) and (ev := _event(t.content)):
+            return f"deadline:{ev}"
+    return None
+
+
+def known_names(text: str) -> list[str]:
+    return [p.name for p in find_people(text) if " " in p.name]
+
+
+def _full_name(clause: str, names: list[str]) -> str | None:
+    """ "Zhou just wants..." -> "Zhou Lin" when the note named Zhou Lin before."""
+    for name in names:
+        if name in clause:
+            return None
+        parts = [w for w in name.replace("Dr. ", "").split() if len(w) > 2]
+        if any(re.search(r"\b" + re.escape(w) + r"\b", clause) for w in parts):
+            return name
+    return None
