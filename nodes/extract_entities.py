@@ -103,7 +103,8 @@ def find_people(text: str) -> list[Person]:
                 name = _ZH_NAME_TAIL.sub("", name) if len(name) > 2 else name
                 if not role or role.endswith(name):
                     continue
-            out.append(Person(name, role, m.start(), m.end()))
+            offset = max(0, m.group(0).find(role)) if p not in _EN_PATTERNS else 0
+            out.append(Person(name, role, m.start() + offset, m.end()))
             taken.append((m.start(), m.end()))
     return sorted(out, key=lambda x: x.start)
 

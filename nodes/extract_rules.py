@@ -425,11 +425,24 @@ def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction:
     for c in old:
         if c.attribute == "deadline" and any(k in ("timeline", "commitment") for k in cats):
             continue  # the sales rules key deadlines by their event
+        if any(o.attribute == c.attribute for o in out):
+            continue  # the sales rules read the same statement under the same key
         want = _OLD_TO_CATEGORY.get(c.attribute)
-        idx = next((i for i, k in enumerate(cats) if k == want and i not in used), None)
+        idx = next((i for i, k in enumerate(cats) if k == want and i not in used
+                    and not out[i].attribute.endswith(":role")), None)  # fmt: skip
         if idx is None:
             idx = next((i for i, f in enumerate(facts) if i not in used and _mentions(f, c.value)),
                        None)  # fmt: skip
+        if idx is None and c.attribute == "decision_maker":
+            # "决策人是他们的副总裁赵立新": the person's full name is in their role fact
+            role = next((f for f in facts if f.attribute.endswith(":role")
+                         and re.split(r"[:：]", f.content)[0][:2].lower() in (c.value or "")),
+                        None)  # fmt: skip
+            if role is not None:
+                name = re.split(r"[:：]", role.content)[0]
+                zh = _lang(name) == "zh"
+                c = c.model_copy(update={"value": name.lower(), "content":
+                                         f"{name}是决策人。" if zh else f"{name} is the decision maker."})  # fmt: skip
         if idx is None:
             out.append(c)
             continue

@@ -32,7 +32,8 @@ from memagent.stores.jobs import Turn
 _CLAUSE_SPLIT = re.compile(
     r"\s*;\s*|；|\s+[-–—]\s+(?![$€£¥\d])|,\s+(?=(?:maybe|perhaps|possibly|probably|nothing confirmed|"
     r"not confirmed|tbd)\b)|,?\s+but\s+|，(?:但是?|不过|而且|另外|同时)?|,\s+(?:and\s+)?(?=(?:they|we|he|she|"
-    r"their|our|i|it)\b)|\s+and\s+(?=(?:they|we|he|she|i|our|their)\b)|(?<=\))\s*,\s*|\n",
+    r"their|our|i|it)\b)|\s+and\s+(?=(?:they|we|he|she|i|our|their|were|was|are|is|has|have|"
+    r"had|will|needs?|wants?|prefers?)\b)|(?<=\))\s*,\s*|\n",
     re.I,
 )
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、]|[一二三四五六七八九十]+[、.])\s*")
@@ -124,7 +125,7 @@ _COUNT = re.compile(
     re.I,
 )
 _SUBJECTLESS = re.compile(
-    r"^\s*(?:she|he|they|her|his|him|their|pls|please|only|prefers?|hates?|can'?t|don'?t|"
+    r"^\s*(?:she|he|her|his|him|pls|please|only|prefers?|hates?|can'?t|don'?t|"
     r"wants?|says?|said|pretty|very|neutral|skeptical|"
     r"她|他|人很好|打电话|发邮件|只用|别|不要|习惯|喜欢|对价格|态度|主要)",
     re.I,
@@ -160,8 +161,33 @@ def split_clauses(sentence: str) -> list[Clause]:
     for part in _CLAUSE_SPLIT.split(line):
         part = (part or "").strip(" ,.，。;；")
         if len(part) >= 3:
-            out.append(Clause(part, label))
+            out.extend(Clause(p, label) for p in _comma_parts(part))
     return out
+
+
+def _comma_parts(clause: str) -> list[str]:
+    """An English clause cut at its commas when every piece says something on its own
+    ("Budget is 1.2M for the rollout, decision by end of March"); "Sarah, our CFO, is
+    the decision maker" stays whole."""
+    parts = [p.strip() for p in clause.split(", ")]
+    if len(parts) < 2 or re.search(r"[\u4e00-\u9fff]", clause):
+        return [clause]
+    ok = all(
+        len(p.split()) >= 2
+        and p.count("(") == p.count(")")
+        and not _DEPENDENT.match(p)
+        and categorise(p)
+        for p in parts
+    )
+    return parts if ok else [clause]
+
+
+_DEPENDENT = re.compile(
+    r"(?:who|whom|whose|which|that|where|when|including|incl|e\.g|i\.e|or|than|because|since|"
+    r"so|as|per|plus|with)\b|[~$€£¥\d(]",
+    re.I,
+)
+"""A piece that leans on the one before it ("who quoted $410k", "~$30k more per year")."""
 
 
 def self_note(text: str) -> bool:
@@ -244,7 +270,10 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
     if category == "milestone":
         return f"deal_stage:milestone:{_h(clause)}", None
     event = _event(clause) if dates else None
-    if event and category in ("requirement", "pain_point", "incumbent", "amount", "count"):
+    if event and (
+        category in ("requirement", "pain_point", "incumbent", "amount", "count")
+        or (category == "competitor" and not parse_amounts(clause))
+    ):
         category = "timeline"  # "they want the contract signed by Dec 21" is a date first
     if category in ("timeline", "commitment") and dates:
         if event is None and context and (_RESCHEDULE.search(clause) or is_uncertain(clause)):
@@ -323,15 +352,15 @@ def sales_facts(
                 category = "stakeholder"
             else:
                 continue
-        if people_here and _substance(re.sub(r"\b(?:met|also|with|and|attendees)\b|见了|和", "",
+        if people_here and _substance(re.sub(r"\b(?:met|also|with|and|attendees)\b|见了|和|对接人|联系人|是|的|为", "",
                                              rest, flags=re.I)) < 3:  # fmt: skip
             continue  # the clause only names a person and role: already kept above
-        if _substance(body) < 3 and not (dates or parse_amounts(body)):
+        if _substance(body) < 2 and not (dates or parse_amounts(body)):
             continue  # "on the pain", "'non-negotiable'": too little to stand alone
         content = with_dates(body, dates)
         if clause.label and not re.match(r"(?i)note|re\b|fyi", clause.label):
             content = f"{clause.label}: {content}"
-        who = current_person or person
+        who = current_person or person or (known[-1] if known else None)
         short = _full_name(body, known)
         if short and short not in content:
             content = f"{short}: {content}"
