@@ -157,7 +157,7 @@ def split_clauses(sentence: str) -> list[Clause]:
     m = _LABEL.match(line)
     if m and not find_dates(m.group("label"), datetime(2000, 1, 1)):
         label, line = m.group("label").strip(), line[m.end() :]
-    out = []
+    out: list[Clause] = []
     for part in _CLAUSE_SPLIT.split(line):
         part = (part or "").strip(" ,.，。;；")
         if len(part) >= 3:
