@@ -217,7 +217,8 @@ def categorise(clause: str) -> str | None:
         if not cue.search(clause):
             continue
         if name == "incumbent" and not re.search(
-            r"\b[A-Z][\w+.]*[A-Za-z]|[A-Z]{2,}|Excel|自研|自己写|自建|外包|纸质|[\u4e00-\u9fff]{2,}的",
+            r"(?<=.)\b[A-Z][\w+.]*[A-Za-z0-9]|[A-Z]{2,}|\b(?:excel|spreadsheets?|paper|in-house|"
+            r"homegrown)\b|自研|自己写|自建|外包|纸质|[\u4e00-\u9fff]{2,}的",
             clause,
         ):
             continue  # "uses" needs a product name
@@ -426,3 +427,19 @@ def _full_name(clause: str, names: list[str]) -> str | None:
         if any(re.search(r"\b" + re.escape(w) + r"\b", clause) for w in parts):
             return name
     return None
+
+
+SINGLE_VALUED = ("budget", "decision_maker", "deal_stage", "seats", "team_size")
+
+
+def content_key(attribute: str, content: str, value: str | None = None) -> str:
+    """The versioning key of a fact another extractor (the LLM) found in a category:
+    single-valued attributes keep their name, dates are keyed by their event, the
+    rest by their content, so two requirements never supersede each other."""
+    head = attribute.split(":", 1)[0]
+    if head in SINGLE_VALUED or ":" in attribute:
+        return attribute
+    if head in ("deadline", "commitment", "timeline"):
+        event = _event(content)
+        return f"deadline:{event}" if event else f"{head}:{_h(content)}"
+    return f"{head}:{_h(content)}"

@@ -171,3 +171,50 @@ async def test_llm_items_checked_against_user_sentences() -> None:
     assert "一个亿" not in budget.content  # figures of the joke are not kept
     assert "400k" in stretch.content and stretch.confidence <= 0.5  # hedged: held as pending
     assert any("assistant" in r for r in res.reasons)
+
+
+async def test_llm_gate_lets_salient_turns_the_rules_do_not_read_reach_the_model() -> None:
+    text = "Their biggest worry is data migration from the old platform."
+    assert (await rules_extractor()([Turn("user", text, "m1")])).candidates == []
+    model = scripted(
+        _answer([{"content": "The customer's biggest worry is data migration from the old "
+                  "platform.", "attribute": "pain_point", "confidence": 0.9}])
+    )  # fmt: skip
+    res = await llm_extractor(model)([Turn("user", text, "m1")])
+    assert len(model.seen) == 1
+    ((attr, content),) = [(c.attribute, c.content) for c in res.candidates]
+    assert attr.startswith("pain_point:") and "data migration" in content
+
+
+async def test_llm_facts_are_not_capped_by_the_rules_keys() -> None:
+    """The rules read one requirement here; the model's three facts keep three keys."""
+    text = "Lanhai's CTO Wang Lei prefers monthly invoices, wants SSO, and we promised a demo next Tuesday"
+    turn = Turn("user", text, "m1", "2026-11-12T10:00:00+08:00")  # a Thursday
+    model = scripted(
+        _answer([
+            {"content": "Wang Lei, CTO of Lanhai, prefers monthly invoices.",
+             "attribute": "stakeholder", "confidence": 0.9},
+            {"content": "Wang Lei wants SSO.", "attribute": "requirement", "confidence": 0.9},
+            {"content": "We promised Lanhai a demo on 2026-11-17.", "attribute": "commitment",
+             "value": "2026-11-17", "confidence": 0.9},
+        ])
+    )  # fmt: skip
+    res = await llm_extractor(model)([turn])
+    assert res.dropped == 0, res.reasons
+    keys = [c.attribute for c in res.candidates]
+    assert len(keys) == len(set(keys)) == 3
+    demo = next(c for c in res.candidates if "demo" in c.content)
+    assert (demo.attribute, demo.value) == ("deadline:demo", "2026-11-17")
+    prompt = "\n".join(str(m.text) for m in model.seen[0])
+    assert "next Tuesday = 2026-11-17" in prompt and "2026-11-12, Thursday" in prompt
+
+
+async def test_llm_date_not_in_the_note_is_ungrounded() -> None:
+    turn = Turn("user", "We promised a demo next Tuesday.", "m1", "2026-11-12T10:00:00+08:00")
+    model = scripted(
+        _answer(
+            [{"content": "Demo on 2026-12-24.", "attribute": "commitment", "value": "2026-12-24"}]
+        )
+    )
+    res = await llm_extractor(model)([turn])
+    assert res.candidates == [] and any("ungrounded" in r for r in res.reasons)
