@@ -50,6 +50,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("zh_month", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年)\s*(?P<m>" + _CN + r")\s*月")),
     ("zh_wd", re.compile(r"(?P<rel>下下|下个?|这个?|本|上个?)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])")),
     ("zh_quarter", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年)?\s*(?:Q(?P<q>[1-4])|第?(?P<qc>[一二三四])季度)(?P<edge>末|底|初)?", re.I)),
+    ("zh_year", re.compile(r"(?P<yr>明年|今年|去年)(?![\d一二三四五六七八九十]|底|末|初|年)")),
     ("zh_rel", re.compile(r"(?P<t>今天|明天|后天|大后天)|(?P<n>\d+|[一二三四五六七八九十两半]+)\s*(?:个)?(?P<u>天|周|星期|礼拜|个月)(?:之?后|以后)|(?P<nx>下周|下个?星期|下个?月)(?![一二三四五六日天\d])|(?P<ye>年底|年末|年前|今年底|月底|月末|季度末)")),
 ]  # fmt: skip
 
@@ -284,6 +285,9 @@ def _resolve_zh(kind: str, g: dict[str, str | None], ref: date) -> tuple[str, da
             year = _zh_year(g, ref, q * 3)
         q_edge = {"初": "start"}.get(g.get("edge") or "")
         return _quarter(ref, q, year, q_edge)
+    if kind == "zh_year":
+        y = ref.year + {"明年": 1, "今年": 0, "去年": -1}[g.get("yr") or "今年"]
+        return f"{y}年", date(y, 1, 1)
     if kind == "zh_rel":
         if g.get("t"):
             d = ref + timedelta(

@@ -33,9 +33,12 @@ __all__ = ["cn_to_int", "parse_amount", "extract_rules", "user_sentences", "clea
 
 _CN_NUM = CN_NUM
 
+_ABBREVIATIONS = ("Dr", "Mr", "Ms", "Mrs", "vs", "incl", "approx", "etc", "Inc", "Ltd", "Co", "Dir",
+                  "Dept", "No", "St", "Jr", "Sr")  # fmt: skip
 _SPLIT = re.compile(
-    r"(?<=[。！？；\n])\s*|(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bvs)(?<=[.!?;])\s+"
+    r"(?<=[。！？；\n])\s*|" + "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS) + r"(?<=[.!?;])\s+"
 )
+"""Sentence ends; "Dr. Helen", "Dir. of Engineering" and "incl. implementation" go on."""
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*[。！]?$|\b(?:can you|could you|do you|would you)\b", re.I)
 _HYPOTHETICAL = re.compile(
     r"(?<!asked )(?<!asks )(?<!ask )(?<!check )(?<!see )(?<!wondering )(?<!know )(?<!whether )"

@@ -95,7 +95,8 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"core (?:system )?is|erp is|crm is|system is|live in|lives in|outsourced|"
         r"(?:current|existing) (?:system|vendor|provider|tool|crm|erp|platform)|switch(?:ing)? from|"
         r"replace|replacing|migrat\w* from)\b"
-        r"|用的是|现在用|目前用|在用|现有|外包|系统是|换掉", re.I)),
+        r"|用的是|现在用|目前用|在用|现有|外包|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
+        r"[A-Za-z\u4e00-\u9fff]{2,12}(?:里|上)", re.I)),
 ]  # fmt: skip
 
 _EVENTS = [
@@ -326,8 +327,10 @@ def sales_facts(
         category = categorise(body)
         if category is None and clause.label:
             category = categorise(f"{clause.label}: {body}")
-        if (dates and prev_body and re.search(r"[\u4e00-\u9fff]", body) and len(body) <= 14
-                and _event(body) is None and _event(prev_body)):  # fmt: skip
+        value_only = (dates and _event(body) is None and _event(prev_body)) or (
+            parse_amounts(body) and not _BUDGET.search(body) and not parse_amounts(prev_body)
+            and not find_people(body))  # fmt: skip
+        if prev_body and value_only and re.search(r"[\u4e00-\u9fff]", body) and len(body) <= 14:
             # "我们负责搭测试环境，下周三之前搞定": the date clause finishes the one before
             body = f"{prev_body}，{body}"
             category = categorise(body) or "timeline"
