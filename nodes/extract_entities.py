@@ -54,7 +54,11 @@ _ZH_PATTERNS = [
 ]  # fmt: skip
 _ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲]$")
 _ZH_DEPT_ONLY = re.compile(
-    r"(?P<role>" + _ZH_DEPT_NAME + r")的(?P<name>" + _ZH_NAME + r")(?=[，。、；和与]|$)"
+    r"(?P<role>(?:(?![和与及的是了在说])[\u4e00-\u9fffA-Z]){1,6}?"
+    + _ZH_DEPT
+    + r")的(?P<name>"
+    + _ZH_NAME
+    + r")(?=[，。、；和与]|$)"
 )
 _ZH_ROLE_TRIM = re.compile(
     r"^(?:的|是|见了|和|跟|与|及|还有|拜访了?|今天|他们|我们|对接人是|说|，)+"

@@ -218,7 +218,7 @@ def categorise(clause: str) -> str | None:
         if not cue.search(clause):
             continue
         if name == "incumbent" and not re.search(
-            r"(?<=.)\b[A-Z][\w+.]*[A-Za-z0-9]|[A-Z]{2,}|\b(?:excel|spreadsheets?|paper|in-house|"
+            r"(?<=.)(?<![A-Za-z0-9])[A-Z][\w+.]*[A-Za-z0-9]|[A-Z]{2,}|\b(?:excel|spreadsheets?|paper|in-house|"
             r"homegrown)\b|自研|自己写|自建|外包|纸质|[\u4e00-\u9fff]{2,}的",
             clause,
         ):
@@ -327,7 +327,7 @@ def sales_facts(
         category = categorise(body)
         if category is None and clause.label:
             category = categorise(f"{clause.label}: {body}")
-        value_only = (dates and _event(body) is None and _event(prev_body)) or (
+        value_only = (dates and _event(body) is None and (_event(prev_body) or len(body) <= 8)) or (
             parse_amounts(body) and not _BUDGET.search(body) and not parse_amounts(prev_body)
             and not find_people(body))  # fmt: skip
         if prev_body and value_only and re.search(r"[\u4e00-\u9fff]", body) and len(body) <= 14:
@@ -351,6 +351,9 @@ def sales_facts(
             and (_RESCHEDULE.search(body) or is_uncertain(body))
         ):
             category = "timeline"
+        lone = re.match(r"([A-Z][a-z]{2,})\s+(?:is|was|has|will|just|also)\b", body)
+        if lone and lone.group(1) not in ("They", "There", "This", "That", "She", "Budget"):
+            named = current_person = lone.group(1)
         if category is None:
             if _STANCE.search(body) and (named or current_person or person):
                 category = "stakeholder"

@@ -80,6 +80,7 @@ MON = date(2026, 11, 23)
         ("两周后看到结果", date(2026, 12, 10), "2026-12-24"),
         ("明年3月招标", THU, "2027年3月 (2027-03)"),
         ("明年Q2再启动", THU, "2027-Q2 (by 2027-06-30)"),
+        ("明年扩展至1200人", THU, "2027年"),
     ],
 )
 def test_relative_dates_resolved_from_the_message_time(text: str, ref: date, iso: str) -> None:
@@ -125,6 +126,7 @@ def test_hedges_are_approximate_not_uncertain(text: str) -> None:
         ("嘉禾零售的采购总监许静说", "许静", "采购总监"),
         ("周敏（教务处处长）确认", "周敏", "教务处处长"),
         ("见了信息中心的王建国主任", "王建国", "信息中心主任"),
+        ("还有财务部的刘芳。", "刘芳", "财务部"),
     ],
 )
 def test_people_and_roles(text: str, name: str, role: str) -> None:
@@ -161,6 +163,7 @@ def test_clauses_and_labels() -> None:
         ("decision by end of March", "timeline"),
         ("必须私有化部署", "requirement"),
         ("他们现在用的是金蝶的WMS", "incumbent"),
+        ("会员数据在Salesforce里", "incumbent"),
         ("已经进入商务谈判阶段", "deal_stage"),
         ("Nice weather today", None),
         ("聊了聊他家孩子考研的事", None),
@@ -188,3 +191,14 @@ def test_turns_without_a_time_get_the_job_time() -> None:
     turns = [Turn("user", "by Friday", "m1"), Turn("user", "x", "m2", "2026-01-01T00:00:00+00:00")]
     timed = with_times(turns, datetime(2026, 11, 12, 2).timestamp())
     assert timed[0].at.startswith("2026-11-12") and timed[1].at == turns[1].at
+
+
+def test_abbreviations_do_not_end_a_sentence() -> None:
+    from memagent.nodes.extract_rules import _SPLIT
+
+    text = "Maria Gonzalez (Dir. of Engineering) joins. Dr. Helen Marsh too. 1.1M incl. support."
+    assert _SPLIT.split(text) == [
+        "Maria Gonzalez (Dir. of Engineering) joins.",
+        "Dr. Helen Marsh too.",
+        "1.1M incl. support.",
+    ]
