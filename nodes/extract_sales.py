@@ -285,15 +285,23 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
         prefix = "deadline" if category == "timeline" else "commitment"
         return f"{prefix}:{_h(clause)}", dates[-1].iso
     if category == "competitor":
-        name = re.search(r"(?<=.)\b([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
-        zh = re.search(r"([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|在接触)", clause)
-        who = name.group(1) if name else zh.group(1) if zh else _h(clause)
+        who = competitor_name(clause) or _h(clause)
         return f"competitor:{_slug(who)}:{_h(clause)}", None
     if category == "contact_preference":
         return f"contact_preference:{_slug(person or 'customer')}:{_h(clause)}", None
     if category == "stakeholder" and person:
         return f"stakeholder:{_slug(person)}:{_h(clause)}", None
     return f"{category}:{_h(clause)}", None
+
+
+def competitor_name(clause: str) -> str | None:
+    """The vendor a competitor clause names ("quoted by Digiwin", "他们选了石基")."""
+    name = re.search(r"(?<=.)(?<![A-Za-z0-9])([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
+    if name:
+        return name.group(1)
+    zh = re.search(r"([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|在接触)|(?:选了|输给了?|对手是)([\u4e00-\u9fff]{2,4})",
+                   clause)  # fmt: skip
+    return (zh.group(1) or zh.group(2)) if zh else None
 
 
 def _substance(text: str) -> int:
@@ -318,6 +326,7 @@ def sales_facts(
         facts.append(SalesFact(content, "stakeholder", f"stakeholder:{_slug(p.name)}:role",
                                role.lower(), False))  # fmt: skip
     current_person: str | None = None
+    last_rival: str | None = None
     prev_body = ""
     for clause in split_clauses(text):
         body = _FILLER.sub("", clause.text).strip()
@@ -369,7 +378,12 @@ def sales_facts(
             content = f"{clause.label}: {content}"
         who = current_person or person or (known[-1] if known else None)
         short = _full_name(body, known)
-        if short and short not in content:
+        if category == "competitor":
+            rival = competitor_name(body)
+            if rival is None and last_rival and last_rival not in content:
+                content = f"{last_rival}: {content}"  # "价格比我们低三成" after "他们选了石基"
+            last_rival = rival or last_rival
+        elif short and short not in content:
             content = f"{short}: {content}"
         elif (
             who

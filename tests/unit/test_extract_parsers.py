@@ -202,3 +202,8 @@ def test_abbreviations_do_not_end_a_sentence() -> None:
         "Dr. Helen Marsh too.",
         "1.1M incl. support.",
     ]
+
+
+def test_competitor_named_once_carries_to_its_price_clause() -> None:
+    facts, _ = sales_facts("那单丢了，他们选了石基，价格比我们低了差不多三成。", datetime(2026, 12, 1))
+    assert any(f.content.startswith("石基") and "三成" in f.content for f in facts)
