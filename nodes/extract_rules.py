@@ -15,12 +15,15 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from memagent.nodes.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
-from memagent.nodes.extract_dates import reference_time
+from memagent.nodes.extract_dates import find_dates, reference_time
+from memagent.nodes.extract_entities import last_person
 from memagent.nodes.extract_hedges import is_approximate, is_uncertain
 from memagent.nodes.extract_sales import (
     SalesFact,
+    content_key,
     dated_event,
     known_names,
     sales_facts,
@@ -474,6 +477,16 @@ def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction:
     return out
 
 
+def _dated(c: Candidate, sentence: str, ref: datetime) -> Candidate:
+    """A deadline only the older detector read: keyed by its own content (deadlines are
+    many per account) and valued by its absolute date."""
+    if c.attribute != "deadline":
+        return c
+    dates = find_dates(sentence, ref)
+    value = dates[-1].iso if dates else c.value
+    return c.model_copy(update={"attribute": content_key("deadline", c.content), "value": value})
+
+
 def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     """Candidates from the user turns, plus the reasons sentences were skipped.
 
@@ -491,6 +504,7 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         context_attr = _topic_of(turns[:i])
         event = event or dated_event(turns[:i])
         names = known_names(" ".join(t.content for t in turns[: i + 1] if t.role == "user"))
+        prior_turn_person = last_person(" ".join(t.content for t in turns[:i] if t.role == "user"))
         sentences = [s.strip() for s in _SPLIT.split(turn.content) if s.strip()]
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
@@ -501,8 +515,9 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                 continue
             correction = bool(_CORRECTION.search(s))
             old = _sentence_candidates(s, turn, context_attr)
-            facts, event = sales_facts(s, ref, context_event=event, names=names)
-            found = _merge(old, facts, turn, correction)
+            prior = last_person(" ".join(sentences[:j])) or prior_turn_person
+            facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
+            found = [_dated(c, s, ref) for c in _merge(old, facts, turn, correction)]
             cands.extend(found)
             if old:
                 context_attr = old[-1].attribute

@@ -84,12 +84,15 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:must(?:-haves?)?|needs?|required?|requires|requirements?|mandatory|has to|have to|"
         r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
         r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
-        r"|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接|集成|私有化|国产化|信创", re.I)),
+        r"|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接|集成|私有化|国产化|信创|"
+        r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内", re.I)),
     ("pain_point", re.compile(
         r"\b(?:pain(?: point)?s?|problems?|issues?|hates?|frustrat\w*|complain\w*|slow|"
         r"expensive|too costly|late|outages?|downtime|crash\w*|manual(?:ly)?|takes? (?:them )?"
         r"(?:\d+|two|three|several)|costs? them|fines?|penalt\w*|unhappy|struggl\w*|end[- ]of[- ]life)\b"
-        r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失", re.I)),
+        r"|\b(?:nightmare|painful|headaches?|bottlenecks?|broken|clunky|error-prone|too slow|"
+        r"outdated|legacy)\b"
+        r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后", re.I)),
     ("incumbent", re.compile(
         r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
         r"core (?:system )?is|erp is|crm is|system is|live in|lives in|outsourced|"
@@ -102,10 +105,11 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
 _EVENTS = [
     ("workshop", r"workshop|研讨会"), ("demo", r"\bdemo|演示"), ("poc", r"\bpoc\b|试点|测试"),
     ("pilot", r"\bpilot"), ("proposal", r"proposal|方案"), ("pricing", r"pric(?:e|ing)|报价|quote"),
-    ("tender", r"tender|\brfp\b|招标|投标"), ("signing", r"\bsign|signature|签约|签合同|签字"),
-    ("go_live", r"go[- ]live|\blive\b|launch|上线"), ("rollout", r"roll-?out|推广"),
-    ("decision", r"decision|decide|决定|定下来|拍板|立项"), ("close", r"\bclose\b|成交"),
     ("contract_end", r"contract (?:ends|expires|runs out)|renewal|到期|expir"),
+    ("tender", r"tender|\brfp\b|招标|投标"), ("signing", r"\bsign|signature|签约|签合同|签字|签署|前签|要签|合同"),
+    ("go_live", r"go[- ]live|\blive\b|launch|上线"), ("rollout", r"roll-?out|推广"),
+    ("decision", r"decision|decide|select(?:ing)? a vendor|vendor selection|决定|定下来|拍板|立项|"
+     r"确定供应商|选定|定供应商"), ("close", r"\bclose\b|成交"),
     ("kickoff", r"kick-?off|启动"), ("meeting", r"meeting|会议|开会|院办会"),
     ("questionnaire", r"questionnaire|问卷"), ("reference", r"reference|参考客户"),
     ("budget_cycle", r"budget cycle|预算周期"), ("freeze", r"freeze|冻结"),
@@ -128,7 +132,7 @@ _COUNT = re.compile(
 _SUBJECTLESS = re.compile(
     r"^\s*(?:she|he|her|his|him|pls|please|only|prefers?|hates?|can'?t|don'?t|"
     r"wants?|says?|said|pretty|very|neutral|skeptical|"
-    r"她|他|人很好|打电话|发邮件|只用|别|不要|习惯|喜欢|对价格|态度|主要)",
+    r"她|他(?!们)|人很好|打电话|发邮件|只用|别|不要|习惯|喜欢|对价格|态度|主要)",
     re.I,
 )
 
@@ -224,7 +228,8 @@ def categorise(clause: str) -> str | None:
         ):
             continue  # "uses" needs a product name
         if name == "contact_preference" and not re.search(
-            r"prefer|only|can'?t stand|don'?t|hate|best|习惯|只用|别|不要|不怎么|就行|最好|比.{0,4}好|"
+            r"prefer|only|can'?t stand|don'?t|hate|best|习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|"
+            r"最好|比.{0,4}好|"
             r"不接|偏好|反感",
             clause,
             re.I,
@@ -311,11 +316,17 @@ def _substance(text: str) -> int:
 
 
 def sales_facts(
-    text: str, ref: datetime, *, context_event: str | None = None, names: Sequence[str] = ()
+    text: str,
+    ref: datetime,
+    *,
+    context_event: str | None = None,
+    names: Sequence[str] = (),
+    prior_person: str | None = None,
 ) -> tuple[list[SalesFact], str | None]:
     """The facts of one user statement (a sentence or bullet line), and the deadline key
     the conversation is now about (for "push it to Jan 6" in a later clause or turn).
-    ``names`` are people named earlier in the message, to expand "Zhou" to "Zhou Lin"."""
+    ``names`` are people named in the message, to expand "Zhou" to "Zhou Lin";
+    ``prior_person`` the last one named before this statement ("He is our champion")."""
     facts: list[SalesFact] = []
     known = list(dict.fromkeys([*known_names(text), *names]))
     person = last_person(text)
@@ -376,7 +387,7 @@ def sales_facts(
         content = with_dates(body, dates)
         if clause.label and not re.match(r"(?i)note|re\b|fyi", clause.label):
             content = f"{clause.label}: {content}"
-        who = current_person or person or (known[-1] if known else None)
+        who = current_person or prior_person or person or (known[-1] if known else None)
         short = _full_name(body, known)
         if category == "competitor":
             rival = competitor_name(body)

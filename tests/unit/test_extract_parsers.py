@@ -205,5 +205,30 @@ def test_abbreviations_do_not_end_a_sentence() -> None:
 
 
 def test_competitor_named_once_carries_to_its_price_clause() -> None:
-    facts, _ = sales_facts("那单丢了，他们选了石基，价格比我们低了差不多三成。", datetime(2026, 12, 1))
+    facts, _ = sales_facts(
+        "那单丢了，他们选了石基，价格比我们低了差不多三成。", datetime(2026, 12, 1)
+    )
     assert any(f.content.startswith("石基") and "三成" in f.content for f in facts)
+
+
+async def test_pronoun_refers_to_the_person_named_before() -> None:
+    from memagent.nodes.extractors import rules_extractor
+
+    text = (
+        "Spoke with Delta Foods' COO, Ahmed Khan. He is our champion, but the CEO, Laura Pike, "
+        "is skeptical and signs off on anything above 500k."
+    )
+    res = await rules_extractor()([Turn("user", text, "m1", "2026-11-12T10:00:00+08:00")])
+    contents = [c.content for c in res.candidates]
+    assert "Ahmed Khan: He is our champion" in contents, contents
+    assert any(c.attribute == "decision_maker" and c.value == "laura pike" for c in res.candidates)
+
+
+async def test_deadlines_are_never_one_shared_key() -> None:
+    from memagent.nodes.extractors import rules_extractor
+
+    turns = [Turn("user", "下个月底之前要确定供应商。合同要在6月30日之前签。", "m1",
+                  "2026-11-12T10:00:00+08:00")]  # fmt: skip
+    res = await rules_extractor()(turns)
+    dated = {c.attribute: c.value for c in res.candidates if c.attribute.startswith("deadline")}
+    assert dated == {"deadline:decision": "2026-12-31", "deadline:signing": "2027-06-30"}

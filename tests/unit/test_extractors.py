@@ -40,7 +40,7 @@ async def extract(*texts: str) -> list[tuple[str, str | None, float]]:
         ("Please contact me by email, not phone.", "contact_channel", "email"),
         ("以后都用微信联系我。", "contact_channel", "wechat"),
         ("不要打电话，发邮件就行。", "contact_channel", "email"),
-        ("合同要在6月30日之前签。", "deadline", "6月30日"),
+        ("合同要在6月30日之前签。", "deadline:signing", "2027-06-30"),
         ("We currently use Salesforce.", "current_vendor:salesforce", "salesforce"),
         ("From now on send all quotes in USD.", "currency", None),
         ("以后报价都用人民币。", "currency", None),
