@@ -202,6 +202,11 @@ def _family(attribute: str) -> str:
     return _FAMILY.get(head, head)
 
 
+def _figures(text: str) -> set[int]:
+    """The amounts of a text as numbers ("250k" and "250,000" are one figure)."""
+    return {a.value for a in parse_amounts(text)}
+
+
 def _amount_numbers(sentence: str) -> set[str]:
     amt = parse_amount(sentence)
     return numbers(amt[1]) if amt else set()
@@ -238,6 +243,15 @@ def _checked(
             or _similarity(c.content, content) >= 0.35
         )
     ]
+    budget_figures = {n for c in rules if c.attribute == "budget" for n in _figures(c.content)}
+    if _family(attr) not in ("budget", "amount", "competitor") and budget_figures & _figures(
+        f"{content} {item.value or ''}"
+    ):
+        # "Priya Raman, ops director, said the budget is 250k": the budget is its own
+        # record (which a later cut supersedes); a person's fact must not carry it too
+        if not same:
+            return None, "mixes the budget into another fact"
+        content = max(same, key=lambda c: _similarity(c.content, content)).content
     if same:
         # the rules read the same statement: their key and value, so LLM and rule
         # memories version alike (the closest one when the sentence holds several);

@@ -218,3 +218,19 @@ async def test_llm_date_not_in_the_note_is_ungrounded() -> None:
     )
     res = await llm_extractor(model)([turn])
     assert res.candidates == [] and any("ungrounded" in r for r in res.reasons)
+
+
+async def test_llm_person_fact_does_not_carry_the_budget() -> None:
+    """A later budget cut supersedes the budget record; a person's fact that repeated
+    the old figure would keep it alive."""
+    turn = Turn("user", "Ops director Priya Raman said budget is roughly 250k.", "m1")
+    model = scripted(
+        _answer([
+            {"content": "Priya Raman, ops director, said the budget is 250k.",
+             "attribute": "stakeholder", "confidence": 0.9},
+            {"content": "Budget is roughly 250k.", "attribute": "budget", "value": "250000"},
+        ])
+    )  # fmt: skip
+    res = await llm_extractor(model)([turn])
+    assert [c.attribute for c in res.candidates if "250" in c.content] == ["budget"]
+    assert any(c.attribute.startswith("stakeholder:priya_raman") for c in res.candidates)
