@@ -20,12 +20,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from memagent.nodes.extract_amounts import parse_amounts
 from memagent.nodes.extract_dates import DateHit, find_dates
-from memagent.nodes.extract_entities import find_people, last_person
+from memagent.nodes.extract_entities import Person, find_people, last_person
 from memagent.nodes.extract_hedges import is_uncertain
 from memagent.stores.jobs import Turn
 
@@ -327,93 +327,134 @@ def sales_facts(
     the conversation is now about (for "push it to Jan 6" in a later clause or turn).
     ``names`` are people named in the message, to expand "Zhou" to "Zhou Lin";
     ``prior_person`` the last one named before this statement ("He is our champion")."""
-    facts: list[SalesFact] = []
-    known = list(dict.fromkeys([*known_names(text), *names]))
-    person = last_person(text)
-    for p in find_people(text):
-        role = p.role
-        zh = re.search(r"[\u4e00-\u9fff]", role)
-        content = f"{p.name}：{role}。" if zh else f"{p.name}: {role}."
-        facts.append(SalesFact(content, "stakeholder", f"stakeholder:{_slug(p.name)}:role",
-                               role.lower(), False))  # fmt: skip
+    reader = _Reader(ref, list(dict.fromkeys([*known_names(text), *names])), last_person(text),
+                     prior_person, context_event)  # fmt: skip
+    reader.facts = [_role_fact(p) for p in find_people(text)]
+    for clause in split_clauses(text):
+        reader.read(clause)
+    return reader.facts, reader.context_event
+
+
+def _role_fact(p: Person) -> SalesFact:
+    zh = re.search(r"[\u4e00-\u9fff]", p.role)
+    content = f"{p.name}：{p.role}。" if zh else f"{p.name}: {p.role}."
+    return SalesFact(content, "stakeholder", f"stakeholder:{_slug(p.name)}:role", p.role.lower(),
+                     False)  # fmt: skip
+
+
+_ONLY_NAMES = re.compile(
+    r"\b(?:met|also|with|and|attendees)\b|见了|和|对接人|联系人|是|的|为", re.I
+)
+_NOT_LONE = ("They", "There", "This", "That", "She", "Budget")
+
+
+@dataclass
+class _Reader:
+    """Reads the clauses of one statement in order, carrying who and what they are about."""
+
+    ref: datetime
+    known: list[str]
+    person: str | None
+    prior_person: str | None
+    context_event: str | None
+    facts: list[SalesFact] = field(default_factory=list)
     current_person: str | None = None
     last_rival: str | None = None
-    prev_body = ""
-    for clause in split_clauses(text):
+    prev_body: str = ""
+
+    def read(self, clause: Clause) -> None:
         body = _FILLER.sub("", clause.text).strip()
         if not body:
-            continue
-        dates = find_dates(body, ref)
-        category = categorise(body)
-        if category is None and clause.label:
-            category = categorise(f"{clause.label}: {body}")
-        value_only = (dates and _event(body) is None and (_event(prev_body) or len(body) <= 8)) or (
-            parse_amounts(body) and not _BUDGET.search(body) and not parse_amounts(prev_body)
-            and not find_people(body))  # fmt: skip
-        if prev_body and value_only and re.search(r"[\u4e00-\u9fff]", body) and len(body) <= 14:
-            # "我们负责搭测试环境，下周三之前搞定": the date clause finishes the one before
-            body = f"{prev_body}，{body}"
-            category = categorise(body) or "timeline"
-            if facts and facts[-1].content.startswith(prev_body[:20]):
-                facts.pop()
-        prev_body = body
-        people_here = find_people(body)
-        named = last_person(body) or _full_name(body, known)
-        if named:
-            current_person = named
-        rest = body
-        for p in people_here:
-            rest = rest.replace(body[p.start : p.end], " ")
+            return
+        body, category = self._joined(body, clause)
+        dates = find_dates(body, self.ref)
+        named = last_person(body) or _full_name(body, self.known)
+        lone = re.match(r"([A-Z][a-z]{2,})\s+(?:is|was|has|will|just|also)\b", body)
+        if lone and lone.group(1) not in _NOT_LONE:
+            named = lone.group(1)
+        self.current_person = named or self.current_person
         if (
             category is None
             and dates
-            and context_event
+            and self.context_event
             and (_RESCHEDULE.search(body) or is_uncertain(body))
         ):
             category = "timeline"
-        lone = re.match(r"([A-Z][a-z]{2,})\s+(?:is|was|has|will|just|also)\b", body)
-        if lone and lone.group(1) not in ("They", "There", "This", "That", "She", "Budget"):
-            named = current_person = lone.group(1)
-        if category is None:
-            if _STANCE.search(body) and (named or current_person or person):
-                category = "stakeholder"
-            else:
-                continue
-        if people_here and _substance(re.sub(r"\b(?:met|also|with|and|attendees)\b|见了|和|对接人|联系人|是|的|为", "",
-                                             rest, flags=re.I)) < 3:  # fmt: skip
-            continue  # the clause only names a person and role: already kept above
-        if _substance(body) < 2 and not (dates or parse_amounts(body)):
-            continue  # "on the pain", "'non-negotiable'": too little to stand alone
+        if category is None and _STANCE.search(body) and (self.current_person or self.person):
+            category = "stakeholder"
+        if category is None or not self._substantial(body, dates):
+            return
+        self._add(body, category, dates, clause.label)
+
+    def _joined(self, body: str, clause: Clause) -> tuple[str, str | None]:
+        """The clause and its category; a short Chinese clause that only gives a date or an
+        amount finishes the one before ("我们负责搭测试环境，下周三之前搞定")."""
+        category = categorise(body)
+        if category is None and clause.label:
+            category = categorise(f"{clause.label}: {body}")
+        prev = self.prev_body
+        dated = find_dates(body, self.ref) and _event(body) is None
+        value_only = (dated and (_event(prev) or len(body) <= 8)) or (
+            parse_amounts(body) and not _BUDGET.search(body) and not parse_amounts(prev)
+            and not find_people(body))  # fmt: skip
+        if prev and value_only and re.search(r"[\u4e00-\u9fff]", body) and len(body) <= 14:
+            body = f"{prev}，{body}"
+            category = categorise(body) or "timeline"
+            if self.facts and self.facts[-1].content.startswith(prev[:20]):
+                self.facts.pop()
+        self.prev_body = body
+        return body, category
+
+    @staticmethod
+    def _substantial(body: str, dates: list[DateHit]) -> bool:
+        people = find_people(body)
+        rest = body
+        for p in people:
+            rest = rest.replace(body[p.start : p.end], " ")
+        if people and _substance(_ONLY_NAMES.sub("", rest)) < 3:
+            return False  # the clause only names a person and role: already kept
+        # "on the pain", "'non-negotiable'": too little to stand alone
+        return _substance(body) >= 2 or bool(dates or parse_amounts(body))
+
+    def _add(self, body: str, category: str, dates: list[DateHit], label: str) -> None:
         content = with_dates(body, dates)
-        if clause.label and not re.match(r"(?i)note|re\b|fyi", clause.label):
-            content = f"{clause.label}: {content}"
-        who = current_person or prior_person or person or (known[-1] if known else None)
-        short = _full_name(body, known)
+        if label and not re.match(r"(?i)note|re\b|fyi", label):
+            content = f"{label}: {content}"
+        who = self.current_person or self.prior_person or self.person or (
+            self.known[-1] if self.known else None)  # fmt: skip
+        content = self._subject(content, body, category, who)
+        attribute, value = _key(category, body, who, dates, self.context_event)
+        if self.context_event and attribute == self.context_event and _event(body) is None:
+            content = f"{self.context_event.split(':', 1)[1].replace('_', ' ')}: {content}"
+        if who and _DECIDES.search(body) and category in ("stakeholder", "requirement", "amount"):
+            attribute, value = "decision_maker", who.lower()
+        if attribute.startswith(("deadline:", "commitment:")):
+            self.context_event = attribute
+        event_time = None
+        if dates and dates[-1].day is not None:
+            event_time = datetime.combine(dates[-1].day, datetime.min.time(), self.ref.tzinfo)
+        self.facts.append(
+            SalesFact(content, category, attribute, value, is_uncertain(body), event_time)
+        )
+
+    def _subject(self, content: str, body: str, category: str, who: str | None) -> str:
+        """``content`` naming who or what it is about when the clause does not."""
         if category == "competitor":
             rival = competitor_name(body)
-            if rival is None and last_rival and last_rival not in content:
-                content = f"{last_rival}: {content}"  # "价格比我们低三成" after "他们选了石基"
-            last_rival = rival or last_rival
-        elif short and short not in content:
-            content = f"{short}: {content}"
-        elif (
+            if rival is None and self.last_rival and self.last_rival not in content:
+                content = f"{self.last_rival}: {content}"  # "价格比我们低三成" after "选了石基"
+            self.last_rival = rival or self.last_rival
+            return content
+        short = _full_name(body, self.known)
+        if short and short not in content:
+            return f"{short}: {content}"
+        if (
             who
             and who not in content
             and (_SUBJECTLESS.match(body) or category in ("contact_preference", "stakeholder"))
         ):
-            content = f"{who}: {content}"
-        attribute, value = _key(category, body, who, dates, context_event)
-        if context_event and attribute == context_event and _event(body) is None:
-            content = f"{context_event.split(':', 1)[1].replace('_', ' ')}: {content}"
-        if who and _DECIDES.search(body) and category in ("stakeholder", "requirement", "amount"):
-            attribute, value = "decision_maker", who.lower()
-        if attribute.startswith(("deadline:", "commitment:")):
-            context_event = attribute
-        event_time = None
-        if dates and dates[-1].day is not None:
-            event_time = datetime.combine(dates[-1].day, datetime.min.time(), ref.tzinfo)
-        facts.append(SalesFact(content, category, attribute, value, is_uncertain(body), event_time))
-    return facts, context_event
+            return f"{who}: {content}"
+        return content
 
 
 _STANCE = re.compile(
