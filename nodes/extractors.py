@@ -394,9 +394,10 @@ class LLMExtractor:
     name = "llm"
 
     def __init__(self, model: BaseChatModel, *, gate: bool = True, system: str = EXTRACTION_SYSTEM,
-                 user: str = EXTRACTION_USER) -> None:  # fmt: skip
+                 user: str = EXTRACTION_USER, with_rules: bool = True) -> None:  # fmt: skip
         self.model = model
         self.gate = gate
+        self.with_rules = with_rules
         self.system = system
         self.user = user
 
@@ -412,8 +413,37 @@ class LLMExtractor:
             HumanMessage(self.user.format(transcript=transcript(turns), date=when, dates=dates)),
         ]
         items = await _ask(self.model, messages)
-        return to_candidates(items, turns)
+        found = to_candidates(items, turns)
+        if not self.with_rules:
+            return found
+        return with_rule_facts(found, extract_rules(turns)[0])
 
 
-def llm_extractor(model: BaseChatModel, *, gate: bool = True) -> LLMExtractor:
-    return LLMExtractor(model, gate=gate)
+def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
+    """An LLM fact the rules already hold: the same key, or the same figures, or the
+    same words (a small model often restates one sentence as one long item)."""
+    for r in rules:
+        if cand.attribute == r.attribute:
+            return True
+        if numbers(cand.content) and numbers(cand.content) <= numbers(r.content) | numbers(
+            r.value or ""
+        ):
+            return True
+        if _similarity(cand.content, r.content) >= 0.6:
+            return True
+    return False
+
+
+def with_rule_facts(found: ExtractionResult, rules: Sequence[Candidate]) -> ExtractionResult:
+    """The rules' facts plus what only the model found: the model adds to the rules,
+    the rules never cap the model (and a fact both read is written once)."""
+    extra = [c for c in found.candidates if not _redundant(c, rules)]
+    reasons = found.reasons + ["read by the rules too"] * (len(found.candidates) - len(extra))
+    return ExtractionResult([*rules, *extra], found.dropped, reasons)
+
+
+def llm_extractor(
+    model: BaseChatModel, *, gate: bool = True, with_rules: bool = True
+) -> LLMExtractor:
+    """The LLM extractor; ``with_rules`` adds the rules' facts to the model's (default)."""
+    return LLMExtractor(model, gate=gate, with_rules=with_rules)

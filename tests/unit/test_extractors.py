@@ -135,7 +135,9 @@ async def test_llm_gate_skips_model_on_small_talk() -> None:
 
 async def test_llm_malformed_json_retried_then_raised() -> None:
     model = scripted("sure! here you go", _answer([]))
-    res = await llm_extractor(model)([Turn("user", "Our budget is 3 million.", "m1")])
+    res = await llm_extractor(model, with_rules=False)(
+        [Turn("user", "Our budget is 3 million.", "m1")]
+    )
     assert res.candidates == [] and len(model.seen) == 2
     broken = scripted("not json", "still not json")
     with pytest.raises(MalformedExtractionError):
@@ -199,7 +201,7 @@ async def test_llm_facts_are_not_capped_by_the_rules_keys() -> None:
              "value": "2026-11-17", "confidence": 0.9},
         ])
     )  # fmt: skip
-    res = await llm_extractor(model)([turn])
+    res = await llm_extractor(model, with_rules=False)([turn])
     assert res.dropped == 0, res.reasons
     keys = [c.attribute for c in res.candidates]
     assert len(keys) == len(set(keys)) == 3
@@ -216,7 +218,7 @@ async def test_llm_date_not_in_the_note_is_ungrounded() -> None:
             [{"content": "Demo on 2026-12-24.", "attribute": "commitment", "value": "2026-12-24"}]
         )
     )
-    res = await llm_extractor(model)([turn])
+    res = await llm_extractor(model, with_rules=False)([turn])
     assert res.candidates == [] and any("ungrounded" in r for r in res.reasons)
 
 
@@ -234,3 +236,23 @@ async def test_llm_person_fact_does_not_carry_the_budget() -> None:
     res = await llm_extractor(model)([turn])
     assert [c.attribute for c in res.candidates if "250" in c.content] == ["budget"]
     assert any(c.attribute.startswith("stakeholder:priya_raman") for c in res.candidates)
+
+
+async def test_llm_adds_to_the_rules_and_a_fact_both_read_is_written_once() -> None:
+    """A small model often returns one sentence as one item under a wrong category: the
+    rules' facts stay, the model's item is not written twice; what only the model found
+    is added."""
+    text = "赵总说预算提到280万了，但要求必须私有化部署。他们最担心数据迁移。"
+    turn = Turn("user", text, "m1", "2026-11-10T09:30:00+08:00")
+    model = scripted(
+        _answer([
+            {"content": "赵总说预算提到280万了，但要求必须私有化部署。", "attribute": "requirement"},
+            {"content": "客户最担心数据迁移。", "attribute": "pain_point"},
+        ])
+    )  # fmt: skip
+    res = await llm_extractor(model)([turn])
+    rules = (await rules_extractor()([turn])).candidates
+    keys = [c.attribute for c in res.candidates]
+    assert keys[: len(rules)] == [c.attribute for c in rules]
+    assert "budget" in keys and len(keys) == len(set(keys))
+    assert [c.content for c in res.candidates[len(rules) :]] == ["客户最担心数据迁移。"]
