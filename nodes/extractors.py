@@ -431,6 +431,9 @@ def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
             return True
         if _similarity(cand.content, r.content) >= 0.6:
             return True
+        core = re.split(r"^[^:：]{1,30}[:：]\s*", r.content)[-1].strip(" 。.")
+        if len(core) >= 6 and core in cand.content:
+            return True  # the item restates the rules' clause inside a longer text
     return False
 
 

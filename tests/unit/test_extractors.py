@@ -256,3 +256,12 @@ async def test_llm_adds_to_the_rules_and_a_fact_both_read_is_written_once() -> N
     assert keys[: len(rules)] == [c.attribute for c in rules]
     assert "budget" in keys and len(keys) == len(set(keys))
     assert [c.content for c in res.candidates[len(rules) :]] == ["客户最担心数据迁移。"]
+
+
+async def test_llm_item_restating_the_whole_note_is_not_a_second_copy() -> None:
+    text = "他们现在用的是金蝶的WMS，老系统经常宕机。"
+    turn = Turn("user", text, "m1", "2026-11-04T10:20:00+08:00")
+    model = scripted(_answer([{"content": text, "attribute": "pain_point"}]))
+    res = await llm_extractor(model)([turn])
+    rules = (await rules_extractor()([turn])).candidates
+    assert [c.content for c in res.candidates] == [c.content for c in rules]
