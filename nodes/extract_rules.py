@@ -1,12 +1,16 @@
 """Rule-based extraction of explicit, stable statements (English and Chinese).
 
-Pure functions over text. They keep only what the user said plainly about the
-customer: budgets and amounts, seats and team size, deadlines, decision makers,
-contact preferences, current vendor, and "from now on / 以后都 / 不要"
-preferences. Questions, hypotheticals and jokes are skipped; hedged statements
-("maybe around 2 million", "大概") get a low confidence, so the write path holds
-them until a second mention. A correction ("no, it's 3 million" / "不对，是300万")
-is tied to the attribute the conversation was about.
+Pure functions over text. Each user sentence is read twice and merged into one
+candidate per clause: by the sales rules (``extract_sales``: stakeholders, budget,
+dates, requirements, incumbent, competitors, contact preferences, pain points,
+commitments, deal stage, keyed by subject) and by the older detectors below, which
+lend their single-valued keys (budget, decision maker, seats, team size) and the
+"from now on / 以后都 / 不要" preferences. Questions, hypotheticals, jokes and messages
+the user says not to keep are skipped. "About"/"大概" is an approximate value, not
+doubt; only what the speaker marks as uncertain ("maybe", "可能") gets a low
+confidence, so the write path holds it until a second mention. A correction ("no,
+it's 3 million" / "不对，是300万") is tied to the attribute the conversation was about.
+Dates are resolved against each message's own time.
 """
 
 from __future__ import annotations
@@ -50,11 +54,6 @@ _HYPOTHETICAL = re.compile(
     re.I,
 )
 _JOKE = re.compile(r"\b(?:just kidding|kidding|joking|lol|haha+|jk)\b|开玩笑|哈哈|逗你|说笑", re.I)
-_HEDGE = re.compile(
-    r"\b(?:maybe|probably|perhaps|might|not sure|roughly|i think|i guess|tentative)\b"
-    r"|大概|可能|也许|估计|不确定|差不多|或许",
-    re.I,
-)
 _CORRECTION = re.compile(
     r"^\s*(?:no[,.!:]|nope\b|actually\b|correction\b|sorry,? i meant|i meant|wait,)"
     r"|^\s*(?:不对|不是的|更正|纠正一下|说错了|其实是|刚才说错)",
