@@ -495,7 +495,7 @@ def make_recall_node(
             return {
                 "recall_trace": trace.trace(),
                 "briefing": [],
-                "degraded": [*state.degraded, "recall"],
+                "degraded": ["recall"],
             }
         message = _last_human_text(state)
         result = await arecall_memories(
@@ -513,7 +513,7 @@ def make_recall_node(
             access_log.record(ctx.user_id, ctx.customer_id, result.items)
         update: dict[str, Any] = {"recall_trace": result.trace(), "briefing": result.briefing()}
         if result.degraded:
-            update["degraded"] = [*state.degraded, "recall"]
+            update["degraded"] = ["recall"]
         return update
 
     return recall
