@@ -44,6 +44,7 @@ from langgraph.store.base import BaseStore, Item
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memagent.stores.namespaces import namespace
+from memagent.stores.protocols import MemoryStoreExtensions
 from memagent.stores.records import MemoryRecord, RecordType, Source, content_hash, utcnow
 from memagent.stores.write_cas import (
     PENDING_PREFIX,
@@ -176,10 +177,11 @@ def _near(
 ) -> list[tuple[Item, float]]:
     """Active records most similar to ``text`` with their cosine similarity."""
     hits: list[tuple[Item, float | None]] = []
-    scored = getattr(store, "search_scored", None)
-    if scored is not None:
+    if isinstance(store, MemoryStoreExtensions):
         try:
-            res = scored(ns, query=text, mode="dense", filter={"status": "active"}, limit=k)
+            res = store.search_scored(
+                ns, query=text, mode="dense", filter={"status": "active"}, limit=k
+            )
             hits = [(r.item, r.dense) for r in res]
         except Exception as exc:  # dense index missing: fall back to plain search
             log.debug("search_scored failed: %s", exc)
