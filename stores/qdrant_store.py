@@ -42,9 +42,10 @@ Within one ``batch``, reads see the state before the batch's writes (as in the
 reference); puts to one key are deduplicated (last wins) and all texts of the
 batch are embedded in one ``embed_documents`` call.
 
-Beyond ``BaseStore``, ``QdrantStore`` inherits two mixins: compare-and-set (``get_rev``/
-``put_if``) and ``touch`` from ``store_cas``, ``search_scored``/``keyword_idf`` from
-``store_scored``; their docstrings say why they exist.
+Beyond ``BaseStore``, ``QdrantStore`` implements ``MemoryStoreExtensions``
+(``protocols.py``): compare-and-set (``get_rev``/``put_if``) and ``touch`` are its
+``ConditionalWrites`` (``store_cas``), ``search_scored``/``keyword_idf`` its
+``ScoredSearch`` (``store_scored``); their docstrings say why they exist.
 """
 
 from __future__ import annotations
@@ -62,12 +63,14 @@ from typing import Any, Literal
 
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
+    NOT_PROVIDED,
     BaseStore,
     GetOp,
     IndexConfig,
     InvalidNamespaceError,
     Item,
     ListNamespacesOp,
+    NotProvided,
     Op,
     PutOp,
     Result,
@@ -146,7 +149,7 @@ class _DuckEmbeddings(Embeddings):
         return await super().aembed_query(text)
 
 
-class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
+class QdrantStore(BaseStore):
     """LangGraph ``BaseStore`` on a Qdrant engine with hybrid dense + BM25 search."""
 
     supports_ttl = True
@@ -177,6 +180,24 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
         # as in LangGraph's SQL stores: a read extends a TTL only when the store's
         # config opts in; ``refresh_ttl=True`` on a read alone does not
         self._refresh_on_read = bool((ttl or {}).get("refresh_on_read", False))
+        self._cas = ConditionalWrites(
+            engine,
+            write_lock=self._write_lock,
+            prepare=self._prepare_put,
+            apply=self._apply_puts,
+            bump=self._bump_points,
+            check_open=self._check_open,
+            ttl_config=ttl,
+        )
+        self._scored = ScoredSearch(
+            engine,
+            searcher=self._searcher,
+            hybrid=self.hybrid,
+            embeddings=self.embeddings,
+            ttl_config=ttl,
+            search=self._search,
+            refresh=self._refresh,
+        )
 
     def _configure_index(self, index: IndexConfig) -> None:
         dims = index.get("dims")
@@ -369,14 +390,23 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
         keyword = [t for _, path in self._keyword_only for t in get_text_at_path(value, path) if t]
         return dense, keyword
 
+    def _prepare_put(self, op: PutOp) -> tuple[_Plan, dict[str, Sequence[float]]]:
+        """Plan and embed one put (no engine I/O), for ``put_if``."""
+        plan, emb = self._plan([op]), self.embeddings
+        dvecs = emb.embed_documents(plan.doc_texts) if emb and plan.doc_texts else []
+        return plan, self._doc_vectors(plan, dvecs)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("the store is closed")
+
     def _execute(
         self,
         plan: _Plan,
         qvecs: dict[str, list[float]],
         dvecs: Sequence[Sequence[float]],
     ) -> list[Result]:
-        if self._closed:
-            raise RuntimeError("the store is closed")
+        self._check_open()
         with self.engine.session():
             return self._execute_ops(plan, qvecs, dvecs)
 
@@ -607,3 +637,92 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
         stopped = self._sweeper.stop(timeout)
         self._sweeper = None
         return stopped
+
+    # ------------------------------------------------------------ extensions
+
+    def get_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
+        return self._cas.get_rev(namespace, key)
+
+    async def aget_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
+        return await self._cas.aget_rev(namespace, key)
+
+    def put_if(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        *,
+        expect: str | None,
+        index: Literal[False] | list[str] | None = None,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+    ) -> str | None:
+        return self._cas.put_if(namespace, key, value, expect=expect, index=index, ttl=ttl)
+
+    async def aput_if(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        *,
+        expect: str | None,
+        index: Literal[False] | list[str] | None = None,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+    ) -> str | None:
+        return await self._cas.aput_if(namespace, key, value, expect=expect, index=index, ttl=ttl)
+
+    def touch(
+        self, namespace: tuple[str, ...], keys: Iterable[str], *, at: datetime | None = None
+    ) -> int:
+        return self._cas.touch(namespace, keys, at=at)
+
+    async def atouch(
+        self, namespace: tuple[str, ...], keys: Iterable[str], *, at: datetime | None = None
+    ) -> int:
+        return await self._cas.atouch(namespace, keys, at=at)
+
+    def search_scored(
+        self,
+        namespace_prefix: tuple[str, ...],
+        /,
+        *,
+        query: str,
+        mode: SearchMode | None = None,
+        filter: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool | None = None,
+    ) -> list[ScoredItem]:
+        return self._scored.search_scored(
+            namespace_prefix,
+            query=query,
+            mode=mode,
+            filter=filter,
+            limit=limit,
+            offset=offset,
+            refresh_ttl=refresh_ttl,
+        )
+
+    async def asearch_scored(
+        self,
+        namespace_prefix: tuple[str, ...],
+        /,
+        *,
+        query: str,
+        mode: SearchMode | None = None,
+        filter: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool | None = None,
+    ) -> list[ScoredItem]:
+        return await self._scored.asearch_scored(
+            namespace_prefix,
+            query=query,
+            mode=mode,
+            filter=filter,
+            limit=limit,
+            offset=offset,
+            refresh_ttl=refresh_ttl,
+        )
+
+    def keyword_idf(self, namespace_prefix: tuple[str, ...], text: str) -> dict[str, float]:
+        return self._scored.keyword_idf(namespace_prefix, text)
