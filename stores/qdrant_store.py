@@ -57,7 +57,6 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -67,7 +66,6 @@ from langgraph.store.base import (
     BaseStore,
     GetOp,
     IndexConfig,
-    InvalidNamespaceError,
     Item,
     ListNamespacesOp,
     NotProvided,
@@ -76,77 +74,22 @@ from langgraph.store.base import (
     Result,
     SearchOp,
     TTLConfig,
-    ensure_embeddings,
-    get_text_at_path,
-    tokenize_path,
-    validate_op_namespace,
 )
 
 from memagent.stores import store_ops as ops_
-from memagent.stores.embeddings import resolve_embeddings, score_floor
+from memagent.stores.embeddings import score_floor
 from memagent.stores.engines import INDEXED, Engine, PointData, Range, Where, WriteMode
 from memagent.stores.fusion import HybridConfig, SearchMode
 from memagent.stores.hybrid_search import HybridSearcher, ScoredItem
 from memagent.stores.store_cas import ConditionalWrites
 from memagent.stores.store_factory import EngineName, aopen_store, open_engine, open_store
+from memagent.stores.store_plan import Plan, Planner, doc_vectors, index_embeddings
 from memagent.stores.store_scored import ScoredSearch
 from memagent.stores.tokenize import tokenize
 from memagent.stores.ttl_sweeper import TTLSweeper
 
 __all__ = ["QdrantStore", "ScoredItem", "aopen_store", "open_engine", "open_store"]
 _FACET_LIMIT = 1_000_000
-_PUT_KEY = tuple[tuple[str, ...], str]
-
-
-@dataclass
-class _Plan:
-    """What one batch needs before any engine I/O: the embedding work."""
-
-    ops: list[Op]
-    puts: dict[_PUT_KEY, PutOp] = field(default_factory=dict)
-    texts: dict[_PUT_KEY, list[str]] = field(default_factory=dict)
-    keyword_texts: dict[_PUT_KEY, list[str]] = field(default_factory=dict)
-    doc_texts: list[str] = field(default_factory=list)
-    queries: list[str] = field(default_factory=list)
-
-
-def _duck_embeddings(embed: Any) -> bool:
-    """An object with ``embed_documents``/``embed_query`` that is not an ``Embeddings``.
-
-    LangGraph's own store tests pass such an object as ``embed``; without this
-    check ``ensure_embeddings`` would take it for a plain callable and fail.
-    """
-    return (
-        not isinstance(embed, Embeddings)
-        and callable(getattr(embed, "embed_documents", None))
-        and callable(getattr(embed, "embed_query", None))
-    )
-
-
-class _DuckEmbeddings(Embeddings):
-    """``Embeddings`` over a duck-typed embedder; keeps its ``dims``/``score_floor``."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        for attr in ("dims", "score_floor"):
-            if hasattr(inner, attr):
-                setattr(self, attr, getattr(inner, attr))
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [list(v) for v in self.inner.embed_documents(texts)]
-
-    def embed_query(self, text: str) -> list[float]:
-        return list(self.inner.embed_query(text))
-
-    async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
-        if hasattr(self.inner, "aembed_documents"):
-            return [list(v) for v in await self.inner.aembed_documents(texts)]
-        return await super().aembed_documents(texts)
-
-    async def aembed_query(self, text: str) -> list[float]:
-        if hasattr(self.inner, "aembed_query"):
-            return list(await self.inner.aembed_query(text))
-        return await super().aembed_query(text)
 
 
 class QdrantStore(BaseStore):
@@ -164,14 +107,14 @@ class QdrantStore(BaseStore):
     ) -> None:
         self.engine = engine
         self.ttl_config = ttl
-        self.index_config: dict[str, Any] | None = None
+        self.index_config: dict[str, Any] | None = dict(index) if index else None
         self.embeddings: Embeddings | None = None
-        self._fields: list[tuple[str, Any]] = []
+        fields: list[str] = []
         if index:
-            self._configure_index(index)
+            self.embeddings, fields = index_embeddings(index, engine.dims)
         floor = score_floor(self.embeddings) if self.embeddings else 0.0
         self.hybrid = (hybrid or HybridConfig()).for_embeddings(floor)
-        self._keyword_only = [(p, tokenize_path(p)) for p in self.hybrid.keyword_only_fields]
+        self._planner = Planner(self.embeddings, fields, self.hybrid)
         self._searcher = HybridSearcher(engine, self.hybrid)
         self._write_lock = threading.RLock()
         self._ns_indexed: set[str] = set()
@@ -198,22 +141,6 @@ class QdrantStore(BaseStore):
             search=self._search,
             refresh=self._refresh,
         )
-
-    def _configure_index(self, index: IndexConfig) -> None:
-        dims = index.get("dims")
-        if not isinstance(dims, int) or dims <= 0:
-            raise ValueError("index config needs 'dims', a positive int")
-        if dims != self.engine.dims:
-            raise ValueError(f"index dims {dims} != engine dims {self.engine.dims}")
-        if index.get("embed") is None:
-            raise ValueError("index config needs 'embed' (Embeddings, callable or string)")
-        self.index_config = dict(index)
-        embed = resolve_embeddings(index["embed"])
-        if _duck_embeddings(embed):
-            embed = _DuckEmbeddings(embed)
-        self.embeddings = ensure_embeddings(embed)
-        paths = index.get("fields") or ["$"]
-        self._fields = [(p, p if p == "$" else tokenize_path(p)) for p in paths]
 
     # ------------------------------------------------------------ lifecycle
 
@@ -319,7 +246,7 @@ class QdrantStore(BaseStore):
     # ------------------------------------------------------------ batch
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
-        plan = self._plan(ops)
+        plan = self._planner.plan(ops)
         emb = self.embeddings
         qvecs: dict[str, list[float]] = {q: emb.embed_query(q) for q in plan.queries} if emb else {}
         dvecs: list[list[float]] = (
@@ -328,7 +255,7 @@ class QdrantStore(BaseStore):
         return self._execute(plan, qvecs, dvecs)
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        plan = self._plan(ops)
+        plan = self._planner.plan(ops)
         emb = self.embeddings
         qvecs: dict[str, list[float]] = {}
         dvecs: list[list[float]] = []
@@ -339,62 +266,11 @@ class QdrantStore(BaseStore):
             dvecs = await emb.aembed_documents(plan.doc_texts)
         return await asyncio.to_thread(self._execute, plan, qvecs, dvecs)
 
-    def _plan(self, ops: Iterable[Op]) -> _Plan:
-        plan = _Plan(list(ops))
-        queries: dict[str, None] = {}
-        for op in plan.ops:
-            validate_op_namespace(op)
-            if isinstance(op, PutOp):
-                if not op.namespace:
-                    raise InvalidNamespaceError("Namespace cannot be empty.")
-                if op.value is not None:
-                    ops_.check_value(op.namespace, op.key, op.value)
-                plan.puts[(tuple(op.namespace), str(op.key))] = op
-            elif isinstance(op, SearchOp):
-                ops_.validate_filter(op.filter)
-                if op.query and self.embeddings and self.hybrid.default_mode != "keyword":
-                    queries[op.query] = None
-            elif not isinstance(op, GetOp | ListNamespacesOp):
-                raise ValueError(f"unknown operation type: {type(op).__name__}")
-        plan.queries = list(queries)
-        docs: dict[str, None] = {}
-        for put_key, op in plan.puts.items():
-            texts, keyword_texts = self._texts(op)
-            if texts:
-                plan.texts[put_key] = texts
-                docs.update(dict.fromkeys(texts))
-                if keyword_texts:
-                    plan.keyword_texts[put_key] = keyword_texts
-        plan.doc_texts = list(docs)
-        return plan
-
-    def _texts(self, op: PutOp) -> tuple[list[str], list[str]]:
-        """Texts to embed and keyword-only texts (BM25 only) of one put."""
-        if op.value is None or op.index is False or not self.embeddings:
-            return [], []
-        if op.index is None:
-            paths = self._fields
-        else:
-            paths = [(p, p if p == "$" else tokenize_path(p)) for p in op.index]
-        value, skip = op.value, {p for p, _ in self._keyword_only}
-        whole = value
-        if skip and any(p == "$" for p, _ in paths):  # the whole value, minus keyword-only keys
-            whole = {k: v for k, v in value.items() if k not in skip}
-        dense = [
-            t
-            for p, path in paths
-            if p not in skip
-            for t in get_text_at_path(whole if p == "$" else value, path)
-            if t
-        ]
-        keyword = [t for _, path in self._keyword_only for t in get_text_at_path(value, path) if t]
-        return dense, keyword
-
-    def _prepare_put(self, op: PutOp) -> tuple[_Plan, dict[str, Sequence[float]]]:
+    def _prepare_put(self, op: PutOp) -> tuple[Plan, dict[str, Sequence[float]]]:
         """Plan and embed one put (no engine I/O), for ``put_if``."""
-        plan, emb = self._plan([op]), self.embeddings
+        plan, emb = self._planner.plan([op]), self.embeddings
         dvecs = emb.embed_documents(plan.doc_texts) if emb and plan.doc_texts else []
-        return plan, self._doc_vectors(plan, dvecs)
+        return plan, doc_vectors(plan, dvecs)
 
     def _check_open(self) -> None:
         if self._closed:
@@ -402,7 +278,7 @@ class QdrantStore(BaseStore):
 
     def _execute(
         self,
-        plan: _Plan,
+        plan: Plan,
         qvecs: dict[str, list[float]],
         dvecs: Sequence[Sequence[float]],
     ) -> list[Result]:
@@ -412,7 +288,7 @@ class QdrantStore(BaseStore):
 
     def _execute_ops(
         self,
-        plan: _Plan,
+        plan: Plan,
         qvecs: dict[str, list[float]],
         dvecs: Sequence[Sequence[float]],
     ) -> list[Result]:
@@ -432,18 +308,8 @@ class QdrantStore(BaseStore):
                 results.append(None)
         self._refresh(refresh, now)
         if plan.puts:
-            self._apply_puts(plan, self._doc_vectors(plan, dvecs), now)
+            self._apply_puts(plan, doc_vectors(plan, dvecs), now)
         return results
-
-    @staticmethod
-    def _doc_vectors(plan: _Plan, dvecs: Sequence[Sequence[float]]) -> dict[str, Sequence[float]]:
-        """The plan's document texts with their vectors; an embedder that returned another
-        number of vectors than texts is an error, never a silent misalignment."""
-        if len(dvecs) != len(plan.doc_texts):
-            raise ValueError(
-                f"embedder returned {len(dvecs)} vectors for {len(plan.doc_texts)} texts"
-            )
-        return dict(zip(plan.doc_texts, dvecs, strict=True))
 
     # ------------------------------------------------------------ reads
 
@@ -538,7 +404,7 @@ class QdrantStore(BaseStore):
 
     def _apply_puts(
         self,
-        plan: _Plan,
+        plan: Plan,
         vectors: dict[str, Sequence[float]],
         now: datetime,
         *,

@@ -39,7 +39,7 @@ from memagent.stores import store_ops as ops_
 from memagent.stores.engines import Engine, PointData, Range, Where, WriteMode
 
 if TYPE_CHECKING:
-    from memagent.stores.qdrant_store import _Plan
+    from memagent.stores.store_plan import Plan
 
 _TOUCH_ATTEMPTS = 3
 
@@ -49,7 +49,7 @@ class ApplyPuts(Protocol):
 
     def __call__(
         self,
-        plan: _Plan,
+        plan: Plan,
         vectors: dict[str, Sequence[float]],
         now: datetime,
         *,
@@ -65,7 +65,7 @@ class ConditionalWrites:
         engine: Engine,
         *,
         write_lock: threading.RLock,
-        prepare: Callable[[PutOp], tuple[_Plan, dict[str, Sequence[float]]]],
+        prepare: Callable[[PutOp], tuple[Plan, dict[str, Sequence[float]]]],
         apply: ApplyPuts,
         bump: Callable[[Iterable[Sequence[str]], str], list[PointData]],
         check_open: Callable[[], None],
