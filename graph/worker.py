@@ -11,6 +11,8 @@ are saved on the job before any write, record ids derive from job id + item
 index, and merges remember their message ids, so a job re-run after a crash
 writes nothing twice. An unavailable store or model releases the job without
 spending an attempt: it waits in the outbox, it is not lost.
+
+Which lock or compare-and-set protects what: ``memagent.graph.concurrency``.
 """
 
 from __future__ import annotations
