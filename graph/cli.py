@@ -26,6 +26,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from memagent.graph import cli_customers, cli_jobs, cli_memories, evaluation
+from memagent.graph.errors import exception_chain
 from memagent.graph.settings import get_settings
 
 app = typer.Typer(
@@ -64,15 +65,6 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
-def _chain(exc: BaseException) -> list[BaseException]:
-    seen: list[BaseException] = []
-    current: BaseException | None = exc
-    while current is not None and current not in seen:
-        seen.append(current)
-        current = current.__cause__ or current.__context__
-    return seen
-
-
 def llm_unavailable(exc: BaseException) -> bool:
     """A dead or unreachable model endpoint, whichever client layer raised it."""
     names = {
@@ -83,7 +75,9 @@ def llm_unavailable(exc: BaseException) -> bool:
         "ConnectTimeout",
         "ReadTimeout",
     }
-    return any(type(e).__name__ in names or isinstance(e, ConnectionError) for e in _chain(exc))
+    return any(
+        type(e).__name__ in names or isinstance(e, ConnectionError) for e in exception_chain(exc)
+    )
 
 
 def unavailable_reason(exc: BaseException) -> str:
@@ -91,7 +85,7 @@ def unavailable_reason(exc: BaseException) -> str:
     model), else a generic line naming the configured endpoint."""
     from memagent.graph.llm import LLMUnavailableError
 
-    for e in _chain(exc):
+    for e in exception_chain(exc):
         if isinstance(e, LLMUnavailableError) and str(e).strip():
             return str(e).strip().splitlines()[0]
     where = get_settings().base_url or "the local LLM server"
