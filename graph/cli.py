@@ -133,7 +133,7 @@ def main_options(
         format="%(levelname)s %(name)s: %(message)s",
     )
     from memagent.graph.tracing import install_log_redaction
-    from memagent.stores.write_path import REDACTION_KEY_FILE
+    from memagent.stores.redact import REDACTION_KEY_FILE
 
     install_log_redaction(get_settings().home / REDACTION_KEY_FILE)
 

@@ -46,6 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from memagent.stores.namespaces import namespace
 from memagent.stores.protocols import MemoryStoreExtensions
 from memagent.stores.records import MemoryRecord, RecordType, Source, content_hash, utcnow
+from memagent.stores.redact import install_key
 from memagent.stores.write_cas import (
     PENDING_PREFIX,
     LockFactory,
@@ -139,16 +140,12 @@ class WriteResult:
 # -- trust hooks (written by the trust helper; identity until they exist) ------
 
 
-REDACTION_KEY_FILE = "redaction.key"
-
-
 @lru_cache(maxsize=1)
 def _default_key() -> bytes:
     """The per-install redaction key under the data home (created on first use)."""
     from memagent.graph.settings import get_settings
-    from memagent.stores.redact import load_or_create_key
 
-    return load_or_create_key(get_settings().home / REDACTION_KEY_FILE)
+    return install_key(get_settings().home)
 
 
 def _redact(text: str) -> tuple[str, list[str]]:
