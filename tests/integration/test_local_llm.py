@@ -19,6 +19,9 @@ from memagent.graph.llm import achoose_tool, aforce_tool_call, astructured, chat
 from memagent.graph.settings import Settings
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
+ONE_LOOP = pytest.mark.asyncio(loop_scope="module")
+"""langchain-openai caches its async HTTP client per endpoint, bound to the first event
+loop that used it: the async tests against the one local server share one loop."""
 
 
 @tool
@@ -80,6 +83,7 @@ def test_tool_turns_in_history_are_accepted(llm_settings: Settings) -> None:
     assert reply.text.strip()
 
 
+@ONE_LOOP
 async def test_structured_returns_a_valid_object(llm_settings: Settings) -> None:
     deal = await astructured(
         chat_model(llm_settings, temperature=0),
@@ -98,12 +102,14 @@ async def test_structured_returns_a_valid_object(llm_settings: Settings) -> None
     assert len(deal.contacts) <= 3
 
 
+@ONE_LOOP
 async def test_choose_tool_picks_the_obvious_tool(llm_settings: Settings) -> None:
     call = await achoose_tool(chat_model(llm_settings), "Look up the Globex account for me.", TOOLS)
     assert call is not None and call["name"] == "lookup_customer"
     assert "globex" in call["args"]["name"].lower()
 
 
+@ONE_LOOP
 async def test_forced_tool_call_fills_the_schema(llm_settings: Settings) -> None:
     call = await aforce_tool_call(
         chat_model(llm_settings, temperature=0),
