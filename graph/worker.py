@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import threading
 import time
 from collections import Counter
@@ -34,6 +33,7 @@ from memagent.graph.settings import Settings
 from memagent.nodes.extractors import ExtractionResult, Extractor, rules_extractor
 from memagent.stores.forgetting import DecayPolicy, digest_candidates, maintain
 from memagent.stores.jobs import Job, JobQueue
+from memagent.stores.log_redaction import memagent_logger
 from memagent.stores.namespaces import namespace
 from memagent.stores.profile import compact_profile
 from memagent.stores.write_path import (
@@ -45,7 +45,7 @@ from memagent.stores.write_path import (
     write_memory,
 )
 
-log = logging.getLogger(__name__)
+log = memagent_logger(__name__)
 
 DIGEST_ROLE = "digest"
 """Role of job turns that are working-memory digest lines to consolidate (session end or

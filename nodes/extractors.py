@@ -14,7 +14,6 @@ built (``MEMAGENT_EXTRACTOR=rules|llm``):
 from __future__ import annotations
 
 import json
-import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,9 +32,10 @@ from memagent.nodes.extract_rules import (
 from memagent.nodes.extract_triggers import early_triggers
 from memagent.prompts.extraction import EXTRACTION_SYSTEM, EXTRACTION_USER, RETRY_JSON
 from memagent.stores.jobs import Turn
+from memagent.stores.log_redaction import memagent_logger
 from memagent.stores.write_path import Candidate, numbers
 
-log = logging.getLogger(__name__)
+log = memagent_logger(__name__)
 
 MAX_ITEMS = 6
 

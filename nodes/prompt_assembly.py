@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -60,9 +59,10 @@ from memagent.prompts.prompt_assembly import (
     SUMMARY_HEADER,
 )
 from memagent.prompts.system import SYSTEM_PROMPT
+from memagent.stores.log_redaction import memagent_logger
 from memagent.stores.tokens import Budget, content_text, count_message_tokens, count_tokens
 
-logger = logging.getLogger(__name__)
+logger = memagent_logger(__name__)
 
 MAX_BRIEFING_ITEMS = 8
 MAX_BRIEFING_CHARS = 150

@@ -32,7 +32,6 @@ re-exported here.
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,6 +42,7 @@ from typing import Any, Literal
 from langgraph.store.base import BaseStore, Item
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from memagent.stores.log_redaction import memagent_logger
 from memagent.stores.namespaces import namespace
 from memagent.stores.protocols import MemoryStoreExtensions
 from memagent.stores.records import MemoryRecord, RecordType, Source, content_hash, utcnow
@@ -71,7 +71,7 @@ from memagent.stores.write_match import (
     same_value,
 )
 
-log = logging.getLogger(__name__)
+log = memagent_logger(__name__)
 
 Action = Literal["created", "merged", "versioned", "rejected", "pending"]
 
