@@ -49,7 +49,7 @@ StoreOpener = Callable[[Settings], contextlib.AbstractContextManager[BaseStore]]
 def _default_opener(settings: Settings) -> contextlib.AbstractContextManager[BaseStore]:
     from memagent.stores import open_store
 
-    return open_store(settings.resolved_store_location())
+    return open_store(settings.resolved_store_location(), settings=settings)
 
 
 STORE_OPENER: StoreOpener = _default_opener

@@ -157,7 +157,8 @@ class Worker:
             from memagent.stores import open_store  # type: ignore[attr-defined]
 
             kwargs.setdefault(
-                "store_factory", lambda: open_store(settings.resolved_store_location())
+                "store_factory",
+                lambda: open_store(settings.resolved_store_location(), settings=settings),
             )
         return cls(queue, store, extractor=extractor, **kwargs)
 
@@ -235,7 +236,14 @@ class Worker:
         cands, consolidated = self._extract(job)
         store = self._get_store()
         if self.episodes:
-            write_episode(store, job.user_id, job.customer_id, job.thread_id, job.turns)
+            write_episode(
+                store,
+                job.user_id,
+                job.customer_id,
+                job.thread_id,
+                job.turns,
+                config=self.write_config,
+            )
         actions: Counter[str] = Counter()
         results = []
         # One scope lock for the whole job (the write path's compare-and-set), taken

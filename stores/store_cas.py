@@ -88,7 +88,7 @@ class ConditionalWrites:
         validate_op_namespace(GetOp(tuple(namespace), str(key)))
         self.check_open()
         pid = ops_.point_id(tuple(namespace), str(key))
-        recs = self.engine.retrieve([pid], [*ops_.ITEM_FIELDS, ops_.REV])
+        recs = self.engine.retrieve([pid], ops_.ITEM_FIELDS)
         if not recs or not ops_.alive(recs[0].payload, time.time()):
             return None
         return ops_.to_item(recs[0].payload), str(recs[0].payload.get(ops_.REV) or "")

@@ -37,7 +37,7 @@ class SearchFn(Protocol):
         qvec: list[float] | None,
         mode: SearchMode,
         now: datetime,
-        refresh: dict[float, set[str]],
+        refresh: dict[float, dict[str, str]],
         *,
         fill: bool = True,
     ) -> list[ScoredItem]: ...
@@ -55,7 +55,8 @@ class ScoredSearch:
         embeddings: Embeddings | None,
         ttl_config: TTLConfig | None,
         search: SearchFn,
-        refresh: Callable[[dict[float, set[str]], datetime], None],
+        refresh: Callable[[dict[float, dict[str, str]], datetime], None],
+        visible_after: Callable[[datetime], float],
     ) -> None:
         self.engine = engine
         self.searcher = searcher
@@ -64,6 +65,7 @@ class ScoredSearch:
         self.ttl_config = ttl_config
         self.search = search
         self.refresh = refresh
+        self.visible_after = visible_after  # the store's clock-skew margin for expiry
 
     def keyword_idf(self, namespace_prefix: tuple[str, ...], text: str) -> dict[str, float]:
         """Keyword terms of ``text`` (the store's tokenizer) with their BM25 idf under
@@ -72,7 +74,7 @@ class ScoredSearch:
         prefix = tuple(namespace_prefix)
         validate_op_namespace(SearchOp(prefix))
         terms = list(dict.fromkeys(tokenize_cached(text, self.hybrid.tokenizer)))
-        return self.searcher.idf(prefix, terms, ops_.utcnow())
+        return self.searcher.idf(prefix, terms, self.visible_after(ops_.utcnow()))
 
     def search_scored(
         self,
@@ -145,7 +147,7 @@ class ScoredSearch:
         self, op: SearchOp, qvec: list[float] | None, mode: SearchMode
     ) -> list[ScoredItem]:
         now = ops_.utcnow()
-        refresh: dict[float, set[str]] = {}
+        refresh: dict[float, dict[str, str]] = {}
         with self.engine.session():
             found = self.search(op, qvec, mode, now, refresh, fill=False)
             self.refresh(refresh, now)

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Literal
 
 from langgraph.store.base import BaseStore, Item
@@ -46,7 +47,8 @@ from memagent.stores.log_redaction import memagent_logger
 from memagent.stores.namespaces import namespace
 from memagent.stores.protocols import MemoryStoreExtensions
 from memagent.stores.records import MemoryRecord, RecordType, Source, content_hash, utcnow
-from memagent.stores.redact import install_key
+from memagent.stores.redact import REDACTION_KEY_FILE as REDACTION_KEY_FILE
+from memagent.stores.redact import install_key, load_or_create_key
 from memagent.stores.write_cas import (
     PENDING_PREFIX,
     LockFactory,
@@ -105,12 +107,19 @@ class WriteConfig:
     check_instructions: bool = True
     attempts: int = 8
     """Optimistic attempts of one write before ``WriteConflictError``."""
+    redaction_key_file: Path | None = None
+    """The keyed-placeholder key (created on first use); ``None``: the one under the
+    environment's ``MEMAGENT_HOME`` (library use without settings)."""
 
     @classmethod
     def for_settings(cls, settings: Any) -> WriteConfig:
         """The defaults with the settings' near-duplicate threshold
-        (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``), as the worker and ``memories add`` write."""
-        return cls(near_duplicate=float(settings.near_duplicate_threshold))
+        (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``) and redaction key (under the settings'
+        home), as the worker and ``memories add`` write."""
+        return cls(
+            near_duplicate=float(settings.near_duplicate_threshold),
+            redaction_key_file=Path(settings.home) / REDACTION_KEY_FILE,
+        )
 
 
 @dataclass
@@ -140,21 +149,24 @@ class WriteResult:
 # -- trust hooks (written by the trust helper; identity until they exist) ------
 
 
-@lru_cache(maxsize=1)
-def _default_key() -> bytes:
-    """The per-install redaction key under the data home (created on first use)."""
-    from memagent.graph.settings import get_settings
+@lru_cache(maxsize=8)
+def _key(path: Path | None) -> bytes:
+    """The redaction key in ``path`` (created on first use); ``None``: the per-install
+    key under the environment's data home, for library callers without settings."""
+    if path is None:
+        from memagent.graph.settings import get_settings
 
-    return install_key(get_settings().home)
+        return install_key(get_settings().home)
+    return load_or_create_key(path)
 
 
-def _redact(text: str) -> tuple[str, list[str]]:
+def _redact(text: str, key_file: Path | None = None) -> tuple[str, list[str]]:
     """PII -> keyed placeholders (``memagent.stores.redact``); identity if it is missing."""
     try:
         from memagent.stores.redact import redact
     except ImportError:  # the trust helper's module is not installed
         return text, []
-    r = redact(text, key=_default_key())
+    r = redact(text, key=_key(key_file))
     return r.text, [str(getattr(f, "type", f)) for f in r.found]
 
 
@@ -237,10 +249,11 @@ def build_record(
     cfg: WriteConfig = WriteConfig(),
 ) -> tuple[MemoryRecord | None, str | None, list[str]]:
     """Redact, reject and validate: (record, None, found) or (None, reason, found)."""
-    content, found = _redact(candidate.content) if cfg.redact else (candidate.content, [])
+    key_file = cfg.redaction_key_file
+    content, found = _redact(candidate.content, key_file) if cfg.redact else (candidate.content, [])
     value = candidate.value
     if value is not None and cfg.redact:
-        value, found_v = _redact(value)
+        value, found_v = _redact(value, key_file)
         found += found_v
     if cfg.check_instructions:
         reason = _instruction_reason(candidate.content)
@@ -464,6 +477,7 @@ def write_episode(
     turns: Sequence[Any],
     *,
     now: datetime | None = None,
+    config: WriteConfig | None = None,
 ) -> int:
     """Append (redacted) turns to the session's transcript; returns how many were new.
 
@@ -486,7 +500,8 @@ def write_episode(
             tid = getattr(t, "id", "") or ""
             if tid and tid in have:
                 continue
-            text, _ = _redact(str(getattr(t, "content", "")))
+            key_file = config.redaction_key_file if config else None
+            text, _ = _redact(str(getattr(t, "content", "")), key_file)
             value["turns"].append(
                 {
                     "id": tid,
