@@ -50,6 +50,8 @@ Locks (each protects something compare-and-set does not cover)
   qdrant-client's local mode is not thread-safe (without the lock a concurrent touch
   and put fail in its SQLite persistence or lose the put;
   ``tests/conformance/test_store_cas.py::test_touch_never_undoes_a_concurrent_put``).
+  Lock order, everywhere: the engine's ``session()`` first, then this lock (a touch or
+  sweep that took them the other way round deadlocked against a put on qdrant-client).
 - The engine's directory ``flock`` (``stores.engine_edge``): one process owns an
   embedded store directory, or, opened ``shared``, each ``session()`` holds it for
   one load-run-flush; a second process gets a clear error or waits, never a torn

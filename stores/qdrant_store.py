@@ -561,7 +561,7 @@ class QdrantStore(BaseStore):
     def sweep_ttl(self) -> int:
         """Delete expired items now; returns how many were removed."""
         now = time.time()
-        with self._write_lock, self.engine.session():
+        with self.engine.session(), self._write_lock:  # session, then lock (as puts)
             expired = list(self.engine.scan(Where(must=(Range("expires_at", lte=now),)), ["ns"]))
             if not expired:
                 return 0

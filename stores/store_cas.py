@@ -179,7 +179,7 @@ class ConditionalWrites:
         self.check_open()
         when = (at or ops_.utcnow()).isoformat()
         touched = 0
-        with self.write_lock, self.engine.session():
+        with self.engine.session(), self.write_lock:  # the order of every write: session, then lock
             todo = [ops_.point_id(ns, k) for k in wanted]
             for _ in range(_TOUCH_ATTEMPTS):
                 wrote = self._touch_once(todo, when)
