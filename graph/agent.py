@@ -109,7 +109,7 @@ def prepare_home(settings: Settings) -> None:
     records are redacted with (created on first use). The async openers run it in a
     thread; the first composition root to pin a key keeps it."""
     from memagent.stores.log_redaction import use_key_file
-    from memagent.stores.write_path import REDACTION_KEY_FILE
+    from memagent.stores.redact import REDACTION_KEY_FILE
 
     settings.home.mkdir(parents=True, exist_ok=True)
     use_key_file(settings.home / REDACTION_KEY_FILE, replace=False)

@@ -1,4 +1,5 @@
-"""The agent graph: query_rewrite -> recall -> prompt_assembly -> llm (<-> tools) -> async_extract.
+"""The agent graph: query_rewrite -> recall -> prompt_assembly -> llm (<-> tools) ->
+async_extract -> end_of_turn.
 
 Pluggable slots (rewriter, recall, extraction) are filled when the graph is built, from
 a factory per implementation chosen by settings; the topology and the checkpoint
@@ -42,7 +43,8 @@ PROMPT_ASSEMBLY: Final = "prompt_assembly"
 LLM: Final = "llm"
 TOOLS: Final = "tools"
 ASYNC_EXTRACT: Final = "async_extract"
-NODES = (QUERY_REWRITE, RECALL, PROMPT_ASSEMBLY, LLM, TOOLS, ASYNC_EXTRACT)
+END_OF_TURN: Final = "end_of_turn"
+NODES = (QUERY_REWRITE, RECALL, PROMPT_ASSEMBLY, LLM, TOOLS, ASYNC_EXTRACT, END_OF_TURN)
 
 
 class Node(Protocol):
@@ -80,29 +82,18 @@ def route_after_llm(state: State) -> Literal["tools", "async_extract"]:
     return ASYNC_EXTRACT
 
 
-def merge_updates(updates: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Merge node updates; ``degraded`` lists are unioned in order, other keys last wins."""
-    merged: dict[str, Any] = {}
-    for update in updates:
-        for key, value in update.items():
-            if key == "degraded" and "degraded" in merged:
-                merged[key] = list(dict.fromkeys([*merged[key], *value]))
-            else:
-                merged[key] = value
-    return merged
+def make_end_of_turn(after_reply: Node, access_log: AccessLog | None) -> Node:
+    """The end_of_turn node, after the reply and the extraction enqueue: the session hook
+    (summary fold and working-memory patch, with the small model when settings ask for
+    it), then the recalled records' access stats are written in the background."""
 
-
-def compose_end_of_turn(parts: Sequence[Node], access_log: AccessLog | None) -> Node:
-    """The async_extract node: extraction enqueue plus any end-of-turn session hooks,
-    then the recalled records' access stats are written in the background."""
-
-    async def async_extract(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-        updates = [await part(state, runtime) for part in parts]
+    async def end_of_turn(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+        update = await after_reply(state, runtime)
         if access_log is not None:
             access_log.flush(runtime.store)
-        return merge_updates(updates)
+        return update
 
-    return async_extract
+    return end_of_turn
 
 
 def off_extractor() -> ExtractNode:
@@ -186,7 +177,6 @@ def build_graph(
             )
     if router is None:
         router = adapter_router(small_model)
-    end_parts: list[Node] = [extractor, *([after_reply] if after_reply else [])]
 
     builder = StateGraph(State, context_schema=Context, input_schema=InputState)
     builder.add_node(QUERY_REWRITE, traced(QUERY_REWRITE, rewriter))
@@ -197,16 +187,16 @@ def build_graph(
     )
     builder.add_node(LLM, traced(LLM, llm_node))
     builder.add_node(TOOLS, make_tool_node(list(tools)))
-    builder.add_node(
-        ASYNC_EXTRACT, traced(ASYNC_EXTRACT, compose_end_of_turn(end_parts, access_log))
-    )
+    builder.add_node(ASYNC_EXTRACT, traced(ASYNC_EXTRACT, extractor))
+    builder.add_node(END_OF_TURN, traced(END_OF_TURN, make_end_of_turn(after_reply, access_log)))
     builder.add_edge(START, QUERY_REWRITE)
     builder.add_edge(QUERY_REWRITE, RECALL)
     builder.add_edge(RECALL, PROMPT_ASSEMBLY)
     builder.add_edge(PROMPT_ASSEMBLY, LLM)
     builder.add_conditional_edges(LLM, route_after_llm, [TOOLS, ASYNC_EXTRACT])
     builder.add_edge(TOOLS, LLM)
-    builder.add_edge(ASYNC_EXTRACT, END)
+    builder.add_edge(ASYNC_EXTRACT, END_OF_TURN)
+    builder.add_edge(END_OF_TURN, END)
     return builder
 
 

@@ -32,6 +32,7 @@ from typer.core import TyperGroup
 from memagent.graph import cli_customers, cli_jobs, cli_memories, cli_service
 from memagent.graph.cli_backend import fail, open_or_fail, request
 from memagent.graph.cli_chat import Chat, print_trace
+from memagent.graph.errors import exception_chain
 from memagent.graph.settings import get_settings
 
 
@@ -85,15 +86,6 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
-def _chain(exc: BaseException) -> list[BaseException]:
-    seen: list[BaseException] = []
-    current: BaseException | None = exc
-    while current is not None and current not in seen:
-        seen.append(current)
-        current = current.__cause__ or current.__context__
-    return seen
-
-
 def llm_unavailable(exc: BaseException) -> bool:
     """A dead or unreachable model endpoint, whichever client layer raised it."""
     names = {
@@ -104,7 +96,9 @@ def llm_unavailable(exc: BaseException) -> bool:
         "ConnectTimeout",
         "ReadTimeout",
     }
-    return any(type(e).__name__ in names or isinstance(e, ConnectionError) for e in _chain(exc))
+    return any(
+        type(e).__name__ in names or isinstance(e, ConnectionError) for e in exception_chain(exc)
+    )
 
 
 def unavailable_reason(exc: BaseException) -> str:
@@ -112,7 +106,7 @@ def unavailable_reason(exc: BaseException) -> str:
     model), else a generic line naming the configured endpoint."""
     from memagent.graph.llm import LLMUnavailableError
 
-    for e in _chain(exc):
+    for e in exception_chain(exc):
         if isinstance(e, LLMUnavailableError) and str(e).strip():
             return str(e).strip().splitlines()[0]
     where = get_settings().base_url or "the local LLM server"

@@ -7,15 +7,17 @@ messages whose content is ``None`` (ChatOpenAI sends that for tool-call turns), 
 takes structured output only as ``{"type": "json_object", "schema": ...}``. Callers
 write standard OpenAI requests; the adapter rewrites the payload.
 
-On top of it: ``structured`` (schema-constrained JSON validated by Pydantic, one
-retry) and ``choose_tool`` (tool routing as a structured call, because a 1.5B model
-rarely calls tools on its own with ``tool_choice="auto"``).
+On top of it, async only (the product's path): ``ask_parsed`` (the one parse of a model
+answer, with one retry), ``astructured`` (schema-constrained JSON validated by Pydantic)
+and ``achoose_tool`` (tool routing as a structured call, because a 1.5B model rarely
+calls tools on its own with ``tool_choice="auto"``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import json
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
@@ -45,15 +47,14 @@ __all__ = [
     "LlamaCppChatOpenAI",
     "achoose_tool",
     "aforce_tool_call",
+    "ask_parsed",
     "astructured",
     "chat_model",
     "check_llm",
-    "choose_tool",
-    "force_tool_call",
-    "structured",
 ]
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 Compat = Literal["llamacpp", "openai"]
 PENDING_URL = "http://127.0.0.1:9/v1"
 """Placeholder until the local server is resolved on the first request."""
@@ -272,14 +273,6 @@ def _error_text(error: Exception) -> str:
     return str(error).splitlines()[0][:200]
 
 
-def _retry_messages(messages: list[BaseMessage], text: str, error: Exception) -> list[BaseMessage]:
-    return [
-        *messages,
-        AIMessage(content=text),
-        HumanMessage(content=STRUCTURED_RETRY.format(error=_error_text(error))),
-    ]
-
-
 def _output_error(schema: type[BaseModel], text: str, error: Exception) -> LLMOutputError:
     return LLMOutputError(
         f"model output is not a valid {schema.__name__} after a retry "
@@ -287,36 +280,49 @@ def _output_error(schema: type[BaseModel], text: str, error: Exception) -> LLMOu
     )
 
 
-def structured(
-    model: BaseChatModel, messages: Sequence[BaseMessage], schema: type[M], **kwargs: Any
-) -> M:
-    """Ask for JSON constrained by ``schema``; validate; one retry; else ``LLMOutputError``."""
-    msgs, fmt = list(messages), response_format(schema)
+async def ask_parsed(
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    parse: Callable[[str], T],
+    *,
+    failure: Callable[[str, Exception], Exception],
+    retry_prompt: Callable[[Exception], str] | None = None,
+    **kwargs: Any,
+) -> T:
+    """One model call whose answer ``parse`` must accept, with one retry.
+
+    The one JSON-from-model loop: when ``parse`` raises ``ValueError`` (JSON and Pydantic
+    errors are ValueErrors) the answer and the error go back to the model once
+    (``retry_prompt``, default ``STRUCTURED_RETRY`` with the error); a second bad answer
+    raises ``failure(text, error)``. ``kwargs`` go to every call (``response_format``, ...).
+    """
+    msgs = list(messages)
     for attempt in range(2):
-        text = model.invoke(msgs, response_format=fmt, **kwargs).text
+        text = str((await model.ainvoke(msgs, **kwargs)).text)
         try:
-            return parse_output(text, schema)
-        except ValueError as e:  # JSONDecodeError and ValidationError are ValueErrors
+            return parse(text)
+        except ValueError as e:
             if attempt:
-                raise _output_error(schema, text, e) from None
-            msgs = _retry_messages(msgs, text, e)
+                raise failure(text, e) from None
+            prompt = (
+                retry_prompt(e) if retry_prompt else STRUCTURED_RETRY.format(error=_error_text(e))
+            )
+            msgs = [*msgs, AIMessage(content=text), HumanMessage(content=prompt)]
     raise AssertionError("unreachable")
 
 
 async def astructured(
     model: BaseChatModel, messages: Sequence[BaseMessage], schema: type[M], **kwargs: Any
 ) -> M:
-    """Async ``structured``."""
-    msgs, fmt = list(messages), response_format(schema)
-    for attempt in range(2):
-        text = (await model.ainvoke(msgs, response_format=fmt, **kwargs)).text
-        try:
-            return parse_output(text, schema)
-        except ValueError as e:
-            if attempt:
-                raise _output_error(schema, text, e) from None
-            msgs = _retry_messages(msgs, text, e)
-    raise AssertionError("unreachable")
+    """Ask for JSON constrained by ``schema``; validate; one retry; else ``LLMOutputError``."""
+    return await ask_parsed(
+        model,
+        messages,
+        functools.partial(parse_output, schema=schema),
+        failure=functools.partial(_output_error, schema),
+        response_format=response_format(schema),
+        **kwargs,
+    )
 
 
 # --- tool routing -------------------------------------------------------------------------
@@ -416,7 +422,7 @@ def validate_route(
     )
 
 
-def choose_tool(
+async def achoose_tool(
     model: BaseChatModel,
     user_message: str | Sequence[BaseMessage],
     tools: Sequence[ToolLike],
@@ -431,39 +437,14 @@ def choose_tool(
     if not tools:
         return None
     specs = tool_specs(tools)
-    msgs = router_messages(user_message, specs, today or date.today())
-    for attempt in range(2):
-        text = model.invoke(msgs, response_format=_router_format(specs), temperature=0).text
-        try:
-            return validate_route(text, tools, specs)
-        except ValueError as e:
-            if attempt:
-                raise _output_error(_Route, text, e) from None
-            msgs = _retry_messages(msgs, text, e)
-    raise AssertionError("unreachable")
-
-
-async def achoose_tool(
-    model: BaseChatModel,
-    user_message: str | Sequence[BaseMessage],
-    tools: Sequence[ToolLike],
-    *,
-    today: date | None = None,
-) -> ToolCall | None:
-    """Async ``choose_tool``."""
-    if not tools:
-        return None
-    specs = tool_specs(tools)
-    msgs = router_messages(user_message, specs, today or date.today())
-    for attempt in range(2):
-        reply = await model.ainvoke(msgs, response_format=_router_format(specs), temperature=0)
-        try:
-            return validate_route(reply.text, tools, specs)
-        except ValueError as e:
-            if attempt:
-                raise _output_error(_Route, reply.text, e) from None
-            msgs = _retry_messages(msgs, reply.text, e)
-    raise AssertionError("unreachable")
+    return await ask_parsed(
+        model,
+        router_messages(user_message, specs, today or date.today()),
+        lambda text: validate_route(text, tools, specs),
+        failure=functools.partial(_output_error, _Route),
+        response_format=_router_format(specs),
+        temperature=0,
+    )
 
 
 def _forced(model: BaseChatModel, tool: ToolLike) -> Any:
@@ -478,18 +459,10 @@ def _first_call(reply: BaseMessage, name: str) -> ToolCall:
     return calls[0]
 
 
-def force_tool_call(
-    model: BaseChatModel, messages: Sequence[BaseMessage], tool: ToolLike
-) -> ToolCall:
-    """Make the model call ``tool`` (named ``tool_choice``: args constrained by its schema)."""
-    bound, name = _forced(model, tool)
-    return _first_call(bound.invoke(list(messages)), name)
-
-
 async def aforce_tool_call(
     model: BaseChatModel, messages: Sequence[BaseMessage], tool: ToolLike
 ) -> ToolCall:
-    """Async ``force_tool_call``."""
+    """Make the model call ``tool`` (named ``tool_choice``: args constrained by its schema)."""
     bound, name = _forced(model, tool)
     return _first_call(await bound.ainvoke(list(messages)), name)
 

@@ -11,6 +11,8 @@ are saved on the job before any write, record ids derive from job id + item
 index, and merges remember their message ids, so a job re-run after a crash
 writes nothing twice. An unavailable store or model releases the job without
 spending an attempt: it waits in the outbox, it is not lost.
+
+Which lock or compare-and-set protects what: ``memagent.graph.concurrency``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any
 
 from langgraph.store.base import BaseStore
 
+from memagent.graph.errors import exception_chain
 from memagent.graph.settings import Settings
 from memagent.nodes.extractors import ExtractionResult, Extractor, rules_extractor
 from memagent.stores.forgetting import DecayPolicy, digest_candidates, maintain
@@ -61,16 +64,11 @@ def _held(name: str) -> contextlib.AbstractContextManager[None]:
 
 def is_outage(exc: BaseException) -> bool:
     """A dependency that is down (retry later, free) rather than a bad job (spend an attempt)."""
-    chain: list[BaseException] = []
-    cur: BaseException | None = exc
-    while cur is not None and cur not in chain:
-        chain.append(cur)
-        cur = cur.__cause__ or cur.__context__
     return any(
         isinstance(e, ConnectionError | TimeoutError)
         or any(n in type(e).__name__ for n in _OUTAGE_NAMES)
         or any(w in str(e).lower() for w in ("database is locked", "already accessed", "lock"))
-        for e in chain
+        for e in exception_chain(exc)
     )
 
 

@@ -152,7 +152,7 @@ def make_async_extract(
                 degraded.append("consolidation")
         turns = latest_turn(state.messages)
         if not turns:
-            return {"degraded": [*state.degraded, *degraded]} if degraded else {}
+            return {"degraded": degraded} if degraded else {}
         user_text = " ".join(t.content for t in turns if t.role == "user")
         fired = early_triggers(user_text)
         try:
@@ -171,6 +171,6 @@ def make_async_extract(
                 "async_extract: could not enqueue: %s", exc, extra={"trace": state.trace_id}
             )
             degraded.append("extraction")
-        return {"degraded": [*state.degraded, *degraded]} if degraded else {}
+        return {"degraded": degraded} if degraded else {}
 
     return async_extract

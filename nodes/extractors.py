@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, ValidationError
 
 from memagent.nodes.extract_amounts import parse_amounts
@@ -340,39 +340,29 @@ class MalformedExtractionError(ValueError):
     """The model's answer held no JSON object, even after one retry."""
 
 
-def _format() -> dict[str, Any] | None:
-    """The bounded schema as a response_format (via the shared adapter when present)."""
-    try:
-        from memagent.graph.llm import response_format
-    except ImportError:
-        return None
-    return response_format(LLMExtraction)
-
-
 async def _ask(model: BaseChatModel, messages: list[Any]) -> list[Any]:
     """Raw items from the model; parsed leniently so valid items survive a bad one.
 
     The strict, bounded schema is what the model is asked for; validation happens
     per item afterwards (``to_candidates``), so one out-of-range field drops one item.
     """
-    fmt = _format()
-    msgs = list(messages)
-    if fmt is None:
-        schema = json.dumps(LLMExtraction.model_json_schema(), ensure_ascii=False)
-        msgs.append(HumanMessage(f"JSON schema:\n{schema}"))
-    for attempt in range(2):
-        answer = await (model.ainvoke(msgs, response_format=fmt) if fmt else model.ainvoke(msgs))
-        text = str(answer.text)
-        try:
-            data = _json_object(text)
-        except ValueError as exc:
-            if attempt:
-                raise MalformedExtractionError(f"malformed extraction JSON: {exc}") from None
-            msgs += [AIMessage(text), HumanMessage(RETRY_JSON)]
-            continue
-        items = data.get("memories", []) if isinstance(data, dict) else []
-        return list(items) if isinstance(items, list) else []
-    return []
+    from memagent.graph.llm import ask_parsed, response_format
+
+    return await ask_parsed(
+        model,
+        messages,
+        _memories,
+        failure=lambda text, exc: MalformedExtractionError(f"malformed extraction JSON: {exc}"),
+        retry_prompt=lambda exc: RETRY_JSON,
+        response_format=response_format(LLMExtraction),
+    )
+
+
+def _memories(text: str) -> list[Any]:
+    """The raw ``memories`` items of an answer (``ValueError`` when it holds no JSON)."""
+    data = _json_object(text)
+    items = data.get("memories", []) if isinstance(data, dict) else []
+    return list(items) if isinstance(items, list) else []
 
 
 def note_dates(turns: Sequence[Turn]) -> tuple[str, str]:

@@ -325,7 +325,7 @@ async def assemble_turn(
     if result.over_budget:
         notes.append(f"prompt_assembly: {result.tokens} tokens exceed the budget")
     if notes:
-        update["degraded"] = [*state.degraded, *notes]
+        update["degraded"] = notes
     return update
 
 
@@ -369,7 +369,7 @@ def make_after_reply(
         try:
             model = model_factory()
         except Exception as e:  # noqa: BLE001 - a missing model must not fail the turn
-            return {**update, "degraded": [*state.degraded, f"after_reply: no small model ({e})"]}
+            return {**update, "degraded": [f"after_reply: no small model ({e})"]}
         if model is None:
             return update
         budget = _budget(runtime, settings or get_settings())
@@ -398,11 +398,11 @@ def make_after_reply(
             except Exception as e:  # noqa: BLE001
                 notes.append(f"working memory: model patch failed ({e})")
         if notes:
-            update["degraded"] = [*state.degraded, *notes]
+            update["degraded"] = notes
         return update
 
     return after_reply
 
 
 after_reply = make_after_reply()
-"""Default end-of-turn hook, picked up by ``graph.builder.session_hooks``."""
+"""Default end-of-turn hook, run by the graph's ``end_of_turn`` node."""

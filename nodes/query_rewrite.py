@@ -18,7 +18,7 @@ from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.runtime import Runtime
 
 from memagent.graph.context import Context
-from memagent.graph.state import State
+from memagent.graph.state import State, fresh_notes
 from memagent.nodes.query_rewrite_rules import rewrite_query
 from memagent.nodes.recall import refers_back
 from memagent.prompts.query_rewrite import QUERY_REWRITE_PROMPT
@@ -37,7 +37,8 @@ PRONOUNS = re.compile(
 
 
 class Rewriter(Protocol):
-    """The query-rewrite slot: writes ``query``, ``trace_id`` and ``turn``."""
+    """The query-rewrite slot, the first node of a turn: writes ``query``, ``trace_id``,
+    ``turn`` and resets ``degraded`` (``fresh_notes``)."""
 
     async def __call__(self, state: State, runtime: Runtime[Context]) -> dict[str, Any]: ...
 
@@ -127,12 +128,13 @@ def rules_query(message: str, recent: list[str], working: dict[str, Any]) -> str
     return " ".join(" ".join(parts).split())[:MAX_QUERY_CHARS]
 
 
-def _opening(state: State, query: str) -> dict[str, Any]:
+def _opening(state: State, query: str, *notes: str) -> dict[str, Any]:
+    """The first update of a turn: new trace id and turn number, ``degraded`` reset."""
     return {
         "query": query,
         "trace_id": uuid.uuid4().hex[:16],
         "turn": turn_number(state),
-        "degraded": [],
+        "degraded": fresh_notes(*notes),
     }
 
 
@@ -163,9 +165,7 @@ def make_llm_rewriter(small_model: Callable[[], BaseChatModel]) -> Rewriter:
             query = " ".join(str(reply.text).strip().splitlines()[:1]).strip().strip('"')
         except Exception as exc:  # the rewrite is an optimisation, never a failure
             logger.warning("llm rewrite failed, using rules: %s", exc)
-            update = _opening(state, rules_query(message, recent, state.working))
-            update["degraded"] = ["rewriter"]
-            return update
+            return _opening(state, rules_query(message, recent, state.working), "rewriter")
         return _opening(state, (query or message)[:MAX_QUERY_CHARS])
 
     return query_rewrite

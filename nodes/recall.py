@@ -29,6 +29,7 @@ from memagent.nodes.recall_expand import (
 )
 from memagent.stores.log_redaction import memagent_logger
 from memagent.stores.namespaces import namespace
+from memagent.stores.protocols import MemoryStoreExtensions
 from memagent.stores.scoring import ScoreWeights, score
 
 logger = memagent_logger(__name__)
@@ -228,9 +229,10 @@ def _search(
     limit: int,
 ) -> list[Hit]:
     """Candidates by the store's best search."""
-    search_scored = getattr(store, "search_scored", None)
-    if callable(search_scored):
-        hits = search_scored(ns, query=query, mode=mode, filter={"status": "active"}, limit=limit)
+    if isinstance(store, MemoryStoreExtensions):
+        hits = store.search_scored(
+            ns, query=query, mode=mode, filter={"status": "active"}, limit=limit
+        )
         return [(h.item, float(h.relevance), h.dense, h.keyword) for h in hits]
     if mode == "keyword":
         result.notes.append("store has no keyword search; used its default search")
@@ -245,7 +247,7 @@ def _content(item: Any) -> str:
 
 
 def _expand(
-    store: BaseStore,
+    store: MemoryStoreExtensions,
     ns: tuple[str, ...],
     query: str,
     hits: list[Hit],
@@ -254,11 +256,10 @@ def _expand(
 ) -> list[Hit]:
     """Feedback expansion (``memagent.nodes.recall_expand``): one keyword search with the
     query plus the rarest terms of the top hits, added at ``feedback_weight``. Needs a
-    store with keyword search and ``keyword_idf``; others get the hits unchanged."""
-    keyword_idf = getattr(store, "keyword_idf", None)
-    search_scored = getattr(store, "search_scored", None)
-    if not (callable(keyword_idf) and callable(search_scored)) or not hits:
+    store with keyword search and ``keyword_idf`` (the caller checks)."""
+    if not hits:
         return hits
+    keyword_idf, search_scored = store.keyword_idf, store.search_scored
     top = sorted(hits, key=lambda h: -h[1])[: tuning.feedback_docs]
     top_terms = [keyword_idf(ns, _content(h[0])) for h in top]
     terms = feedback_terms(keyword_idf(ns, query), top_terms, tuning.feedback_terms)
@@ -368,7 +369,7 @@ def recall_memories(
         result.searched = True
         try:
             hits = _search(store, facts, query, mode, result, tuning.candidates)
-            if tuning.expands and mode != "dense":
+            if tuning.expands and mode != "dense" and isinstance(store, MemoryStoreExtensions):
                 hits = _expand(store, facts, query, hits, tuning, result)
             hits = _focus(query, hits, tuning, result)
         except Exception as exc:
@@ -421,9 +422,8 @@ def touch_records(
     them from query search in stores that follow the BaseStore contract literally.
     """
     keys = sorted(set(keys))
-    touch = getattr(store, "touch", None)
-    if callable(touch):
-        touch(ns, keys, at=now)
+    if isinstance(store, MemoryStoreExtensions):
+        store.touch(ns, keys, at=now)
         return len(keys)
     from memagent.stores.write_path import local_lock
 
@@ -495,7 +495,7 @@ def make_recall_node(
             return {
                 "recall_trace": trace.trace(),
                 "briefing": [],
-                "degraded": [*state.degraded, "recall"],
+                "degraded": ["recall"],
             }
         message = _last_human_text(state)
         result = await arecall_memories(
@@ -513,7 +513,7 @@ def make_recall_node(
             access_log.record(ctx.user_id, ctx.customer_id, result.items)
         update: dict[str, Any] = {"recall_trace": result.trace(), "briefing": result.briefing()}
         if result.degraded:
-            update["degraded"] = [*state.degraded, "recall"]
+            update["degraded"] = ["recall"]
         return update
 
     return recall

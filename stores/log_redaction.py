@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from memagent.stores.redact import load_or_create_key, redact_record
+from memagent.stores.redact import install_key, load_or_create_key, redact_record
 
 LOGGER_PREFIX = "memagent"
 
@@ -32,9 +32,8 @@ KeySource = Callable[[], bytes]
 
 def _install_key() -> bytes:
     from memagent.graph.settings import get_settings
-    from memagent.stores.write_path import REDACTION_KEY_FILE
 
-    return load_or_create_key(get_settings().home / REDACTION_KEY_FILE)
+    return install_key(get_settings().home)
 
 
 class RedactionFilter(logging.Filter):

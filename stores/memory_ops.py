@@ -20,6 +20,7 @@ from langgraph.store.base import BaseStore, Item
 
 from memagent.stores.namespaces import KINDS, namespace, scope_of
 from memagent.stores.profile import load_profile
+from memagent.stores.protocols import MemoryStoreExtensions
 from memagent.stores.write_path import PENDING_PREFIX
 
 
@@ -103,10 +104,9 @@ def search_memories(
 ) -> list[dict[str, Any]]:
     """Active facts most relevant to ``query`` (dense+keyword when the store has it)."""
     ns = namespace(user_id, customer_id, "facts")
-    scored = getattr(store, "search_scored", None)
     rows = []
-    if scored is not None:
-        for r in scored(ns, query=query, filter={"status": "active"}, limit=limit):
+    if isinstance(store, MemoryStoreExtensions):
+        for r in store.search_scored(ns, query=query, filter={"status": "active"}, limit=limit):
             rows.append({**describe(r.item, user_id, customer_id), "relevance": r.relevance})
         return rows
     for item in store.search(ns, query=query, filter={"status": "active"}, limit=limit):

@@ -66,9 +66,10 @@ Within one ``batch``, reads see the state before the batch's writes (as in the
 reference); puts to one key are deduplicated (last wins) and all texts of the
 batch are embedded in one ``embed_documents`` call.
 
-Beyond ``BaseStore``, ``QdrantStore`` inherits two mixins: compare-and-set (``get_rev``/
-``put_if``) and ``touch`` from ``store_cas``, ``search_scored``/``keyword_idf`` from
-``store_scored``; their docstrings say why they exist.
+Beyond ``BaseStore``, ``QdrantStore`` implements ``MemoryStoreExtensions``
+(``protocols.py``): compare-and-set (``get_rev``/``put_if``) and ``touch`` are its
+``ConditionalWrites`` (``store_cas``), ``search_scored``/``keyword_idf`` its
+``ScoredSearch`` (``store_scored``); their docstrings say why they exist.
 """
 
 from __future__ import annotations
@@ -80,31 +81,27 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
+    NOT_PROVIDED,
     BaseStore,
     GetOp,
     IndexConfig,
-    InvalidNamespaceError,
     Item,
     ListNamespacesOp,
+    NotProvided,
     Op,
     PutOp,
     Result,
     SearchOp,
     TTLConfig,
-    ensure_embeddings,
-    get_text_at_path,
-    tokenize_path,
-    validate_op_namespace,
 )
 
 from memagent.stores import store_ops as ops_
-from memagent.stores.embeddings import resolve_embeddings, score_floor
+from memagent.stores.embeddings import score_floor
 from memagent.stores.engines import (
     DISTANCES,
     INDEXED,
@@ -120,66 +117,15 @@ from memagent.stores.fusion import HybridConfig, SearchMode
 from memagent.stores.hybrid_search import HybridSearcher, ScoredItem
 from memagent.stores.store_cas import ConditionalWrites
 from memagent.stores.store_factory import EngineName, aopen_store, open_engine, open_store
+from memagent.stores.store_plan import Plan, Planner, doc_vectors, index_embeddings
 from memagent.stores.store_scored import ScoredSearch
 from memagent.stores.tokenize import tokenize
 from memagent.stores.ttl_sweeper import TTLSweeper
 
 __all__ = ["QdrantStore", "ScoredItem", "aopen_store", "open_engine", "open_store"]
 _FACET_LIMIT = 1_000_000
-_PUT_KEY = tuple[tuple[str, ...], str]
 Refresh = dict[float, dict[str, str]]
 """Items a batch read that get their TTL extended: ttl minutes -> {point id: write token}."""
-
-
-@dataclass
-class _Plan:
-    """What one batch needs before any engine I/O: the embedding work."""
-
-    ops: list[Op]
-    puts: dict[_PUT_KEY, PutOp] = field(default_factory=dict)
-    texts: dict[_PUT_KEY, list[str]] = field(default_factory=dict)
-    keyword_texts: dict[_PUT_KEY, list[str]] = field(default_factory=dict)
-    doc_texts: list[str] = field(default_factory=list)
-    queries: list[str] = field(default_factory=list)
-
-
-def _duck_embeddings(embed: Any) -> bool:
-    """An object with ``embed_documents``/``embed_query`` that is not an ``Embeddings``.
-
-    LangGraph's own store tests pass such an object as ``embed``; without this
-    check ``ensure_embeddings`` would take it for a plain callable and fail.
-    """
-    return (
-        not isinstance(embed, Embeddings)
-        and callable(getattr(embed, "embed_documents", None))
-        and callable(getattr(embed, "embed_query", None))
-    )
-
-
-class _DuckEmbeddings(Embeddings):
-    """``Embeddings`` over a duck-typed embedder; keeps its ``dims``/``score_floor``."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        for attr in ("dims", "score_floor"):
-            if hasattr(inner, attr):
-                setattr(self, attr, getattr(inner, attr))
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [list(v) for v in self.inner.embed_documents(texts)]
-
-    def embed_query(self, text: str) -> list[float]:
-        return list(self.inner.embed_query(text))
-
-    async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
-        if hasattr(self.inner, "aembed_documents"):
-            return [list(v) for v in await self.inner.aembed_documents(texts)]
-        return await super().aembed_documents(texts)
-
-    async def aembed_query(self, text: str) -> list[float]:
-        if hasattr(self.inner, "aembed_query"):
-            return list(await self.inner.aembed_query(text))
-        return await super().aembed_query(text)
 
 
 def index_distance(index: IndexConfig | dict[str, Any]) -> Distance:
@@ -193,7 +139,7 @@ def index_distance(index: IndexConfig | dict[str, Any]) -> Distance:
     return distance  # type: ignore[no-any-return]
 
 
-class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
+class QdrantStore(BaseStore):
     """LangGraph ``BaseStore`` on a Qdrant engine with hybrid dense + BM25 search."""
 
     supports_ttl = True
@@ -208,14 +154,20 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
     ) -> None:
         self.engine = engine
         self.ttl_config = ttl
-        self.index_config: dict[str, Any] | None = None
+        self.index_config: dict[str, Any] | None = dict(index) if index else None
         self.embeddings: Embeddings | None = None
-        self._fields: list[tuple[str, Any]] = []
+        fields: list[str] = []
         if index:
-            self._configure_index(index)
+            distance = index_distance(index)
+            if distance != engine.distance:
+                raise ValueError(
+                    f"index distance_type {distance!r} but the engine compares by "
+                    f"{engine.distance!r}; open it with QdrantStore.from_location"
+                )
+            self.embeddings, fields = index_embeddings(index, engine.dims)
         floor = score_floor(self.embeddings) if self.embeddings else 0.0
         self.hybrid = (hybrid or HybridConfig()).for_embeddings(floor)
-        self._keyword_only = [(p, tokenize_path(p)) for p in self.hybrid.keyword_only_fields]
+        self._planner = Planner(self.embeddings, fields, self.hybrid)
         self._searcher = HybridSearcher(engine, self.hybrid)
         self._write_lock = threading.RLock()
         self._ns_indexed: set[str] = set()
@@ -224,28 +176,25 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
         # as in LangGraph's SQL stores: a read extends a TTL only when the store's
         # config opts in; ``refresh_ttl=True`` on a read alone does not
         self._refresh_on_read = bool((ttl or {}).get("refresh_on_read", False))
-
-    def _configure_index(self, index: IndexConfig) -> None:
-        dims = index.get("dims")
-        if not isinstance(dims, int) or dims <= 0:
-            raise ValueError("index config needs 'dims', a positive int")
-        if dims != self.engine.dims:
-            raise ValueError(f"index dims {dims} != engine dims {self.engine.dims}")
-        distance = index_distance(index)
-        if distance != self.engine.distance:
-            raise ValueError(
-                f"index distance_type {distance!r} but the engine compares by "
-                f"{self.engine.distance!r}; open it with QdrantStore.from_location"
-            )
-        if index.get("embed") is None:
-            raise ValueError("index config needs 'embed' (Embeddings, callable or string)")
-        self.index_config = dict(index)
-        embed = resolve_embeddings(index["embed"])
-        if _duck_embeddings(embed):
-            embed = _DuckEmbeddings(embed)
-        self.embeddings = ensure_embeddings(embed)
-        paths = index.get("fields") or ["$"]
-        self._fields = [(p, p if p == "$" else tokenize_path(p)) for p in paths]
+        self._cas = ConditionalWrites(
+            engine,
+            write_lock=self._write_lock,
+            prepare=self._prepare_put,
+            apply=self._apply_puts,
+            bump=self._bump_points,
+            check_open=self._check_open,
+            ttl_config=ttl,
+        )
+        self._scored = ScoredSearch(
+            engine,
+            searcher=self._searcher,
+            hybrid=self.hybrid,
+            embeddings=self.embeddings,
+            ttl_config=ttl,
+            search=self._search,
+            refresh=self._refresh,
+            visible_after=self._visible_after,
+        )
 
     # ------------------------------------------------------------ lifecycle
 
@@ -362,7 +311,7 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
     # ------------------------------------------------------------ batch
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
-        plan = self._plan(ops)
+        plan = self._planner.plan(ops)
         emb = self.embeddings
         qvecs: dict[str, list[float]] = {q: emb.embed_query(q) for q in plan.queries} if emb else {}
         dvecs: list[list[float]] = (
@@ -371,7 +320,7 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
         return self._execute(plan, qvecs, dvecs)
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        plan = self._plan(ops)
+        plan = self._planner.plan(ops)
         emb = self.embeddings
         qvecs: dict[str, list[float]] = {}
         dvecs: list[list[float]] = []
@@ -382,71 +331,29 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
             dvecs = await emb.aembed_documents(plan.doc_texts)
         return await asyncio.to_thread(self._execute, plan, qvecs, dvecs)
 
-    def _plan(self, ops: Iterable[Op]) -> _Plan:
-        plan = _Plan(list(ops))
-        queries: dict[str, None] = {}
-        for op in plan.ops:
-            validate_op_namespace(op)
-            if isinstance(op, PutOp):
-                if not op.namespace:
-                    raise InvalidNamespaceError("Namespace cannot be empty.")
-                if op.value is not None:
-                    ops_.check_value(op.namespace, op.key, op.value)
-                plan.puts[(tuple(op.namespace), str(op.key))] = op
-            elif isinstance(op, SearchOp):
-                ops_.validate_filter(op.filter)
-                if op.query and self.embeddings and self.hybrid.default_mode != "keyword":
-                    queries[op.query] = None
-            elif not isinstance(op, GetOp | ListNamespacesOp):
-                raise ValueError(f"unknown operation type: {type(op).__name__}")
-        plan.queries = list(queries)
-        docs: dict[str, None] = {}
-        for put_key, op in plan.puts.items():
-            texts, keyword_texts = self._texts(op)
-            if texts:
-                plan.texts[put_key] = texts
-                docs.update(dict.fromkeys(texts))
-                if keyword_texts:
-                    plan.keyword_texts[put_key] = keyword_texts
-        plan.doc_texts = list(docs)
-        return plan
+    def _prepare_put(self, op: PutOp) -> tuple[Plan, dict[str, Sequence[float]]]:
+        """Plan and embed one put (no engine I/O), for ``put_if``."""
+        plan, emb = self._planner.plan([op]), self.embeddings
+        dvecs = emb.embed_documents(plan.doc_texts) if emb and plan.doc_texts else []
+        return plan, doc_vectors(plan, dvecs)
 
-    def _texts(self, op: PutOp) -> tuple[list[str], list[str]]:
-        """Texts to embed and keyword-only texts (BM25 only) of one put."""
-        if op.value is None or op.index is False or not self.embeddings:
-            return [], []
-        if op.index is None:
-            paths = self._fields
-        else:
-            paths = [(p, p if p == "$" else tokenize_path(p)) for p in op.index]
-        value, skip = op.value, {p for p, _ in self._keyword_only}
-        whole = value
-        if skip and any(p == "$" for p, _ in paths):  # the whole value, minus keyword-only keys
-            whole = {k: v for k, v in value.items() if k not in skip}
-        dense = [
-            t
-            for p, path in paths
-            if p not in skip
-            for t in get_text_at_path(whole if p == "$" else value, path)
-            if t
-        ]
-        keyword = [t for _, path in self._keyword_only for t in get_text_at_path(value, path) if t]
-        return dense, keyword
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("the store is closed")
 
     def _execute(
         self,
-        plan: _Plan,
+        plan: Plan,
         qvecs: dict[str, list[float]],
         dvecs: Sequence[Sequence[float]],
     ) -> list[Result]:
-        if self._closed:
-            raise RuntimeError("the store is closed")
+        self._check_open()
         with self.engine.session():
             return self._execute_ops(plan, qvecs, dvecs)
 
     def _execute_ops(
         self,
-        plan: _Plan,
+        plan: Plan,
         qvecs: dict[str, list[float]],
         dvecs: Sequence[Sequence[float]],
     ) -> list[Result]:
@@ -466,18 +373,8 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
                 results.append(None)
         self._refresh(refresh, now)
         if plan.puts:
-            self._apply_puts(plan, self._doc_vectors(plan, dvecs), now)
+            self._apply_puts(plan, doc_vectors(plan, dvecs), now)
         return results
-
-    @staticmethod
-    def _doc_vectors(plan: _Plan, dvecs: Sequence[Sequence[float]]) -> dict[str, Sequence[float]]:
-        """The plan's document texts with their vectors; an embedder that returned another
-        number of vectors than texts is an error, never a silent misalignment."""
-        if len(dvecs) != len(plan.doc_texts):
-            raise ValueError(
-                f"embedder returned {len(dvecs)} vectors for {len(plan.doc_texts)} texts"
-            )
-        return dict(zip(plan.doc_texts, dvecs, strict=True))
 
     # ------------------------------------------------------------ reads
 
@@ -592,7 +489,7 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
 
     def _apply_puts(
         self,
-        plan: _Plan,
+        plan: Plan,
         vectors: dict[str, Sequence[float]],
         now: datetime,
         *,
@@ -664,7 +561,7 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
     def sweep_ttl(self) -> int:
         """Delete expired items now; returns how many were removed."""
         now = time.time()
-        with self._write_lock, self.engine.session():
+        with self.engine.session(), self._write_lock:  # session, then lock (as puts)
             expired = list(self.engine.scan(Where(must=(Range("expires_at", lte=now),)), ["ns"]))
             if not expired:
                 return 0
@@ -691,3 +588,92 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
         stopped = self._sweeper.stop(timeout)
         self._sweeper = None
         return stopped
+
+    # ------------------------------------------------------------ extensions
+
+    def get_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
+        return self._cas.get_rev(namespace, key)
+
+    async def aget_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
+        return await self._cas.aget_rev(namespace, key)
+
+    def put_if(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        *,
+        expect: str | None,
+        index: Literal[False] | list[str] | None = None,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+    ) -> str | None:
+        return self._cas.put_if(namespace, key, value, expect=expect, index=index, ttl=ttl)
+
+    async def aput_if(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        *,
+        expect: str | None,
+        index: Literal[False] | list[str] | None = None,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+    ) -> str | None:
+        return await self._cas.aput_if(namespace, key, value, expect=expect, index=index, ttl=ttl)
+
+    def touch(
+        self, namespace: tuple[str, ...], keys: Iterable[str], *, at: datetime | None = None
+    ) -> int:
+        return self._cas.touch(namespace, keys, at=at)
+
+    async def atouch(
+        self, namespace: tuple[str, ...], keys: Iterable[str], *, at: datetime | None = None
+    ) -> int:
+        return await self._cas.atouch(namespace, keys, at=at)
+
+    def search_scored(
+        self,
+        namespace_prefix: tuple[str, ...],
+        /,
+        *,
+        query: str,
+        mode: SearchMode | None = None,
+        filter: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool | None = None,
+    ) -> list[ScoredItem]:
+        return self._scored.search_scored(
+            namespace_prefix,
+            query=query,
+            mode=mode,
+            filter=filter,
+            limit=limit,
+            offset=offset,
+            refresh_ttl=refresh_ttl,
+        )
+
+    async def asearch_scored(
+        self,
+        namespace_prefix: tuple[str, ...],
+        /,
+        *,
+        query: str,
+        mode: SearchMode | None = None,
+        filter: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool | None = None,
+    ) -> list[ScoredItem]:
+        return await self._scored.asearch_scored(
+            namespace_prefix,
+            query=query,
+            mode=mode,
+            filter=filter,
+            limit=limit,
+            offset=offset,
+            refresh_ttl=refresh_ttl,
+        )
+
+    def keyword_idf(self, namespace_prefix: tuple[str, ...], text: str) -> dict[str, float]:
+        return self._scored.keyword_idf(namespace_prefix, text)

@@ -409,7 +409,15 @@ class RedactingFilter(logging.Filter):
 
 
 REDACTION_KEY_FILE = "redaction.key"
-"""The key's file name under the data home."""
+"""The install's key file, under the data home; one key for memories and logs alike."""
+
+
+def install_key(home: Path) -> bytes:
+    """The install's redaction key under the data home ``home`` (created on first use).
+
+    The one place that knows where the key lives: the write path and the log-record
+    redaction both load it here, so a value gets the same token in memories and logs."""
+    return load_or_create_key(Path(home) / REDACTION_KEY_FILE)
 
 
 def load_or_create_key(path: Path) -> bytes:

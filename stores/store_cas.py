@@ -10,9 +10,9 @@ in the value) as a payload-only update conditioned on the same write token: noth
 re-embedded, ``updated_at`` and the listing order stay, and the item stays in both
 search sides.
 
-Split from ``qdrant_store`` to keep that module to the ``BaseStore`` itself. This is a
-mixin: ``QdrantStore`` inherits it, so the methods are ``QdrantStore``'s as before; the
-attributes it relies on are declared for the type checker only.
+``QdrantStore`` holds one ``ConditionalWrites`` and exposes its methods (the
+``MemoryStoreExtensions`` Protocol); what it needs from the store, its engine, write
+lock and write pipeline, is passed in explicitly when the store is built.
 """
 
 from __future__ import annotations
@@ -20,18 +20,16 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
     NOT_PROVIDED,
     GetOp,
     InvalidNamespaceError,
     Item,
     NotProvided,
-    Op,
     PutOp,
     TTLConfig,
     validate_op_namespace,
@@ -41,41 +39,45 @@ from memagent.stores import store_ops as ops_
 from memagent.stores.engines import Engine, PointData, Range, Where, WriteMode
 
 if TYPE_CHECKING:
-    from memagent.stores.qdrant_store import _Plan
+    from memagent.stores.store_plan import Plan
 
 _TOUCH_ATTEMPTS = 3
 
 
+class ApplyPuts(Protocol):
+    """The store's write of a planned batch (``QdrantStore._apply_puts``): new tokens."""
+
+    def __call__(
+        self,
+        plan: Plan,
+        vectors: dict[str, Sequence[float]],
+        now: datetime,
+        *,
+        cond: tuple[Where | None, WriteMode] | None = None,
+    ) -> dict[str, str]: ...
+
+
 class ConditionalWrites:
-    """``get_rev``/``put_if`` (and async twins) and ``touch`` for ``QdrantStore``."""
+    """``get_rev``/``put_if`` (and async twins) and ``touch`` over one store's engine."""
 
-    if TYPE_CHECKING:  # provided by QdrantStore
-        engine: Engine
-        embeddings: Embeddings | None
-        ttl_config: TTLConfig | None
-        _closed: bool
-        _write_lock: threading.RLock
-
-        def _plan(self, ops: Iterable[Op]) -> _Plan: ...
-
-        @staticmethod
-        def _doc_vectors(
-            plan: _Plan, dvecs: Sequence[Sequence[float]]
-        ) -> dict[str, Sequence[float]]: ...
-
-        def _apply_puts(
-            self,
-            plan: _Plan,
-            vectors: dict[str, Sequence[float]],
-            now: datetime,
-            *,
-            cond: tuple[Where | None, WriteMode] | None = None,
-        ) -> dict[str, str]: ...
-
-        @staticmethod
-        def _bump_points(
-            namespaces: Iterable[Sequence[str]], kind: str = ops_.KW_VERSION
-        ) -> list[PointData]: ...
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        write_lock: threading.RLock,
+        prepare: Callable[[PutOp], tuple[Plan, dict[str, Sequence[float]]]],
+        apply: ApplyPuts,
+        bump: Callable[[Iterable[Sequence[str]], str], list[PointData]],
+        check_open: Callable[[], None],
+        ttl_config: TTLConfig | None,
+    ) -> None:
+        self.engine = engine
+        self.write_lock = write_lock
+        self.prepare = prepare  # plan and embed one put (no engine I/O)
+        self.apply = apply
+        self.bump = bump
+        self.check_open = check_open
+        self.ttl_config = ttl_config
 
     def get_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
         """The item and its write token, read together (``None`` if absent or expired).
@@ -84,8 +86,7 @@ class ConditionalWrites:
         accepts that too. Never extends a TTL.
         """
         validate_op_namespace(GetOp(tuple(namespace), str(key)))
-        if self._closed:
-            raise RuntimeError("the store is closed")
+        self.check_open()
         pid = ops_.point_id(tuple(namespace), str(key))
         recs = self.engine.retrieve([pid], ops_.ITEM_FIELDS)
         if not recs or not ops_.alive(recs[0].payload, time.time()):
@@ -111,18 +112,14 @@ class ConditionalWrites:
         by someone else also reads as ``None`` (the caller re-reads and finds its own
         write merged in), never the other way round.
         """
-        if self._closed:
-            raise RuntimeError("the store is closed")
+        self.check_open()
         if value is None:
             raise ValueError("put_if needs a value; delete with delete()")
         minutes = (
             (self.ttl_config or {}).get("default_ttl") if isinstance(ttl, NotProvided) else ttl
         )
         ns = tuple(namespace)
-        plan = self._plan([PutOp(ns, str(key), value, index=index, ttl=minutes)])
-        emb = self.embeddings
-        dvecs = emb.embed_documents(plan.doc_texts) if emb and plan.doc_texts else []
-        vectors = self._doc_vectors(plan, dvecs)
+        plan, vectors = self.prepare(PutOp(ns, str(key), value, index=index, ttl=minutes))
         now = ops_.utcnow()
         cond: tuple[Where | None, WriteMode]
         if expect is None:  # absent (inserted), or present but expired (replaced)
@@ -131,7 +128,7 @@ class ConditionalWrites:
             cond = (ops_.rev_where(expect), "update")
         pid = ops_.point_id(ns, str(key))
         with self.engine.session():
-            mine = self._apply_puts(plan, vectors, now, cond=cond)[pid]
+            mine = self.apply(plan, vectors, now, cond=cond)[pid]
             back = self.engine.retrieve([pid], [ops_.REV])
         return mine if back and back[0].payload.get(ops_.REV) == mine else None
 
@@ -179,11 +176,10 @@ class ConditionalWrites:
         validate_op_namespace(GetOp(ns, ""))
         if not wanted:
             return 0
-        if self._closed:
-            raise RuntimeError("the store is closed")
+        self.check_open()
         when = (at or ops_.utcnow()).isoformat()
         touched = 0
-        with self._write_lock, self.engine.session():
+        with self.engine.session(), self.write_lock:  # the order of every write: session, then lock
             todo = [ops_.point_id(ns, k) for k in wanted]
             for _ in range(_TOUCH_ATTEMPTS):
                 wrote = self._touch_once(todo, when)
@@ -193,7 +189,7 @@ class ConditionalWrites:
                 if not todo:
                     break
             if touched:
-                self.engine.upsert(self._bump_points([ns], ops_.VALUES_VERSION))
+                self.engine.upsert(self.bump([ns], ops_.VALUES_VERSION))
         return touched
 
     def _touch_once(self, ids: list[str], when: str) -> dict[str, str]:

@@ -6,16 +6,17 @@ a mode chosen per call (``hybrid``, ``dense`` or ``keyword``); the write path us
 dense score to find near-duplicates. ``keyword_idf()`` gives the BM25 idf of a text's
 terms under a namespace prefix; the agent's recall picks expansion terms with it.
 
-Split from ``qdrant_store`` to keep that module to the ``BaseStore`` itself. This is a
-mixin: ``QdrantStore`` inherits it, so the methods are ``QdrantStore``'s as before; the
-attributes it relies on are declared for the type checker only.
+``QdrantStore`` holds one ``ScoredSearch`` and exposes its methods (the
+``MemoryStoreExtensions`` Protocol); the store's own search and TTL refresh are passed
+in explicitly when the store is built.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import SearchOp, TTLConfig, validate_op_namespace
@@ -27,30 +28,44 @@ from memagent.stores.hybrid_search import HybridSearcher, ScoredItem
 from memagent.stores.tokenize import tokenize_cached
 
 
+class SearchFn(Protocol):
+    """The store's search of one op (``QdrantStore._search``)."""
+
+    def __call__(
+        self,
+        op: SearchOp,
+        qvec: list[float] | None,
+        mode: SearchMode,
+        now: datetime,
+        refresh: dict[float, dict[str, str]],
+        *,
+        fill: bool = True,
+    ) -> list[ScoredItem]: ...
+
+
 class ScoredSearch:
-    """``keyword_idf`` and ``search_scored`` (and its async twin) for ``QdrantStore``."""
+    """``keyword_idf`` and ``search_scored`` (and its async twin) over one store."""
 
-    if TYPE_CHECKING:  # provided by QdrantStore
-        engine: Engine
-        embeddings: Embeddings | None
-        ttl_config: TTLConfig | None
-        hybrid: HybridConfig
-        _searcher: HybridSearcher
-
-        def _search(
-            self,
-            op: SearchOp,
-            qvec: list[float] | None,
-            mode: SearchMode,
-            now: datetime,
-            refresh: dict[float, dict[str, str]],
-            *,
-            fill: bool = True,
-        ) -> list[ScoredItem]: ...
-
-        def _refresh(self, refresh: dict[float, dict[str, str]], now: datetime) -> None: ...
-
-        def _visible_after(self, now: datetime) -> float: ...
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        searcher: HybridSearcher,
+        hybrid: HybridConfig,
+        embeddings: Embeddings | None,
+        ttl_config: TTLConfig | None,
+        search: SearchFn,
+        refresh: Callable[[dict[float, dict[str, str]], datetime], None],
+        visible_after: Callable[[datetime], float],
+    ) -> None:
+        self.engine = engine
+        self.searcher = searcher
+        self.hybrid = hybrid
+        self.embeddings = embeddings
+        self.ttl_config = ttl_config
+        self.search = search
+        self.refresh = refresh
+        self.visible_after = visible_after  # the store's clock-skew margin for expiry
 
     def keyword_idf(self, namespace_prefix: tuple[str, ...], text: str) -> dict[str, float]:
         """Keyword terms of ``text`` (the store's tokenizer) with their BM25 idf under
@@ -59,7 +74,7 @@ class ScoredSearch:
         prefix = tuple(namespace_prefix)
         validate_op_namespace(SearchOp(prefix))
         terms = list(dict.fromkeys(tokenize_cached(text, self.hybrid.tokenizer)))
-        return self._searcher.idf(prefix, terms, self._visible_after(ops_.utcnow()))
+        return self.searcher.idf(prefix, terms, self.visible_after(ops_.utcnow()))
 
     def search_scored(
         self,
@@ -134,6 +149,6 @@ class ScoredSearch:
         now = ops_.utcnow()
         refresh: dict[float, dict[str, str]] = {}
         with self.engine.session():
-            found = self._search(op, qvec, mode, now, refresh, fill=False)
-            self._refresh(refresh, now)
+            found = self.search(op, qvec, mode, now, refresh, fill=False)
+            self.refresh(refresh, now)
         return found

@@ -25,6 +25,7 @@ from typing import Any, Literal, TypeVar
 from langgraph.store.base import BaseStore, Item
 
 from memagent.stores.log_redaction import memagent_logger
+from memagent.stores.protocols import MemoryStoreExtensions
 from memagent.stores.records import MemoryRecord
 
 # The write path's logger, as before the split: operators and tests filter on it.
@@ -60,8 +61,8 @@ class _Writes:
 
     def __init__(self, store: BaseStore) -> None:
         self.store = store
-        self.cas = callable(getattr(store, "put_if", None)) and callable(
-            getattr(store, "get_rev", None)
+        self.cas: MemoryStoreExtensions | None = (
+            store if isinstance(store, MemoryStoreExtensions) else None
         )
 
     def update(
@@ -69,13 +70,13 @@ class _Writes:
     ) -> None:
         """Replace ``item`` by ``value`` (computed from ``item.value``)."""
         idx: Literal[False] | None = False if index is False else None
-        if not self.cas:
+        if self.cas is None:
             self.store.put(ns, item.key, value, index=idx)
             return
-        got = self.store.get_rev(ns, item.key)  # type: ignore[attr-defined]
+        got = self.cas.get_rev(ns, item.key)
         if got is None or got[0].value != item.value:
             raise _Conflict(f"{item.key} changed since it was read")
-        if self.store.put_if(ns, item.key, value, expect=got[1], index=idx) is None:  # type: ignore[attr-defined]
+        if self.cas.put_if(ns, item.key, value, expect=got[1], index=idx) is None:
             raise _Conflict(f"{item.key} changed while it was written")
 
     def insert(
@@ -83,14 +84,14 @@ class _Writes:
     ) -> None:
         """A new record at ``key``, only if there is none there yet."""
         idx: Literal[False] | None = False if index is False else None
-        if not self.cas:
+        if self.cas is None:
             self.store.put(ns, key, value, index=idx)
-        elif self.store.put_if(ns, key, value, expect=None, index=idx) is None:  # type: ignore[attr-defined]
+        elif self.cas.put_if(ns, key, value, expect=None, index=idx) is None:
             raise _Conflict(f"{key} was written by another writer")
 
     def next_id(self, ns: tuple[str, ...], supersedes: str, rid: str) -> str:
         """Id of the version after ``supersedes``: one per record, so one writer wins."""
-        return derived_id("next", *ns, supersedes) if self.cas else rid
+        return derived_id("next", *ns, supersedes) if self.cas is not None else rid
 
     def first_id(self, ns: tuple[str, ...], rec: MemoryRecord, rid: str) -> str:
         """Id of a record that supersedes none: the key's first free slot.
@@ -102,7 +103,7 @@ class _Writes:
         always shows one); otherwise the read is stale and this attempt is redone,
         so two writers never both start a chain (two version 1 records of one key).
         """
-        if not self.cas:
+        if self.cas is None:
             return rid
         for n in range(1000):
             sid = derived_id("first", *ns, rec.entity, rec.attribute, str(n))
@@ -113,7 +114,7 @@ class _Writes:
         raise WriteConflictError(f"no free record slot for {rec.key} in {ns}")
 
     def pending_key(self, ns: tuple[str, ...], rec: MemoryRecord, rid: str) -> str:
-        if not self.cas:
+        if self.cas is None:
             return PENDING_PREFIX + rid
         return PENDING_PREFIX + derived_id("pending", *ns, rec.key, rec.content_hash)
 
@@ -208,7 +209,7 @@ def _applied(w: _Writes, ns: tuple[str, ...], rec: MemoryRecord) -> Item | None:
     they follow the key's history, so a retried job finds its earlier write this way
     once a later job superseded it (an active one is merged, a no-op, as usual).
     """
-    if not w.cas or not rec.source.message_ids:
+    if w.cas is None or not rec.source.message_ids:
         return None
     flt = {"entity": rec.entity, "attribute": rec.attribute, "content_hash": rec.content_hash}
     for item in _find(w.store, ns, flt):

@@ -45,8 +45,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memagent.stores.log_redaction import memagent_logger
 from memagent.stores.namespaces import namespace
+from memagent.stores.protocols import MemoryStoreExtensions
 from memagent.stores.records import MemoryRecord, RecordType, Source, content_hash, utcnow
-from memagent.stores.redact import REDACTION_KEY_FILE
+from memagent.stores.redact import REDACTION_KEY_FILE as REDACTION_KEY_FILE
+from memagent.stores.redact import install_key, load_or_create_key
 from memagent.stores.write_cas import (
     PENDING_PREFIX,
     LockFactory,
@@ -151,12 +153,10 @@ class WriteResult:
 def _key(path: Path | None) -> bytes:
     """The redaction key in ``path`` (created on first use); ``None``: the per-install
     key under the environment's data home, for library callers without settings."""
-    from memagent.stores.redact import load_or_create_key
-
     if path is None:
         from memagent.graph.settings import get_settings
 
-        path = get_settings().home / REDACTION_KEY_FILE
+        return install_key(get_settings().home)
     return load_or_create_key(path)
 
 
@@ -186,10 +186,11 @@ def _near(
 ) -> list[tuple[Item, float]]:
     """Active records most similar to ``text`` with their cosine similarity."""
     hits: list[tuple[Item, float | None]] = []
-    scored = getattr(store, "search_scored", None)
-    if scored is not None:
+    if isinstance(store, MemoryStoreExtensions):
         try:
-            res = scored(ns, query=text, mode="dense", filter={"status": "active"}, limit=k)
+            res = store.search_scored(
+                ns, query=text, mode="dense", filter={"status": "active"}, limit=k
+            )
             hits = [(r.item, r.dense) for r in res]
         except Exception as exc:  # dense index missing: fall back to plain search
             log.debug("search_scored failed: %s", exc)

@@ -180,3 +180,28 @@ def test_shared_open_waits_then_fails_clearly_while_held_exclusively(tmp_path: P
 def test_memory_store_cannot_be_shared() -> None:
     with pytest.raises(ValueError, match="memory"):
         EdgeEngine(":memory:", 2, shared=True)
+
+
+def test_touch_never_undoes_a_concurrent_put(qdrant_backend, make_store, index) -> None:
+    """``touch`` takes no store lock: its per-item compare-and-set alone keeps a put that
+    lands between its read and its write (from this process or another) from being
+    overwritten with the stale value it read."""
+    import threading
+
+    with make_store(index=index) as store:
+        store.put(NS, "k", {"text": "v0"})
+        done = threading.Event()
+
+        def touching() -> None:
+            while not done.is_set():
+                store.touch(NS, ["k"])
+
+        toucher = threading.Thread(target=touching)
+        toucher.start()
+        try:
+            for i in range(1, 40):
+                store.put(NS, "k", {"text": f"v{i}"})
+        finally:
+            done.set()
+            toucher.join()
+        assert store.get(NS, "k").value["text"] == "v39"

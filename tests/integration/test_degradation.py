@@ -21,6 +21,7 @@ import pytest
 from graph_fakes import ScriptedChatModel
 from langchain_core.messages import AIMessage
 from langgraph.store.base import BaseStore, Op, Result
+from store_fakes import gated
 
 from memagent.graph.agent import Agent, aopen_agent, arun_turn, settle, store_factory
 from memagent.graph.settings import Settings
@@ -64,13 +65,12 @@ class SwitchableStore(BaseStore):
         self._check()
         return await self.inner.abatch(ops)
 
-    def search_scored(self, *args: Any, **kwargs: Any) -> Any:
-        self._check()
-        return self.inner.search_scored(*args, **kwargs)  # type: ignore[attr-defined]
-
-    def touch(self, *args: Any, **kwargs: Any) -> Any:
-        self._check()
-        return self.inner.touch(*args, **kwargs)  # type: ignore[attr-defined]
+    # the store's extensions (``MemoryStoreExtensions``), behind the same switch
+    get_rev, aget_rev = gated("get_rev"), gated("aget_rev")
+    put_if, aput_if = gated("put_if"), gated("aput_if")
+    touch, atouch = gated("touch"), gated("atouch")
+    search_scored, asearch_scored = gated("search_scored"), gated("asearch_scored")
+    keyword_idf = gated("keyword_idf")
 
 
 @pytest.fixture

@@ -15,10 +15,13 @@ from langchain_core.tools import tool
 from pydantic import BaseModel, Field
 
 from memagent.graph import llm_server
-from memagent.graph.llm import chat_model, choose_tool, force_tool_call, structured
+from memagent.graph.llm import achoose_tool, aforce_tool_call, astructured, chat_model
 from memagent.graph.settings import Settings
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
+ONE_LOOP = pytest.mark.asyncio(loop_scope="module")
+"""langchain-openai caches its async HTTP client per endpoint, bound to the first event
+loop that used it: the async tests against the one local server share one loop."""
 
 
 @tool
@@ -80,8 +83,9 @@ def test_tool_turns_in_history_are_accepted(llm_settings: Settings) -> None:
     assert reply.text.strip()
 
 
-def test_structured_returns_a_valid_object(llm_settings: Settings) -> None:
-    deal = structured(
+@ONE_LOOP
+async def test_structured_returns_a_valid_object(llm_settings: Settings) -> None:
+    deal = await astructured(
         chat_model(llm_settings, temperature=0),
         [
             SystemMessage("Extract the deal as JSON."),
@@ -98,14 +102,16 @@ def test_structured_returns_a_valid_object(llm_settings: Settings) -> None:
     assert len(deal.contacts) <= 3
 
 
-def test_choose_tool_picks_the_obvious_tool(llm_settings: Settings) -> None:
-    call = choose_tool(chat_model(llm_settings), "Look up the Globex account for me.", TOOLS)
+@ONE_LOOP
+async def test_choose_tool_picks_the_obvious_tool(llm_settings: Settings) -> None:
+    call = await achoose_tool(chat_model(llm_settings), "Look up the Globex account for me.", TOOLS)
     assert call is not None and call["name"] == "lookup_customer"
     assert "globex" in call["args"]["name"].lower()
 
 
-def test_forced_tool_call_fills_the_schema(llm_settings: Settings) -> None:
-    call = force_tool_call(
+@ONE_LOOP
+async def test_forced_tool_call_fills_the_schema(llm_settings: Settings) -> None:
+    call = await aforce_tool_call(
         chat_model(llm_settings, temperature=0),
         [HumanMessage("Remind me to send Initech the pricing deck by 2026-12-04.")],
         log_commitment,

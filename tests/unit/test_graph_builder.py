@@ -50,26 +50,85 @@ def test_route_after_llm() -> None:
     assert b.route_after_llm(State(messages=[call])) == b.TOOLS
 
 
-def test_merge_updates_unions_degraded() -> None:
-    merged = b.merge_updates([{"degraded": ["a"]}, {"degraded": ["a", "b"], "summary": "s"}])
-    assert merged == {"degraded": ["a", "b"], "summary": "s"}
+def test_the_turn_ends_with_extraction_then_the_session_work(tmp_path: Path) -> None:
+    compiled = b.build_default_graph(Settings(home=tmp_path), chat_model_factory=_boom).compile()
+    edges = {(e.source, e.target) for e in compiled.get_graph().edges}
+    assert (b.LLM, b.ASYNC_EXTRACT) in edges
+    assert (b.ASYNC_EXTRACT, b.END_OF_TURN) in edges
+    assert (b.END_OF_TURN, "__end__") in edges
+    assert not any(src == b.ASYNC_EXTRACT and dst == "__end__" for src, dst in edges)
 
 
-async def test_end_of_turn_runs_extraction_and_session_hooks() -> None:
+async def test_end_of_turn_runs_the_session_hook_and_flushes_access_stats() -> None:
+    from memagent.nodes.recall import AccessLog
+
     calls: list[str] = []
 
-    async def extract(state: State, rt: Any) -> dict[str, Any]:
-        calls.append("extract")
-        return {"degraded": [*state.degraded, "extraction"]}
+    class Log(AccessLog):
+        def flush(self, store: Any) -> None:
+            calls.append("flush")
 
     async def after_reply(state: State, rt: Any) -> dict[str, Any]:
         calls.append("after_reply")
-        return {"working": {"version": 1}}
+        return {"working": {"version": 1}, "degraded": ["summary"]}
 
-    node = b.compose_end_of_turn([extract, after_reply], access_log=None)
+    node = b.make_end_of_turn(after_reply, access_log=Log())
     update = await node(State(degraded=["recall"]), runtime(memory_store()))
-    assert calls == ["extract", "after_reply"]
-    assert update == {"degraded": ["recall", "extraction"], "working": {"version": 1}}
+    assert calls == ["after_reply", "flush"]
+    assert update == {"working": {"version": 1}, "degraded": ["summary"]}
+
+
+def _degraded_turn(note: str) -> Any:
+    async def node(state: State, rt: Any) -> dict[str, Any]:
+        return {"degraded": [note]}
+
+    return node
+
+
+async def test_degraded_collects_this_turns_notes_and_is_reset_next_turn(
+    tmp_path: Path,
+) -> None:
+    """Every node adds its own note through the reducer; the next turn starts empty."""
+    from memagent.nodes.query_rewrite import make_rewriter
+
+    failing = {"on": True}
+
+    async def recall(state: State, rt: Any) -> dict[str, Any]:
+        return {"briefing": [], **({"degraded": ["recall"]} if failing["on"] else {})}
+
+    async def prompt(state: State, rt: Any) -> dict[str, Any]:
+        return {"prompt": list(state.messages), "prompt_tokens": 1, "degraded": ["prompt"]}
+
+    async def extract(state: State, rt: Any) -> dict[str, Any]:
+        return {"degraded": ["extraction", "recall"]} if failing["on"] else {}
+
+    graph = b.build_default_graph(
+        Settings(home=tmp_path, extractor="off"),
+        chat_model_factory=factory(scripted("One.", "Two.")),
+        rewriter=make_rewriter("rules", small_model=lambda: scripted("unused")),
+        recall=recall,
+        prompt_assembly=prompt,
+        extractor=extract,
+        after_reply=_degraded_turn("summary"),
+    ).compile(checkpointer=InMemorySaver(), store=memory_store())
+    config: Any = {"configurable": {"thread_id": "t"}}
+    ctx = Context(user_id="alice", customer_id="acme")
+    first = await graph.ainvoke({"messages": [HumanMessage("hello")]}, config, context=ctx)
+    assert first["degraded"] == ["recall", "prompt", "extraction", "summary"]
+    failing["on"] = False
+    second = await graph.ainvoke({"messages": [HumanMessage("again")]}, config, context=ctx)
+    assert second["degraded"] == ["prompt", "summary"]
+
+
+def test_add_notes_appends_in_order_and_resets_on_the_marker() -> None:
+    from memagent.graph.state import RESET, add_notes, fresh_notes
+
+    assert add_notes(["a"], ["b", "a", "c"]) == ["a", "b", "c"]
+    assert add_notes(None, None) == []
+    assert add_notes(["a"], []) == ["a"]
+    assert add_notes(["a", "b"], fresh_notes()) == []
+    assert add_notes(["a"], fresh_notes("x", "x")) == ["x"]
+    assert RESET not in add_notes(["a"], ["b", RESET])
 
 
 async def test_extractor_enqueues_on_the_queue(tmp_path: Path) -> None:
@@ -118,7 +177,14 @@ async def test_every_node_logs_trace_id_name_and_ms(
             context=Context(user_id="alice", customer_id="acme"),
         )
     lines = [r.getMessage() for r in caplog.records if r.name == "memagent.trace"]
-    for node in (b.QUERY_REWRITE, b.RECALL, b.PROMPT_ASSEMBLY, b.LLM, b.ASYNC_EXTRACT):
+    for node in (
+        b.QUERY_REWRITE,
+        b.RECALL,
+        b.PROMPT_ASSEMBLY,
+        b.LLM,
+        b.ASYNC_EXTRACT,
+        b.END_OF_TURN,
+    ):
         assert any(f"trace={out['trace_id']} node={node} ms=" in line for line in lines), node
 
 

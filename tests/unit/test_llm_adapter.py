@@ -25,14 +25,13 @@ from memagent.graph import llm_server
 from memagent.graph.llm import (
     LLMOutputError,
     LLMUnavailableError,
+    achoose_tool,
     adapt_payload,
     astructured,
     chat_model,
-    choose_tool,
     inline_refs,
     response_format,
     router_schema,
-    structured,
     tool_specs,
 )
 from memagent.graph.llm_server import (
@@ -223,9 +222,9 @@ async def test_async_calls_start_the_local_server_off_the_event_loop(
 GOOD = '{"facts": [{"kind": "budget", "value": "50k USD"}]}'
 
 
-def test_structured_sends_schema_and_validates(stub: Stub, tmp_path: Path) -> None:
+async def test_structured_sends_schema_and_validates(stub: Stub, tmp_path: Path) -> None:
     stub.replies = [GOOD]
-    out = structured(local_model(stub, tmp_path), [HumanMessage("extract")], Facts)
+    out = await astructured(local_model(stub, tmp_path), [HumanMessage("extract")], Facts)
     assert out == Facts(facts=[Fact(kind="budget", value="50k USD")])
     fmt = stub.requests[0]["response_format"]
     assert fmt["type"] == "json_object" and fmt["schema"]["properties"]["facts"]["maxItems"] == 3
@@ -241,10 +240,10 @@ async def test_structured_retries_once_on_invalid_output(stub: Stub, tmp_path: P
     assert "not valid" in retry[-1]["content"] and "facts.0.kind" in retry[-1]["content"]
 
 
-def test_structured_gives_up_after_one_retry(stub: Stub, tmp_path: Path) -> None:
+async def test_structured_gives_up_after_one_retry(stub: Stub, tmp_path: Path) -> None:
     stub.replies = ["not json", '{"facts": "nope"}']
     with pytest.raises(LLMOutputError, match="not a valid Facts"):
-        structured(local_model(stub, tmp_path), [HumanMessage("extract")], Facts)
+        await astructured(local_model(stub, tmp_path), [HumanMessage("extract")], Facts)
     assert len(stub.requests) == 2
 
 
@@ -281,11 +280,11 @@ def test_router_schema_ties_names_to_args() -> None:
     assert schema["anyOf"][1]["properties"]["args"]["required"] == ["customer", "what", "due"]
 
 
-def test_choose_tool_returns_a_validated_call(stub: Stub, tmp_path: Path) -> None:
+async def test_choose_tool_returns_a_validated_call(stub: Stub, tmp_path: Path) -> None:
     stub.replies = ['{"tool": "lookup_customer", "args": {"name": "Acme"}}']
     history = [SystemMessage("sys"), HumanMessage("hello"), AIMessage("hi"),
                HumanMessage("What do we know about Acme?")]  # fmt: skip
-    call = choose_tool(local_model(stub, tmp_path), history, TOOLS)
+    call = await achoose_tool(local_model(stub, tmp_path), history, TOOLS)
     assert call is not None
     assert call["name"] == "lookup_customer" and call["args"] == {"name": "Acme"}
     assert call["id"]
@@ -297,22 +296,24 @@ def test_choose_tool_returns_a_validated_call(stub: Stub, tmp_path: Path) -> Non
     assert "sys" not in prompt
 
 
-def test_choose_tool_none_means_no_call(stub: Stub, tmp_path: Path) -> None:
+async def test_choose_tool_none_means_no_call(stub: Stub, tmp_path: Path) -> None:
     stub.replies = ['{"tool": "none", "args": {}}']
-    assert choose_tool(local_model(stub, tmp_path), "thanks!", TOOLS) is None
+    assert await achoose_tool(local_model(stub, tmp_path), "thanks!", TOOLS) is None
 
 
-def test_choose_tool_retries_when_args_do_not_fit_the_tool(stub: Stub, tmp_path: Path) -> None:
+async def test_choose_tool_retries_when_args_do_not_fit_the_tool(
+    stub: Stub, tmp_path: Path
+) -> None:
     stub.replies = [
         '{"tool": "log_commitment", "args": {"customer": "Acme"}}',
         '{"tool": "log_commitment", "args": {"customer": "Acme", "what": "send deck", '
         '"due": "2026-12-01"}}',
     ]
-    call = choose_tool(local_model(stub, tmp_path), "remind me to send Acme the deck", TOOLS)
+    call = await achoose_tool(local_model(stub, tmp_path), "remind me to send Acme the deck", TOOLS)
     assert call is not None and call["args"]["due"] == "2026-12-01"
     stub.replies = ['{"tool": "delete_everything", "args": {}}'] * 2
     with pytest.raises(LLMOutputError):
-        choose_tool(local_model(stub, tmp_path), "x", TOOLS)
+        await achoose_tool(local_model(stub, tmp_path), "x", TOOLS)
 
 
 # --- server state and lock ----------------------------------------------------------------

@@ -9,6 +9,7 @@ import pytest
 from graph_fakes import memory_store, runtime
 from langchain_core.messages import HumanMessage
 from langgraph.store.base import BaseStore
+from store_fakes import ExtensionStubs
 
 from memagent.graph.state import State
 from memagent.nodes.recall import (
@@ -160,7 +161,7 @@ def test_a_broken_store_degrades_instead_of_failing() -> None:
     assert any("disk on fire" in e for e in result.errors)
 
 
-class ScoredStore:
+class ScoredStore(ExtensionStubs):
     """A store with the hybrid ``search_scored`` extension (relevance from the store)."""
 
     def __init__(self, inner: BaseStore) -> None:
@@ -169,6 +170,9 @@ class ScoredStore:
 
     def search(self, *args: Any, **kwargs: Any) -> Any:
         return self.inner.search(*args, **kwargs)
+
+    def keyword_idf(self, ns: tuple[str, ...], text: str) -> dict[str, float]:
+        return {}  # no known terms: feedback expansion adds nothing
 
     def search_scored(
         self, ns: tuple[str, ...], *, query: str, mode: str, filter: Any = None, limit: int = 10

@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 from langgraph.store.base import Item, Op, PutOp, Result
 from langgraph.store.memory import InMemoryStore
+from store_fakes import ExtensionStubs
 
 from memagent.stores.embeddings import hash_embeddings
+from memagent.stores.hybrid_search import ScoredItem
 from memagent.stores.namespaces import namespace
 from memagent.stores.records import MemoryRecord
 from memagent.stores.write_path import (
@@ -249,9 +251,9 @@ def test_keyed_facts_with_other_values_never_merge_on_similarity(store: InMemory
 # -- optimistic writes (compare-and-set) -----------------------------------------------
 
 
-class CasStore(InMemoryStore):
+class CasStore(ExtensionStubs, InMemoryStore):
     """``InMemoryStore`` plus ``QdrantStore``'s ``get_rev``/``put_if`` (a fake: one lock,
-    a token per key). ``race`` runs once just before the next conditional write, to play
+    a token per key) and a ``search_scored`` that is its plain search. ``race`` runs once just before the next conditional write, to play
     another writer that gets in between a read and a write."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -273,6 +275,12 @@ class CasStore(InMemoryStore):
         with self.cas_guard:
             item = self.get(namespace, key)
             return None if item is None else (item, self.revs[(tuple(namespace), key)])
+
+    def search_scored(
+        self, namespace_prefix: tuple[str, ...], /, *, query: str, mode: Any = None, **kw: Any
+    ) -> list[ScoredItem]:
+        found = self.search(namespace_prefix, query=query, **kw)
+        return [ScoredItem(i, max(0.0, i.score or 0.0), i.score) for i in found]
 
     def put_if(
         self,
