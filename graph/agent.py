@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import sqlite3
 import threading
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
+import aiosqlite
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
@@ -33,6 +35,7 @@ from memagent.graph.worker import Worker
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
 from memagent.nodes.working_memory import session_lock
+from memagent.stores.file_access import aconnect_readonly, open_failure
 from memagent.stores.jobs import JobQueue
 
 MAX_MESSAGE_CHARS = 32_000
@@ -88,24 +91,52 @@ class TurnResult:
 
 
 @contextlib.asynccontextmanager
-async def checkpointer_factory(settings: Settings | None = None) -> AsyncIterator[AsyncSqliteSaver]:
+async def checkpointer_factory(
+    settings: Settings | None = None, *, read_only: bool = False
+) -> AsyncIterator[AsyncSqliteSaver]:
     """The SQLite checkpointer at ``settings.checkpoint_path`` (langgraph.json
-    ``checkpointer.path``: an async context manager yielding a saver)."""
+    ``checkpointer.path``: an async context manager yielding a saver).
+
+    ``read_only`` (``sessions list/show``) opens the file with a read-only URI, and a
+    missing file as an empty in-memory database, so reading works on a read-only home
+    and creates nothing. A file that cannot be opened is a ``StorageError`` naming it."""
     settings = settings or get_settings()
-    settings.checkpoint_path.parent.mkdir(parents=True, exist_ok=True)
-    async with AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_path)) as saver:
+    path = settings.checkpoint_path
+    if read_only:
+        conn = await (aconnect_readonly(path) if path.exists() else aiosqlite.connect(":memory:"))
+        try:
+            saver = AsyncSqliteSaver(conn)
+            await saver.setup()
+            yield saver
+        finally:
+            await conn.close()
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        cm = AsyncSqliteSaver.from_conn_string(str(path))
+        saver = await cm.__aenter__()
         await saver.setup()
+    except (OSError, sqlite3.Error) as exc:
+        raise open_failure(path, exc) from exc
+    try:
         yield saver
+    finally:
+        await cm.__aexit__(None, None, None)
 
 
 @contextlib.asynccontextmanager
-async def store_factory(settings: Settings | None = None) -> AsyncIterator[BaseStore]:
+async def store_factory(
+    settings: Settings | None = None, *, read_only: bool = False
+) -> AsyncIterator[BaseStore]:
     """The long-term store for settings (langgraph.json ``store.path``): the embedded
-    Qdrant engine on disk or a Qdrant server, with the configured embedder."""
+    Qdrant engine on disk or a Qdrant server, with the configured embedder
+    (``read_only``: see ``memagent.stores.open_store``)."""
     from memagent.stores.qdrant_store import aopen_store
 
     settings = settings or get_settings()
-    async with aopen_store(settings.resolved_store_location(), settings=settings) as store:
+    async with aopen_store(
+        settings.resolved_store_location(), settings=settings, read_only=read_only
+    ) as store:
         yield store
 
 
@@ -346,7 +377,7 @@ async def list_sessions(settings: Settings | None = None) -> list[dict[str, Any]
     """Every session in the checkpointer with its scope, turn count and last message."""
     settings = settings or get_settings()
     rows: list[dict[str, Any]] = []
-    async with checkpointer_factory(settings) as saver:
+    async with checkpointer_factory(settings, read_only=True) as saver:
         graph = build_default_graph(settings).compile(checkpointer=saver)
         async with saver.conn.execute(
             "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
@@ -390,7 +421,7 @@ async def session_state(session: str, settings: Settings | None = None) -> dict[
     """The checkpointed state of one session, or None if there is no such session."""
     validate_session(session)
     settings = settings or get_settings()
-    async with checkpointer_factory(settings) as saver:
+    async with checkpointer_factory(settings, read_only=True) as saver:
         graph = build_default_graph(settings).compile(checkpointer=saver)
         snapshot = await graph.aget_state({"configurable": {"thread_id": session}})
     return dict(snapshot.values) if snapshot.values else None
@@ -401,9 +432,12 @@ async def check_store(settings: Settings | None = None) -> str:
     from memagent.stores.namespaces import namespace
 
     settings = settings or get_settings()
-    async with store_factory(settings) as store:
+    async with store_factory(settings, read_only=True) as store:
         store.search(namespace("doctor", "doctor", "facts"), query="budget", limit=1)
-        return f"{type(store).__name__} at {settings.resolved_store_location()}"
+        where = settings.resolved_store_location()
+        snapshot = getattr(getattr(store, "engine", None), "snapshot_of", None)
+        note = " (read-only: read from a private copy)" if snapshot is not None else ""
+        return f"{type(store).__name__} at {where}{note}"
 
 
 async def settle(agent: Agent, *, timeout_s: float = 60.0) -> None:

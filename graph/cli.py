@@ -17,18 +17,21 @@ import uuid
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from memagent.graph import cli_jobs, cli_memories, evaluation
-from memagent.graph.settings import get_settings
+from memagent.graph.cli_errors import OneLineErrors, describe, fail
+from memagent.graph.settings import get_settings, load_settings_lenient
 
 app = typer.Typer(
+    cls=OneLineErrors,
     no_args_is_help=True,
     add_completion=False,
+    pretty_exceptions_enable=False,
     help="A sales assistant that remembers, on a local LLM.",
 )
 sessions_app = typer.Typer(no_args_is_help=True, help="Conversation sessions (threads).")
@@ -54,11 +57,6 @@ app.command("maintain")(cli_memories.maintain_cmd)
 def print_json(data: Any) -> None:
     """Plain JSON on stdout: no colour, no wrapping, whatever the terminal."""
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    err.print(f"[red]error:[/] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
 
 
 def _chain(exc: BaseException) -> list[BaseException]:
@@ -108,7 +106,7 @@ def explain(exc: BaseException, retry: str | None = None) -> tuple[str, int]:
     if llm_unavailable(exc):
         hint = f"; your message is saved: retry with `{retry}`" if retry else ""
         return f"{unavailable_reason(exc)}{hint}", 3
-    return f"{type(exc).__name__}: {exc}", 1
+    return describe(exc)
 
 
 def run_async(make: Callable[[], Any], retry: str | None = None) -> Any:
@@ -138,7 +136,9 @@ def main_options(
     from memagent.graph.tracing import install_log_redaction
     from memagent.stores.write_path import REDACTION_KEY_FILE
 
-    install_log_redaction(get_settings().home / REDACTION_KEY_FILE)
+    # Lenient: an invalid setting is reported by the command that reads it (one line
+    # naming the variable), or by doctor; ``--help`` works whatever the environment.
+    install_log_redaction(load_settings_lenient()[0].home / REDACTION_KEY_FILE)
 
 
 def check_scope(user: str, customer: str, message: str | None = None) -> None:
@@ -222,11 +222,19 @@ def print_trace(trace: dict[str, Any]) -> None:
     out.print(table)
 
 
+def print_memories(rows: list[dict[str, Any]]) -> None:
+    """``/memories``: the current version of each memory, one line each."""
+    for row in rows:
+        out.print(f"- [{row['type']}] {row['content']}", highlight=False, markup=False)
+    if not rows:
+        out.print("[dim]no memories yet[/]")
+
+
 @app.command()
 def chat(user: User = "demo-user", customer: Customer = "acme", session: SessionOpt = None) -> None:
     """Interactive chat; /why shows the last recall, /memories, /new, /retry, /quit."""
     from memagent.graph.agent import aopen_agent, arun_turn
-    from memagent.stores.namespaces import namespace
+    from memagent.stores.memory_ops import current_memories
 
     check_scope(user, customer)
 
@@ -253,11 +261,7 @@ def chat(user: User = "demo-user", customer: Customer = "acme", session: Session
                     out.print(f"[dim]new session {session}[/]")
                     continue
                 if text == "/memories":
-                    items = agent.store.search(namespace(user, customer, "facts"), limit=50)
-                    for item in items:
-                        out.print(f"- [{item.value.get('type')}] {item.value.get('content')}")
-                    if not items:
-                        out.print("[dim]no memories yet[/]")
+                    print_memories(current_memories(agent.store, user, customer))
                     continue
                 if not text:
                     continue
@@ -389,41 +393,76 @@ def draw_graph(
 
 @app.command()
 def doctor() -> None:
-    """Check settings, store, LLM endpoint and disk."""
-    from memagent.graph.agent import check_store
+    """Check settings, home, store, jobs, LLM endpoint and disk; say what is wrong and why."""
+    import os
 
-    settings = get_settings()
-    problems = 0
+    from memagent.graph.settings import unknown_variables
+
+    settings, problems_found = load_settings_lenient()
+    rows = doctor_rows(settings, problems_found, unknown_variables(dict(os.environ)))
     table = Table("check", "status", "detail")
-    table.add_row("home", "ok", str(settings.home))
-    table.add_row(
-        "nodes",
-        "ok",
-        f"rewriter={settings.rewriter} recall={settings.recall} "
-        f"extractor={settings.extractor} worker={settings.worker}",
+    for name, status, detail in rows:
+        shown = {"ok": "ok", "warn": "[yellow]warn[/]"}.get(status, f"[red]{status}[/]")
+        table.add_row(name, shown, detail)
+    out.print(table)
+    if any(status not in ("ok", "warn") for _, status, _ in rows):
+        raise typer.Exit(1)
+
+
+def doctor_rows(
+    settings: Any, problems: list[str], unknown: list[str]
+) -> list[tuple[str, str, str]]:
+    """(check, status, detail) rows of ``memagent doctor``; status ok | warn | fail | low.
+
+    Checks run on ``settings`` (invalid variables already replaced by their defaults and
+    listed in ``problems``) and never create anything in the home."""
+    from memagent.graph.agent import check_store
+    from memagent.stores.file_access import unwritable_reason
+    from memagent.stores.jobs import JobQueue
+
+    rows: list[tuple[str, str, str]] = []
+    rows.append(("settings", "fail", "; ".join(problems)) if problems else ("settings", "ok", ""))
+    if unknown:
+        rows.append(("settings", "warn", f"not a setting, ignored: {', '.join(unknown)}"))
+    home = Path(settings.home)
+    reason = unwritable_reason(home)
+    if reason is None:
+        rows.append(("home", "ok", str(home)))
+    else:
+        rows.append(("home", "fail", f"{reason}: read commands work, chat/ask/add cannot"))
+    rows.append(
+        (
+            "nodes",
+            "ok",
+            f"rewriter={settings.rewriter} recall={settings.recall} "
+            f"extractor={settings.extractor} worker={settings.worker}",
+        )
     )
     try:
-        detail = run_async(check_store)
-        table.add_row("store", "ok", detail)
-    except typer.Exit:
-        problems += 1
-        table.add_row("store", "[red]fail[/]", settings.resolved_store_location())
+        rows.append(("store", "ok", asyncio.run(check_store(settings))))
+    except Exception as exc:  # noqa: BLE001 - doctor reports, never crashes
+        rows.append(("store", "fail", f"{settings.resolved_store_location()}: {explain(exc)[0]}"))
+    try:
+        queue = JobQueue.for_settings(settings, read_only=True)
+        counts = queue.counts()
+        queue.close()
+        status = "warn" if counts.get("dead") else "ok"
+        rows.append(("jobs", status, " ".join(f"{k}={v}" for k, v in counts.items())))
+    except Exception as exc:  # noqa: BLE001
+        rows.append(("jobs", "fail", explain(exc)[0]))
     try:
         from memagent.graph.llm import check_llm
 
         ok, detail = check_llm(settings)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001
         ok, detail = False, explain(exc)[0]
-    problems += not ok
-    table.add_row("llm", "ok" if ok else "[red]fail[/]", detail)
-    settings.home.mkdir(parents=True, exist_ok=True)
-    free_gb = shutil.disk_usage(settings.home).free / 1e9
-    low = free_gb < 1.0
-    problems += low
-    table.add_row("disk", "[red]low[/]" if low else "ok", f"{free_gb:.1f} GB free")
-    out.print(table)
-    if problems:
-        raise typer.Exit(1)
+    rows.append(("llm", "ok" if ok else "fail", detail))
+    existing = home
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    free_gb = shutil.disk_usage(existing).free / 1e9
+    rows.append(("disk", "low" if free_gb < 1.0 else "ok", f"{free_gb:.1f} GB free"))
+    return rows
 
 
 def main() -> None:

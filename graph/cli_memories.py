@@ -7,7 +7,13 @@ Every command is scoped by ``--user`` (and ``--customer`` where it applies) and
 has ``--json``. ``add`` goes through the same write path as extraction, so a
 manual memory is redacted, checked for instructions, deduplicated and versioned
 exactly like an extracted one. Errors end in one line on stderr and a non-zero
-exit code (2 for an unknown id or a bad scope).
+exit code (2 for an unknown or ambiguous id, a bad scope or bad input).
+
+Commands that only read (list, search, show, history, export, ``maintain --dry-run``)
+open the store read-only, so they work on a read-only home. Ids are taken as any
+unique prefix, so the shortened ids of the tables work. The logic of each command is
+a ``memory_ops`` function over the store it is given; this module opens resources and
+renders.
 """
 
 from __future__ import annotations
@@ -18,17 +24,19 @@ import inspect
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from langgraph.store.base import BaseStore
 from rich.console import Console
 from rich.table import Table
 
+from memagent.graph.cli_errors import describe, fail
 from memagent.graph.settings import Settings, get_settings
 from memagent.nodes.extractors import candidate_from_text
 from memagent.stores import memory_ops
 from memagent.stores.forgetting import DecayPolicy, maintain
+from memagent.stores.id_prefix import AmbiguousIdError, IdNotFoundError
 from memagent.stores.namespaces import InvalidScopeError
 from memagent.stores.records import RecordType
 from memagent.stores.write_path import WriteConfig, write_memory
@@ -43,36 +51,51 @@ Customer = Annotated[str, typer.Option("--customer", "-c", help="Customer accoun
 OptCustomer = Annotated[str | None, typer.Option("--customer", "-c", help="Customer account id.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
-StoreOpener = Callable[[Settings], contextlib.AbstractContextManager[BaseStore]]
+MAX_ADD_CHARS = 4000
+"""Longest text ``memories add`` takes (what the write path condenses into a record)."""
+
+StoreOpener = Callable[..., contextlib.AbstractContextManager[BaseStore]]
+"""``opener(settings, read_only=...)``: a context manager yielding the store."""
 
 
-def _default_opener(settings: Settings) -> contextlib.AbstractContextManager[BaseStore]:
+def _default_opener(
+    settings: Settings, *, read_only: bool = False
+) -> contextlib.AbstractContextManager[BaseStore]:
     from memagent.stores import open_store
 
-    return open_store(settings.resolved_store_location())
+    return open_store(settings.resolved_store_location(), settings=settings, read_only=read_only)
 
 
 STORE_OPENER: StoreOpener = _default_opener
 """How commands open the store; tests swap in an in-memory store."""
 
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    err.print(f"[red]error:[/] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
+_BAD_INPUT = (
+    InvalidScopeError,
+    IdNotFoundError,
+    AmbiguousIdError,
+    memory_ops.InvalidQueryError,
+)
 
 
 @contextlib.contextmanager
-def opened() -> Iterator[BaseStore]:
-    """The store, with every error a user can meet turned into one line and an exit code."""
+def one_line_errors() -> Iterator[None]:
+    """Every error of the block as one line and an exit code (2: bad input)."""
     try:
-        with STORE_OPENER(get_settings()) as store:
-            yield store
+        yield
     except typer.Exit:
         raise
-    except (InvalidScopeError, memory_ops.MemoryNotFoundError) as exc:
-        fail(str(exc).strip("'\""), 2)
-    except Exception as exc:
-        fail(f"{type(exc).__name__}: {exc}")
+    except _BAD_INPUT as exc:
+        fail(str(exc.args[0]) if exc.args else str(exc), 2)
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback
+        fail(*describe(exc))
+
+
+@contextlib.contextmanager
+def opened(*, read_only: bool = False) -> Iterator[BaseStore]:
+    """The store (read-only for commands that only read), with every error a user can
+    meet turned into one line and an exit code."""
+    with one_line_errors(), STORE_OPENER(get_settings(), read_only=read_only) as store:
+        yield store
 
 
 def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:
@@ -84,9 +107,10 @@ def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:
 
 def _table(rows: list[dict[str, Any]]) -> None:
     table = Table("id", "customer", "status", "key", "v", "content")
+    short = memory_ops.abbreviate([r["id"] for r in rows])
     for r in rows:
         table.add_row(
-            r["id"][:12],
+            short[r["id"]],
             r["customer_id"],
             str(r["status"]),
             r["key"],
@@ -111,7 +135,7 @@ def list_cmd(
     """Memories of a user (one customer or all), with their status and version."""
     if status not in ("active", "deprecated", "archived", "pending", "all"):
         fail(f"unknown status {status!r}", 2)
-    with opened() as store:
+    with opened(read_only=True) as store:
         rows = memory_ops.list_memories(
             store, user, customer, status=None if status == "all" else status
         )
@@ -127,15 +151,16 @@ def search_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Active memories most relevant to QUERY."""
-    with opened() as store:
+    with opened(read_only=True) as store:
         rows = memory_ops.search_memories(store, user, customer, query, limit=limit)
     emit(rows, as_json, _table)
 
 
 @app.command("show")
 def show_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = False) -> None:
-    """One memory with its provenance (session, messages, time, origin)."""
-    with opened() as store:
+    """One memory with its provenance (session, messages, time, origin); MEMORY_ID may be
+    any unique prefix of the id."""
+    with opened(read_only=True) as store:
         row = memory_ops.show_memory(store, user, customer, memory_id)
     emit(row, as_json, _record)
 
@@ -143,7 +168,7 @@ def show_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = 
 @app.command("history")
 def history_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = False) -> None:
     """Every version of the memory's key, oldest first, with what superseded what."""
-    with opened() as store:
+    with opened(read_only=True) as store:
         rows = memory_ops.history(store, user, customer, memory_id)
     emit(rows, as_json, _table)
 
@@ -158,14 +183,19 @@ def add_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Add a memory through the same write path as extraction."""
-    cand = candidate_from_text(text)
-    updates = {k: v for k, v in (("type", type_), ("importance", importance)) if v is not None}
-    cand = cand.model_copy(update=updates)
+    if not text.strip():
+        fail("the memory text is empty", 2)
+    if len(text) > MAX_ADD_CHARS:
+        fail(f"the memory text has {len(text)} characters; the limit is {MAX_ADD_CHARS}", 2)
     from memagent.stores.jobs import JobQueue
 
-    settings = get_settings()
-    jobs = JobQueue.for_settings(settings)  # its lock serialises the write with workers
-    config = WriteConfig.for_settings(settings)
+    with one_line_errors():
+        cand = candidate_from_text(text)
+        updates = {k: v for k, v in (("type", type_), ("importance", importance)) if v is not None}
+        cand = cand.model_copy(update=updates)
+        settings = get_settings()
+        jobs = JobQueue.for_settings(settings)  # its lock serialises the write with workers
+        config = WriteConfig.for_settings(settings)
     with opened() as store:
         res = write_memory(
             store, user, customer, cand, origin="manual", lock=jobs.lock, config=config
@@ -194,10 +224,30 @@ def delete_cmd(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Delete one memory (or every version of it)."""
+    """Delete one memory (or every version of it) and what was derived from it: its lines
+    in the customer's profile, the episode turns it came from, the working-memory slots,
+    summary lines and recalled copies in the sessions' latest state. MEMORY_ID may be any
+    unique prefix of the id. The conversation itself stays in its session (see forget)."""
+    settings = get_settings()
+
+    def scrub(sources: memory_ops.SessionSources, texts: list[str]) -> int:
+        from memagent.graph.session_scrub import scrub_deleted_memory
+
+        return asyncio.run(scrub_deleted_memory(user, customer, sources, texts, settings=settings))
+
     with opened() as store:
-        rep = memory_ops.delete_memory(store, user, customer, memory_id, all_versions=all_versions)
-    emit(rep, as_json, lambda d: out.print(f"deleted {len(d['deleted'])} record(s)"))
+        rep = memory_ops.delete_memory(
+            store, user, customer, memory_id, all_versions=all_versions, scrub_sessions=scrub
+        )
+    emit(rep, as_json, _render_delete)
+
+
+def _render_delete(d: dict[str, Any]) -> None:
+    out.print(
+        f"deleted {len(d['deleted'])} record(s); profile {d['profile']}, "
+        f"{d['episode_turns']} episode turn(s) removed, {d['sessions'] or 0} session(s) scrubbed",
+        highlight=False,
+    )
 
 
 @app.command("export")
@@ -208,7 +258,7 @@ def export_cmd(
     as_json: JsonOpt = True,
 ) -> None:
     """Everything of a user (or one customer) as JSON: facts, episodes, profiles."""
-    with opened() as store:
+    with opened(read_only=True) as store:
         data = memory_ops.export(store, user, customer)
     text = json.dumps(data, ensure_ascii=False, indent=2, default=str)
     if output is not None:
@@ -250,10 +300,10 @@ def forget_cmd(
     scope = f"customer {customer!r} of user {user!r}" if customer else f"user {user!r}"
     if not yes and not as_json and not typer.confirm(f"Forget everything of {scope}?"):
         raise typer.Exit(1)
-    settings = get_settings()
     from memagent.stores.jobs import JobQueue
 
     with opened() as store:
+        settings = get_settings()
         rep = memory_ops.forget(
             store,
             user,
@@ -261,7 +311,19 @@ def forget_cmd(
             jobs=JobQueue.for_settings(settings),
             delete_sessions=_delete_sessions_hook(settings),
         )
-    emit(rep, as_json, lambda d: out.print_json(json.dumps(d, ensure_ascii=False)))
+    emit(rep, as_json, _render_forget)
+
+
+def _render_forget(d: dict[str, Any]) -> None:
+    removed = ", ".join(f"{n} {kind}" for kind, n in d["removed"].items() if n) or "no records"
+    scope = f"customer {d['customer_id']!r} of user {d['user_id']!r}"
+    scope = scope if d["customer_id"] else f"user {d['user_id']!r}"
+    out.print(
+        f"forgot {scope}: {removed}; {d['jobs'] or 0} job(s), {d['sessions'] or 0} session(s)",
+        highlight=False,
+    )
+    if d["remaining"]:
+        err.print(f"[yellow]warning:[/] {d['remaining']} item(s) remain", highlight=False)
 
 
 def maintain_cmd(
@@ -276,7 +338,7 @@ def maintain_cmd(
     if customer and not user:
         fail("--customer needs --user", 2)
     policy = DecayPolicy(half_life_days=half_life_days, retention_days=retention_days)
-    with opened() as store:
+    with opened(read_only=dry_run) as store:
         rep = maintain(store, user, customer, policy=policy, dry_run=dry_run).to_dict()
 
     def render(d: dict[str, Any]) -> None:
@@ -284,7 +346,8 @@ def maintain_cmd(
         out.print(
             f"{d['scopes']} scope(s): {verb}archive {len(d['archived'])}, {verb}purge "
             f"{len(d['purged'])}, {verb}expire {len(d['expired_pending'])} pending; "
-            f"{d['protected']} protected, {d['kept']} kept"
+            f"{d['protected']} protected, {d['kept']} kept; {verb}refresh "
+            f"{len(d['profiles'])} profile(s)"
         )
         for e in d["archived"] + d["purged"] + d["expired_pending"]:
             out.print(f"  {e['customer_id']} {e['id'][:12]} {e['content']}", highlight=False)

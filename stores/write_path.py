@@ -103,12 +103,19 @@ class WriteConfig:
     check_instructions: bool = True
     attempts: int = 8
     """Optimistic attempts of one write before ``WriteConflictError``."""
+    instruction_model: bool | None = None
+    """The learned injection screen on top of the rules; None: ``MEMAGENT_POISON_MODEL``
+    of the process (library callers), the settings' ``poison_model`` otherwise."""
 
     @classmethod
     def for_settings(cls, settings: Any) -> WriteConfig:
-        """The defaults with the settings' near-duplicate threshold
-        (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``), as the worker and ``memories add`` write."""
-        return cls(near_duplicate=float(settings.near_duplicate_threshold))
+        """The defaults with the settings' near-duplicate threshold and injection screen
+        (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``, ``MEMAGENT_POISON_MODEL``), as the worker
+        and ``memories add`` write."""
+        return cls(
+            near_duplicate=float(settings.near_duplicate_threshold),
+            instruction_model=bool(getattr(settings, "poison_model", True)),
+        )
 
 
 @dataclass
@@ -160,12 +167,12 @@ def _redact(text: str) -> tuple[str, list[str]]:
     return r.text, [str(getattr(f, "type", f)) for f in r.found]
 
 
-def _instruction_reason(text: str) -> str | None:
+def _instruction_reason(text: str, model: bool | None = None) -> str | None:
     try:
         from memagent.stores.poison import check_instruction
     except ImportError:  # TODO(trust)
         return None
-    return check_instruction(text)
+    return check_instruction(text, model=model)
 
 
 # -- store queries and merges ---------------------------------------------------------
@@ -244,7 +251,7 @@ def build_record(
         value, found_v = _redact(value)
         found += found_v
     if cfg.check_instructions:
-        reason = _instruction_reason(candidate.content)
+        reason = _instruction_reason(candidate.content, cfg.instruction_model)
         if reason:
             return None, f"instruction-like content: {reason}", found
     attribute = candidate.attribute

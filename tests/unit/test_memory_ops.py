@@ -96,7 +96,7 @@ def cli_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[InMem
     s = InMemoryStore(index={"dims": 64, "embed": hash_embeddings(64), "fields": ["content"]})
 
     @contextlib.contextmanager
-    def opener(settings: object) -> Iterator[BaseStore]:
+    def opener(settings: object, **kwargs: object) -> Iterator[BaseStore]:
         yield s
 
     monkeypatch.setattr(cli_memories, "STORE_OPENER", opener)
