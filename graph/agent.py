@@ -35,7 +35,7 @@ from memagent.graph.worker import Worker
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
 from memagent.nodes.working_memory import session_lock
-from memagent.stores.file_access import aconnect_readonly, open_failure
+from memagent.stores.file_access import aconnect_readonly, open_failure, require_writable
 from memagent.stores.jobs import JobQueue
 
 MAX_MESSAGE_CHARS = 32_000
@@ -113,6 +113,7 @@ async def checkpointer_factory(
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        require_writable(path)
         cm = AsyncSqliteSaver.from_conn_string(str(path))
         saver = await cm.__aenter__()
         await saver.setup()

@@ -346,7 +346,7 @@ def llm_serve() -> None:
     except KeyboardInterrupt:
         code = 0
     except Exception as exc:
-        fail(f"{type(exc).__name__}: {exc}")
+        fail(*explain(exc))
     if code:
         raise typer.Exit(code)
 
@@ -365,7 +365,7 @@ def worker() -> None:
     except KeyboardInterrupt:
         pass
     except Exception as exc:
-        fail(f"{type(exc).__name__}: {exc}")
+        fail(*explain(exc))
 
 
 @app.command("graph")
@@ -373,9 +373,9 @@ def draw_graph(
     out_file: Annotated[Path | None, typer.Option("--out", help=".mmd/.md text or .png")] = None,
 ) -> None:
     """The agent graph as Mermaid text (PNG only with pygraphviz; never a web service)."""
-    from memagent.graph.builder import graph
+    from memagent.graph.builder import build_default_graph
 
-    drawable = graph.get_graph()
+    drawable = build_default_graph(get_settings()).compile(name="memagent").get_graph()
     if out_file is not None and out_file.suffix.lower() == ".png":
         try:
             drawable.draw_png(str(out_file))

@@ -16,7 +16,6 @@ import sqlite3
 import sys
 from typing import Any, NoReturn
 
-import click
 import typer
 from pydantic import ValidationError
 from rich.console import Console
@@ -60,6 +59,27 @@ def describe(exc: BaseException) -> tuple[str, int]:
     return (f"{type(exc).__name__}: {text}" if text else type(exc).__name__), 1
 
 
+def _is_usage_error(exc: BaseException) -> bool:
+    """Click's own errors (bad option, missing argument, no such command), recognised by
+    their interface: typer ships its own copy of click, whose classes are not public."""
+    return callable(getattr(exc, "format_message", None)) and isinstance(
+        getattr(exc, "exit_code", None), int
+    )
+
+
+def _usage(exc: Any) -> int:
+    """Print a usage error as one line (or the help, for a group called without a
+    command); returns its exit code."""
+    ctx = getattr(exc, "ctx", None)
+    if type(exc).__name__ == "NoArgsIsHelpError":
+        exc.show()  # the group's help, as click prints it
+        return int(exc.exit_code)
+    hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+    text = escape(one_line(exc.format_message()) + hint)
+    err.print(f"[red]error:[/] {text}", highlight=False, soft_wrap=True)
+    return int(exc.exit_code)
+
+
 class OneLineErrors(TyperGroup):
     """The top-level group: usage errors and anything a command let escape become one
     line (``describe``) instead of a panel or a traceback."""
@@ -76,22 +96,12 @@ class OneLineErrors(TyperGroup):
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
-        except click.exceptions.NoArgsIsHelpError as exc:
-            click.echo(exc.ctx.get_help() if exc.ctx else exc.format_message(), err=True)
-            sys.exit(exc.exit_code)
-        except click.ClickException as exc:
-            ctx = getattr(exc, "ctx", None)
-            hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
-            err.print(
-                f"[red]error:[/] {escape(one_line(exc.format_message()))}{escape(hint)}",
-                highlight=False,
-                soft_wrap=True,
-            )
-            sys.exit(exc.exit_code)
-        except (click.Abort, KeyboardInterrupt):
+        except (typer.Abort, KeyboardInterrupt):
             err.print("[red]error:[/] interrupted", highlight=False)
             sys.exit(130)
         except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, no trace
+            if _is_usage_error(exc):
+                sys.exit(_usage(exc))
             message, status = describe(exc)
             err.print(
                 f"[red]error:[/] {escape(one_line(message))}", highlight=False, soft_wrap=True

@@ -29,6 +29,7 @@ from typing import Annotated, Any
 import typer
 from langgraph.store.base import BaseStore
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from memagent.graph.cli_errors import describe, fail
@@ -38,6 +39,7 @@ from memagent.stores import memory_ops
 from memagent.stores.forgetting import DecayPolicy, maintain
 from memagent.stores.id_prefix import AmbiguousIdError, IdNotFoundError
 from memagent.stores.namespaces import InvalidScopeError
+from memagent.stores.profile import compact_profile
 from memagent.stores.records import RecordType
 from memagent.stores.write_path import WriteConfig, write_memory
 
@@ -109,20 +111,14 @@ def _table(rows: list[dict[str, Any]]) -> None:
     table = Table("id", "customer", "status", "key", "v", "content")
     short = memory_ops.abbreviate([r["id"] for r in rows])
     for r in rows:
-        table.add_row(
-            short[r["id"]],
-            r["customer_id"],
-            str(r["status"]),
-            r["key"],
-            str(r["version"]),
-            r["content"],
-        )
+        cells = (short[r["id"]], r["customer_id"], r["status"], r["key"], r["version"])
+        table.add_row(*(escape(str(c)) for c in (*cells, r["content"])))
     out.print(table)
 
 
 def _record(r: dict[str, Any]) -> None:
     for k, v in r.items():
-        out.print(f"[bold]{k}[/]: {v}", highlight=False)
+        out.print(f"[bold]{k}[/]: {escape(str(v))}", highlight=False)
 
 
 @app.command("list")
@@ -200,14 +196,17 @@ def add_cmd(
         res = write_memory(
             store, user, customer, cand, origin="manual", lock=jobs.lock, config=config
         )
+        if res.action in ("created", "versioned"):  # as the worker does after extraction
+            compact_profile(store, user, customer)
     data = {"stored": res.stored, "content": res.content, "reason": res.reason, "id": res.id,
             "action": res.action}  # fmt: skip
 
     def render(d: dict[str, Any]) -> None:
         if d["stored"]:
-            out.print(f"{d['action']}: {d['content']} [dim]({d['id']})[/]", highlight=False)
+            text = escape(f"{d['action']}: {d['content']}")
+            out.print(f"{text} [dim]({d['id']})[/]", highlight=False)
         else:
-            out.print(f"not stored ({d['action']}): {d['reason']}", highlight=False)
+            out.print(f"not stored ({d['action']}): {d['reason']}", highlight=False, markup=False)
 
     emit(data, as_json, render)
     if res.action == "rejected":
@@ -298,8 +297,16 @@ def forget_cmd(
 ) -> None:
     """Remove records, episodes, profile, queued jobs and sessions of a user or customer."""
     scope = f"customer {customer!r} of user {user!r}" if customer else f"user {user!r}"
-    if not yes and not as_json and not typer.confirm(f"Forget everything of {scope}?"):
-        raise typer.Exit(1)
+    with one_line_errors():
+        from memagent.stores.namespaces import namespace
+
+        namespace(user, customer)  # a bad id is an error before the question
+    try:
+        confirmed = yes or as_json or typer.confirm(f"Forget everything of {scope}?")
+    except typer.Abort:  # no terminal to answer on (or Ctrl-C)
+        confirmed = False
+    if not confirmed:
+        fail("not confirmed, nothing was forgotten (--yes skips the question)", 1)
     from memagent.stores.jobs import JobQueue
 
     with opened() as store:
@@ -350,6 +357,8 @@ def maintain_cmd(
             f"{len(d['profiles'])} profile(s)"
         )
         for e in d["archived"] + d["purged"] + d["expired_pending"]:
-            out.print(f"  {e['customer_id']} {e['id'][:12]} {e['content']}", highlight=False)
+            out.print(
+                f"  {e['customer_id']} {e['id'][:12]} {e['content']}", highlight=False, markup=False
+            )
 
     emit(rep, as_json, render)

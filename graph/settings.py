@@ -195,6 +195,14 @@ class Settings(BaseSettings):
             return Path(text).expanduser() if text else _default_home()
         return value
 
+    @field_validator("home", "store_location")
+    @classmethod
+    def _not_a_file(cls, value: object) -> object:
+        """A data directory that is a file would fail later, naming a file inside it."""
+        if value is not None and Path(str(value)).is_file():
+            raise ValueError("is a file, not a directory")
+        return value
+
     def resolved_store_location(self) -> str:
         """Where the long-term store lives: a URL, or a directory under home."""
         if self.qdrant_url:

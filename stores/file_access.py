@@ -32,17 +32,14 @@ def _existing(path: Path) -> Path:
     return target
 
 
-def unwritable_reason(path: str | Path) -> str | None:
-    """Why ``path`` (a file or directory, existing or still to be created) cannot be
-    written, or None when it can. Checks the file and the directory that must hold it
-    (SQLite writes ``-wal``/``-journal`` files beside a database)."""
-    path = Path(path)
+def _blocker(path: Path) -> tuple[Path, str] | None:
+    """(what is in the way, why) when ``path`` cannot be written, else None."""
     targets = [path] if path.exists() else []
     directory = path if path.is_dir() else path.parent
     targets.append(_existing(directory))
     for target in targets:
         if not target.is_dir() and target != path:
-            return f"{target} is not a directory"
+            return target, "is not a directory"
         if os.access(target, os.W_OK):
             continue
         try:
@@ -50,18 +47,38 @@ def unwritable_reason(path: str | Path) -> str | None:
         except OSError:
             read_only_fs = False
         if read_only_fs:
-            return f"{target} is on a read-only file system"
-        return f"{target} is not writable (permission denied)"
+            return target, "is on a read-only file system"
+        return target, "is not writable (permission denied)"
     return None
 
 
+def unwritable_reason(path: str | Path) -> str | None:
+    """Why ``path`` (a file or directory, existing or still to be created) cannot be
+    written, or None when it can. Checks the file and the directory that must hold it
+    (SQLite writes ``-wal``/``-journal`` files beside a database)."""
+    found = _blocker(Path(path))
+    return None if found is None else f"{found[0]} {found[1]}"
+
+
 def open_failure(path: str | Path, exc: BaseException, *, writing: bool = True) -> StorageError:
-    """A ``StorageError`` naming ``path`` for an open that failed with ``exc``."""
-    reason = unwritable_reason(path) if writing else None
+    """A ``StorageError`` naming ``path`` (and what is in the way) for a failed open."""
     verb = "write" if writing else "read"
+    found = _blocker(Path(path)) if writing else None
+    if found is not None:
+        target, why = found
+        where = "it" if target == Path(path) else str(target)
+        return StorageError(f"cannot {verb} {path}: {where} {why}")
     text = str(exc).strip()
-    detail = reason or (text.splitlines()[0] if text else type(exc).__name__)
-    return StorageError(f"cannot {verb} {path}: {detail}")
+    return StorageError(
+        f"cannot {verb} {path}: {text.splitlines()[0] if text else type(exc).__name__}"
+    )
+
+
+def require_writable(path: str | Path) -> None:
+    """``StorageError`` naming what is in the way when ``path`` cannot be written (SQLite
+    would open such a database read-only without a word and fail on the first write)."""
+    if _blocker(Path(path)) is not None:
+        raise open_failure(path, PermissionError())
 
 
 def readonly_uri(path: str | Path, *, immutable: bool = False) -> str:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from memagent.stores.file_access import connect_readonly, open_failure
+from memagent.stores.file_access import connect_readonly, open_failure, require_writable
 
 JobStatus = Literal["pending", "running", "done", "dead", "superseded"]
 STATUSES: tuple[str, ...] = ("pending", "running", "done", "dead", "superseded")
@@ -202,6 +202,7 @@ class JobQueue:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            require_writable(self.path)
             self._conn().executescript(_SCHEMA)
         except (OSError, sqlite3.OperationalError) as exc:
             self.close()

@@ -266,11 +266,25 @@ def sources_of(rows: Iterable[dict[str, Any]]) -> SessionSources:
     return out
 
 
+def _without_exchanges(turns: list[dict[str, Any]], ids: set[str]) -> list[dict[str, Any]]:
+    """``turns`` minus the user turns in ``ids`` and the replies to them (every turn up to
+    the next user turn): a reply restates what it answers."""
+    kept: list[dict[str, Any]] = []
+    dropping = False
+    for turn in turns:
+        if turn.get("role") == "user":
+            dropping = turn.get("id") in ids
+        if not dropping:
+            kept.append(turn)
+    return kept
+
+
 def scrub_derived(
     store: BaseStore, user_id: str, customer_id: str, rows: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """After deleting ``rows`` (as ``describe`` gives them): recompact the profile and
-    remove the turns they came from out of the episode transcripts."""
+    remove the exchanges they came from (the user turn and its reply) out of the episode
+    transcripts."""
     sources = sources_of(rows)
     removed = 0
     ns = namespace(user_id, customer_id, "episodes")
@@ -279,7 +293,7 @@ def scrub_derived(
         if item is None:
             continue
         turns = list(item.value.get("turns", []))
-        kept = [t for t in turns if t.get("id") not in set(message_ids)]
+        kept = _without_exchanges(turns, set(message_ids))
         if len(kept) == len(turns):
             continue
         removed += len(turns) - len(kept)
