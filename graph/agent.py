@@ -14,6 +14,7 @@ import contextlib
 import re
 import sqlite3
 import threading
+import unicodedata
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from memagent.stores.file_access import aconnect_readonly, open_failure, require
 from memagent.stores.jobs import JobQueue
 
 MAX_MESSAGE_CHARS = 32_000
+MAX_SESSION_LEN = 200
 _SURROGATE = re.compile("[\ud800-\udfff]")
 T = TypeVar("T")
 
@@ -223,13 +225,18 @@ def _check_unicode(name: str, value: str, error: type[Exception]) -> None:
 
 
 def validate_session(session: str | None) -> None:
-    """A session id the checkpointer can hold. User and customer ids are checked where
-    every store access gets its namespace (``memagent.stores.namespaces``, via
-    ``Crm.require``)."""
-    from memagent.stores.namespaces import InvalidScopeError
+    """A session id a person can type back (``None`` starts a new session): not blank, at
+    most ``MAX_SESSION_LEN`` characters, no control characters, valid Unicode; raises
+    ``InvalidScopeError``. User and customer ids are checked where every store access
+    gets its namespace (``memagent.stores.namespaces``, via ``Crm.check_scope``)."""
+    from memagent.stores.namespaces import InvalidScopeError, check_text_id
 
-    if isinstance(session, str):
-        _check_unicode("session", session, InvalidScopeError)
+    if session is None:
+        return
+    check_text_id("session id", session, max_len=MAX_SESSION_LEN)
+    bad = next((i for i, c in enumerate(session) if unicodedata.category(c) == "Cc"), None)
+    if bad is not None:
+        raise InvalidScopeError(f"session id must not contain control characters (at {bad})")
 
 
 def validate_message(message: str) -> str:
@@ -273,9 +280,9 @@ async def arun_turn(
     still cannot go back a version, ``reduce_working``)."""
     if message is not None:
         validate_message(message)
-    agent.crm.require(user_id, customer_id)
+    agent.crm.check_scope(user_id, customer_id)
     validate_session(session)
-    session = session or uuid.uuid4().hex[:12]
+    session = uuid.uuid4().hex[:12] if session is None else session
     # One turn at a time per session: a second turn waits here for the whole first one,
     # so it reads the checkpoint the first wrote (no interleaved history, no lost slots).
     async with session_lock(session):

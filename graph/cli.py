@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import shlex
 import shutil
 import sys
 import uuid
@@ -21,9 +22,10 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from memagent.graph import cli_jobs, cli_memories, evaluation
+from memagent.graph import cli_customers, cli_jobs, cli_memories, evaluation
 from memagent.graph.cli_errors import OneLineErrors, describe, fail
 from memagent.graph.settings import get_settings, load_settings_lenient
 
@@ -49,6 +51,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output."
 
 app.add_typer(cli_memories.app, name="memories")
 app.add_typer(cli_jobs.app, name="jobs")
+app.add_typer(cli_customers.app, name="customers")
 app.add_typer(evaluation.app, name="eval")
 app.command("forget")(cli_memories.forget_cmd)
 app.command("maintain")(cli_memories.maintain_cmd)
@@ -100,7 +103,7 @@ def explain(exc: BaseException, retry: str | None = None) -> tuple[str, int]:
     from memagent.stores.namespaces import InvalidScopeError
 
     if isinstance(exc, InvalidMessageError | InvalidScopeError | UnknownScopeError):
-        return str(exc).strip("'\""), 2
+        return str(exc), 2
     if isinstance(exc, SessionScopeError):
         return str(exc), 2
     if llm_unavailable(exc):
@@ -141,15 +144,18 @@ def main_options(
     install_log_redaction(load_settings_lenient()[0].home / REDACTION_KEY_FILE)
 
 
-def check_scope(user: str, customer: str, message: str | None = None) -> None:
+def check_scope(
+    user: str, customer: str, message: str | None = None, session: str | None = None
+) -> None:
     """Reject bad input before anything heavy (store, worker, model) is opened."""
-    from memagent.graph.agent import validate_message
+    from memagent.graph.agent import validate_message, validate_session
     from memagent.graph.crm import Crm
 
     try:
         if message is not None:
             validate_message(message)
-        Crm(get_settings().crm_path).require(user, customer)
+        validate_session(session)
+        Crm(get_settings().crm_path).check_scope(user, customer)
     except Exception as exc:
         text, code = explain(exc)
         fail(text, code)
@@ -169,12 +175,12 @@ def ask(
     """One turn, non-interactive."""
     from memagent.graph.agent import aopen_agent, arun_turn
 
-    if retry and not session:
+    if retry and session is None:
         fail("--retry needs --session", 2)
     if not retry and message is None:
         fail("a message is required", 2)
-    session = session or uuid.uuid4().hex[:12]
-    check_scope(user, customer, message)
+    check_scope(user, customer, message, session)
+    session = uuid.uuid4().hex[:12] if session is None else session
 
     async def turn() -> Any:
         async with aopen_agent() as agent:
@@ -186,9 +192,10 @@ def ask(
                 session=session,
             )
 
-    result = run_async(
-        turn, f"memagent ask --retry --session {session} --user {user} --customer {customer}"
+    retry_with = shlex.join(
+        ["memagent", "ask", "--retry", "--session", session, "--user", user, "--customer", customer]
     )
+    result = run_async(turn, retry_with)
     if as_json:
         print_json(result.to_json())
         return
@@ -236,15 +243,17 @@ def chat(user: User = "demo-user", customer: Customer = "acme", session: Session
     from memagent.graph.agent import aopen_agent, arun_turn
     from memagent.stores.memory_ops import current_memories
 
-    check_scope(user, customer)
+    check_scope(user, customer, session=session)
 
     async def loop() -> None:
         nonlocal session
-        session = session or uuid.uuid4().hex[:12]
+        session = uuid.uuid4().hex[:12] if session is None else session
         last_trace: dict[str, Any] = {}
         async with aopen_agent() as agent:
-            agent.crm.require(user, customer)
-            out.print(f"[dim]session {session} · {user} about {customer} · /quit to leave[/]")
+            known = agent.crm.check_scope(user, customer) is not None
+            note = "" if known else " (not in the CRM: memagent customers add)"
+            scope = escape(f"session {session} · {user} about {customer}{note}")
+            out.print(f"[dim]{scope} · /quit to leave[/]", highlight=False)
             while True:
                 try:
                     line = await asyncio.to_thread(out.input, "[bold cyan]you>[/] ")

@@ -17,7 +17,8 @@ class Context:
     """The salesperson using the assistant."""
 
     customer_id: str = "acme"
-    """The customer account the conversation is about."""
+    """The customer account the conversation is about (any valid id, e.g. a domain; it
+    need not be in the CRM)."""
 
     model: str | None = None
     """Main chat model (defaults to settings)."""

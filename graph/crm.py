@@ -1,8 +1,10 @@
 """A small local CRM (SQLite): customers, their contacts, stages and deals, and commitments.
 
 Seeded with demo accounts on first open so the assistant has something to work with
-offline. Every query is scoped by the ids the caller passes; tools take them from the
-run context, never from model output.
+offline; ``memagent customers add`` adds real ones. The CRM is not a gate: any valid
+customer id can be talked about (a new prospect has no record yet), and the tools say
+"not in the CRM" for an account without one. Every query is scoped by the ids the
+caller passes; tools take them from the run context, never from model output.
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from memagent.stores.namespaces import namespace
+from memagent.stores.file_access import require_writable
+from memagent.stores.namespaces import check_id, namespace
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS customers (
@@ -72,10 +75,19 @@ DEMO_CUSTOMERS = [
     ),
 ]
 MAX_DESCRIPTION = 300
+MAX_FIELD = 200
+MAX_NOTES = 2_000
+MAX_DEAL_SIZE = 10**15
+DEFAULT_STAGE = "prospect"
+DEFAULT_CURRENCY = "USD"
 
 
 class UnknownScopeError(LookupError):
-    """A customer id that the CRM does not know."""
+    """A customer id that the CRM has no record of."""
+
+
+class InvalidCustomerError(ValueError):
+    """A customer record that cannot be added (bad field, or the id exists)."""
 
 
 @dataclass(frozen=True)
@@ -138,22 +150,40 @@ class Crm:
         with self._conn() as db:
             return [Customer(*r) for r in db.execute("SELECT * FROM customers ORDER BY id")]
 
-    def customer(self, customer_id: str) -> Customer:
+    def find(self, customer_id: str) -> Customer | None:
+        """The CRM record of ``customer_id``, or None when the account has none."""
         with self._conn() as db:
             row = db.execute("SELECT * FROM customers WHERE id = ?", (customer_id,)).fetchone()
-        if row is None:
-            known = ", ".join(c.id for c in self.customers())
-            raise UnknownScopeError(f"unknown customer {customer_id!r} (known: {known})")
-        return Customer(*row)
+        return None if row is None else Customer(*row)
 
-    def require(self, user_id: str, customer_id: str) -> Customer:
-        """The customer, after checking both ids can scope memory.
+    def customer(self, customer_id: str) -> Customer:
+        """The CRM record of ``customer_id``; raises ``UnknownScopeError`` without one."""
+        found = self.find(customer_id)
+        if found is None:
+            raise UnknownScopeError(f"customer {customer_id!r} is not in the CRM")
+        return found
 
-        Users are not registered (any valid id is a salesperson); customers must exist.
-        Raises ``InvalidScopeError`` or ``UnknownScopeError``.
-        """
+    def check_scope(self, user_id: str, customer_id: str) -> Customer | None:
+        """The customer's record (None for an account not in the CRM yet), after checking
+        both ids can scope memory (raises ``InvalidScopeError``). Neither users nor
+        customers need to be registered: any valid id works."""
         namespace(user_id, customer_id)
-        return self.customer(customer_id)
+        return self.find(customer_id)
+
+    def add(self, customer: Customer) -> Customer:
+        """Add an account (fields checked by ``new_customer``); refuses an existing id.
+        A CRM that cannot be written is a ``StorageError`` naming the file and why."""
+        require_writable(self.path)
+        with self._conn() as db:
+            try:
+                db.execute(
+                    "INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?)", astuple(customer)
+                )
+            except sqlite3.IntegrityError as exc:
+                raise InvalidCustomerError(
+                    f"customer {customer.id!r} is already in the CRM"
+                ) from exc
+        return customer
 
     def open_commitments(self, user_id: str, customer_id: str) -> list[Commitment]:
         with self._conn() as db:
@@ -177,7 +207,7 @@ class Crm:
             due = date.fromisoformat(due_date).isoformat()
         except ValueError as exc:
             raise ValueError(f"due_date must be YYYY-MM-DD, got {due_date!r}") from exc
-        self.customer(customer_id)
+        namespace(user_id, customer_id)  # any valid account, in the CRM or not
         now = datetime.now(UTC).isoformat()
         with self._conn() as db:
             cur = db.execute(
@@ -187,3 +217,53 @@ class Crm:
             )
             new_id = int(cur.lastrowid or 0)
         return Commitment(new_id, user_id, customer_id, description, due, "open", now)
+
+
+def _text(
+    name: str, value: str, limit: int = MAX_FIELD, *, required: bool = False, lines: bool = False
+) -> str:
+    """A field as stored: whitespace runs folded (kept as typed where ``lines``), checked."""
+    value = value.strip() if lines else " ".join(value.split())
+    if required and not value:
+        raise InvalidCustomerError(f"{name} must not be empty")
+    if len(value) > limit:
+        raise InvalidCustomerError(f"{name} is longer than {limit} characters")
+    controls = (c for c in value if c not in "\n\t" and (ord(c) < 32 or 0xD800 <= ord(c) < 0xE000))
+    if next(controls, None) is not None:
+        raise InvalidCustomerError(f"{name} must be plain text (no control characters)")
+    return value
+
+
+def new_customer(
+    customer_id: str,
+    *,
+    name: str,
+    contact: str = "",
+    email: str = "",
+    stage: str = DEFAULT_STAGE,
+    deal_size: int = 0,
+    currency: str = DEFAULT_CURRENCY,
+    notes: str = "",
+) -> Customer:
+    """A checked record for ``Crm.add``: the id must be a valid customer id (the one
+    memory is scoped by), the name non-empty, the e-mail one address, the currency a
+    three-letter code; raises ``InvalidCustomerError`` or ``InvalidScopeError``."""
+    email = _text("email", email)
+    local, _, domain = email.partition("@")
+    if email and (not local or not domain or "@" in domain or " " in email):
+        raise InvalidCustomerError(f"email {email!r} is not one address")
+    currency = _text("currency", currency, required=True).upper()
+    if not (len(currency) == 3 and currency.isascii() and currency.isalpha()):
+        raise InvalidCustomerError(f"currency must be a 3-letter code like USD, got {currency!r}")
+    if not 0 <= deal_size <= MAX_DEAL_SIZE:
+        raise InvalidCustomerError(f"deal size must be between 0 and {MAX_DEAL_SIZE:,}")
+    return Customer(
+        id=check_id("customer_id", customer_id),
+        name=_text("name", name, required=True),
+        contact=_text("contact", contact),
+        email=email,
+        stage=_text("stage", stage, 40, required=True),
+        deal_size=int(deal_size),
+        currency=currency,
+        notes=_text("notes", notes, MAX_NOTES, lines=True),
+    )

@@ -27,6 +27,8 @@ from memagent.nodes.working_memory import WorkingMemory
 from memagent.nodes.working_rules import sentences
 from memagent.stores.tokens import content_text
 
+SCOPE_KEYS = ("user_id", "customer_id")
+
 
 def _flat(text: str) -> str:
     return " ".join(text.split())
@@ -108,9 +110,12 @@ async def scrub_sessions(
             continue
         update = scrub_state(snapshot.values, message_ids=sources.get(thread, ()), texts=texts)
         if update:
-            # No ``as_node``: LangGraph attributes the update to the node that wrote last,
-            # so a turn that failed half-way still resumes where it stopped (--retry).
-            await graph.aupdate_state(config, update)
+            # The session's scope lives in its checkpoint metadata (``session_scope``):
+            # the new checkpoint carries it on. No ``as_node``: LangGraph attributes the
+            # update to the node that wrote last, so a turn that failed half-way still
+            # resumes where it stopped (--retry).
+            scope = {k: v for k, v in (snapshot.metadata or {}).items() if k in SCOPE_KEYS}
+            await graph.aupdate_state({**config, "metadata": scope}, update)
             changed += 1
     return changed
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from langchain_core.messages import AnyMessage, HumanMessage
@@ -36,11 +37,14 @@ log = logging.getLogger(__name__)
 _ROLES = {"human": "user", "ai": "assistant"}
 
 
-def latest_turn(messages: Sequence[AnyMessage]) -> list[Turn]:
+def latest_turn(messages: Sequence[AnyMessage], *, now: datetime | None = None) -> list[Turn]:
     """The last user message and the assistant text after it, plus the assistant
     message before it as context (so "no, 3 million" knows what was asked).
 
     Tool calls and results are dropped: they are not statements of the user.
+    The messages of this turn are stamped with ``now`` (the submit time, default the
+    current UTC time) as their message time; the earlier assistant message is not,
+    since its time is not known here.
     """
     start = None
     for i in range(len(messages) - 1, -1, -1):
@@ -50,13 +54,16 @@ def latest_turn(messages: Sequence[AnyMessage]) -> list[Turn]:
     if start is None:
         return []
     before = [m for m in messages[:start] if m.type == "ai" and str(m.text).strip()]
+    at = (now or datetime.now(UTC)).isoformat()
+    context = before[-1:]
     turns: list[Turn] = []
-    for m in [*before[-1:], *messages[start:]]:
+    for m in [*context, *messages[start:]]:
         role = _ROLES.get(m.type)
         text = str(m.text)
         if role is None or not text.strip():
             continue
-        turns.append(Turn(role=role, content=text, id=m.id or ""))
+        stamp = "" if context and m is context[0] else at
+        turns.append(Turn(role=role, content=text, id=m.id or "", at=stamp))
     return turns
 
 

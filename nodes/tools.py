@@ -1,7 +1,8 @@
 """Sales tools over the local CRM and the memory store.
 
 Every tool takes the user and customer from the run context (``ToolRuntime.context``),
-never from model arguments, so a model cannot reach another account's data.
+never from model arguments, so a model cannot reach another account's data. An account
+without a CRM record (a new prospect) is no error: the tools say it is not in the CRM.
 """
 
 from __future__ import annotations
@@ -37,10 +38,13 @@ def make_tools(crm: Crm, *, tuning: RecallTuning = DEFAULT_TUNING) -> list[BaseT
     ``tuning``, as the recall node does."""
 
     def lookup_customer(runtime: ToolRuntime[Context]) -> str:
-        c = crm.customer(runtime.context.customer_id)
+        c = crm.find(runtime.context.customer_id)
+        if c is None:
+            return texts.NOT_IN_CRM.format(customer_id=runtime.context.customer_id)
+        contact = " ".join(p for p in (c.contact, f"<{c.email}>" if c.email else "") if p)
         return (
-            f"{c.name} (id {c.id}): contact {c.contact} <{c.email}>; stage {c.stage}; "
-            f"deal size {c.deal_size:,} {c.currency}. Notes: {c.notes}"
+            f"{c.name} (id {c.id}): contact {contact or 'not on file'}; stage {c.stage}; "
+            f"deal size {c.deal_size:,} {c.currency}. Notes: {c.notes or 'none'}"
         )
 
     def list_open_commitments(runtime: ToolRuntime[Context]) -> str:
@@ -60,12 +64,16 @@ def make_tools(crm: Crm, *, tuning: RecallTuning = DEFAULT_TUNING) -> list[BaseT
 
     def draft_followup_email(topic: str, runtime: ToolRuntime[Context]) -> str:
         ctx = runtime.context
-        c = crm.customer(ctx.customer_id)
+        c = crm.find(ctx.customer_id)
         open_items = crm.open_commitments(ctx.user_id, ctx.customer_id)
         bullets = "\n".join(f"- {r.description} (by {r.due_date})" for r in open_items)
-        contact = c.contact.split(" (")[0]
+        note = (
+            "" if c is not None else texts.DRAFT_WITHOUT_CONTACT.format(customer_id=ctx.customer_id)
+        )
+        email = c.email if c is not None and c.email else "[address]"
+        contact = c.contact.split(" (")[0] if c is not None and c.contact else "[name]"
         return (
-            f"To: {c.email}\nSubject: Follow-up: {topic}\n\nHi {contact},\n\n"
+            f"{note}To: {email}\nSubject: Follow-up: {topic}\n\nHi {contact},\n\n"
             f"Following up on {topic}.\n"
             + (f"Open items on our side:\n{bullets}\n" if bullets else "")
             + "\nBest regards,\n"

@@ -11,6 +11,19 @@ LOG_COMMITMENT = (
 DRAFT_EMAIL = "Draft a follow-up email to the current customer's contact about a topic."
 SEARCH_MEMORY = "Search what you remember about the current customer."
 
+NOT_IN_CRM = (
+    "Customer {customer_id!r} is not in the CRM yet (a new prospect): there is no contact, "
+    "e-mail address, stage, deal size or notes on file. Do not invent them; use what the "
+    "user said and what you remember."
+)
+"""What the CRM tools answer for an account without a CRM record."""
+
+DRAFT_WITHOUT_CONTACT = (
+    "Customer {customer_id!r} is not in the CRM, so the draft has no address or contact "
+    "name: ask the user for them.\n\n"
+)
+"""Put before a follow-up draft for an account without a CRM record."""
+
 TOOL_RESULTS = """\
 {question}
 

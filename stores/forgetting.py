@@ -26,7 +26,7 @@ from typing import Any
 
 from langgraph.store.base import BaseStore
 
-from memagent.stores.namespaces import ROOT, namespace
+from memagent.stores.namespaces import ROOT, namespace, scope_of
 from memagent.stores.profile import (
     PROFILE_KEY,
     active_records,
@@ -98,8 +98,10 @@ def fact_scopes(
     prefix = namespace(user_id, customer_id) if user_id else (ROOT,)
     out = set()
     for ns in store.list_namespaces(prefix=prefix, limit=100_000):
-        if len(ns) == 4 and ns[3] in ("facts", "profile"):  # a profile may outlive its facts
-            out.add((ns[1], ns[2]))
+        user, customer, kind = scope_of(ns)
+        # a profile may outlive its facts (all deleted): maintain still refreshes it
+        if len(ns) == 4 and kind in ("facts", "profile") and user and customer:
+            out.add((user, customer))
     return sorted(out)
 
 

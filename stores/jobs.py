@@ -80,14 +80,23 @@ class JobQueueError(RuntimeError):
 
 @dataclass(frozen=True)
 class Turn:
-    """One message of the conversation as the extractor sees it."""
+    """One message of the conversation as the extractor sees it.
+
+    ``at`` is when the message was written (ISO 8601, with its UTC offset), so an
+    extractor can resolve "next Friday" or "下个月15号" against the message's own time
+    rather than the time the job happens to run; empty when unknown.
+    """
 
     role: str
     content: str
     id: str = ""
+    at: str = ""
 
     def to_dict(self) -> dict[str, str]:
-        return {"role": self.role, "content": self.content, "id": self.id}
+        data = {"role": self.role, "content": self.content, "id": self.id}
+        if self.at:
+            data["at"] = self.at
+        return data
 
 
 @dataclass

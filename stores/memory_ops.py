@@ -30,7 +30,7 @@ from langgraph.store.base import BaseStore, Item
 
 from memagent.stores.forgetting import refresh_profile
 from memagent.stores.id_prefix import IdNotFoundError, resolve_prefix
-from memagent.stores.namespaces import KINDS, namespace
+from memagent.stores.namespaces import KINDS, namespace, scope_of
 from memagent.stores.profile import load_profile
 from memagent.stores.write_path import PENDING_PREFIX
 
@@ -93,12 +93,8 @@ def _all(store: BaseStore, ns: tuple[str, ...], batch: int = 500) -> list[Item]:
 
 def customers_of(store: BaseStore, user_id: str) -> list[str]:
     """Customer ids the user has anything stored for."""
-    found = {
-        ns[2]
-        for ns in store.list_namespaces(prefix=namespace(user_id), limit=100_000)
-        if len(ns) >= 3
-    }
-    return sorted(found)
+    listed = store.list_namespaces(prefix=namespace(user_id), limit=100_000)
+    return sorted({c for _, c, _ in map(scope_of, listed) if c is not None})
 
 
 def list_memories(

@@ -1,7 +1,19 @@
-"""The one function every store access gets its namespace from.
+"""The one function every store access gets its namespace from, and its inverse.
 
-Layout: ``("memagent", user_id, customer_id, kind)``. Nothing in memagent builds
-a namespace tuple by hand, and nothing searches without a user.
+Layout: ``("memagent", label(user_id), label(customer_id), kind)``. Nothing in
+memagent builds a namespace tuple by hand, and nothing searches without a user;
+whatever reads namespaces back (listing, export, forget, maintain) turns labels
+into ids with ``scope_of`` / ``id_of``.
+
+Ids are e-mail addresses and domains (``john.smith@corp.com``, ``acme.com``), but
+LangGraph's ``BaseStore`` refuses a ``.`` in a namespace label. ``label`` writes
+each ``.`` as ``SUB`` (U+001A, the "substitute" control character) and ``id_of``
+reads it back. Why this encoding: ids that were valid before dots were allowed
+(no ``.``, no control character) must keep exactly their label, so data already
+stored stays where it is; every dot-free printable string is already such a label,
+so an escape made of printable characters (``%2E``, ``\\.``) would collide with an
+existing id. A control character cannot, because no id may contain one: the map is
+the identity on old ids and one-to-one on all ids.
 """
 
 from __future__ import annotations
@@ -12,31 +24,50 @@ ROOT = "memagent"
 Kind = Literal["facts", "profile", "episodes", "working"]
 KINDS: tuple[str, ...] = ("facts", "profile", "episodes", "working")
 MAX_ID_LEN = 200
+DOT_IN_LABEL = "\x1a"
+"""What a ``.`` of an id becomes in a namespace label (see the module docstring)."""
 
 
 class InvalidScopeError(ValueError):
-    """A user or customer id that cannot name a namespace."""
+    """An id (user, customer or session) that cannot scope stored data."""
 
 
-def _check_id(name: str, value: str) -> str:
+def check_text_id(name: str, value: str, *, max_len: int = MAX_ID_LEN) -> str:
+    """An id typed by a person: a non-blank string of at most ``max_len`` characters,
+    no control characters, valid Unicode (no lone surrogate)."""
     if not isinstance(value, str):
         raise InvalidScopeError(f"{name} must be a string, got {type(value).__name__}")
     if not value.strip():
         raise InvalidScopeError(f"{name} must not be empty")
-    if value.strip() == "*":
-        raise InvalidScopeError(f"{name} must not be '*': the store reads it as a wildcard")
-    if "." in value:
-        raise InvalidScopeError(f"{name} must not contain '.': {value!r}")
-    if len(value) > MAX_ID_LEN:
-        raise InvalidScopeError(f"{name} is longer than {MAX_ID_LEN} characters")
-    if any(ord(c) < 32 for c in value):
-        raise InvalidScopeError(f"{name} must not contain control characters")
+    if len(value) > max_len:
+        raise InvalidScopeError(f"{name} is longer than {max_len} characters ({len(value)})")
+    bad = next((i for i, c in enumerate(value) if ord(c) < 32), None)
+    if bad is not None:
+        raise InvalidScopeError(f"{name} must not contain control characters (at {bad})")
     bad = next((i for i, c in enumerate(value) if 0xD800 <= ord(c) <= 0xDFFF), None)
     if bad is not None:
         raise InvalidScopeError(
             f"{name} is not valid Unicode text (lone surrogate at character {bad})"
         )
     return value
+
+
+def check_id(name: str, value: str) -> str:
+    """A user or customer id that can name a namespace label (raises ``InvalidScopeError``)."""
+    check_text_id(name, value)
+    if value.strip() == "*":
+        raise InvalidScopeError(f"{name} must not be '*': the store reads it as a wildcard")
+    return value
+
+
+def label(name: str, value: str) -> str:
+    """The namespace label of a valid id: the id itself, with each ``.`` as U+001A."""
+    return check_id(name, value).replace(".", DOT_IN_LABEL)
+
+
+def id_of(label_: str) -> str:
+    """The id a namespace label stands for (inverse of ``label``)."""
+    return label_.replace(DOT_IN_LABEL, ".")
 
 
 def namespace(
@@ -47,9 +78,9 @@ def namespace(
     ``namespace(u)`` is the prefix of everything of user ``u`` (for forget),
     ``namespace(u, c)`` everything of one customer, ``namespace(u, c, kind)`` one layer.
     """
-    ns: tuple[str, ...] = (ROOT, _check_id("user_id", user_id))
+    ns: tuple[str, ...] = (ROOT, label("user_id", user_id))
     if customer_id is not None:
-        ns += (_check_id("customer_id", customer_id),)
+        ns += (label("customer_id", customer_id),)
     if kind is not None:
         if customer_id is None:
             raise InvalidScopeError("a kind needs a customer_id")
@@ -57,3 +88,16 @@ def namespace(
             raise InvalidScopeError(f"unknown kind {kind!r}; expected one of {KINDS}")
         ns += (kind,)
     return ns
+
+
+def scope_of(ns: tuple[str, ...]) -> tuple[str | None, str | None, str | None]:
+    """(user_id, customer_id, kind) of a memagent namespace or prefix, ids decoded;
+    ``None`` where the tuple is too short."""
+    if not ns or ns[0] != ROOT:
+        raise InvalidScopeError(f"not a memagent namespace: {ns!r}")
+    user, customer, kind = (*ns[1:4], None, None, None)[:3]
+    return (
+        None if user is None else id_of(user),
+        None if customer is None else id_of(customer),
+        kind,
+    )

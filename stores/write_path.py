@@ -477,6 +477,7 @@ def write_episode(
 
     Keyed by thread; turns are merged by message id so a retried job adds nothing.
     Stored with ``index=False``: episodes are for audit and re-extraction, never recalled.
+    A turn's own message time (``Turn.at``) is kept when it has one, else ``now``.
     """
     now = now or utcnow()
     ns = namespace(user_id, customer_id, "episodes")
@@ -499,7 +500,7 @@ def write_episode(
                     "id": tid,
                     "role": getattr(t, "role", "user"),
                     "content": text,
-                    "at": now.isoformat(),
+                    "at": getattr(t, "at", "") or now.isoformat(),
                 }
             )
             if tid:

@@ -65,6 +65,8 @@ def test_read_commands_work_and_writes_fail_in_one_line(home: Path, fake_llm: Fa
         ["sessions", "list", "--json"],
         ["sessions", "show", "s1", "--json"],
         ["jobs", "status", "--json"],
+        ["customers", "list", "--json"],
+        ["customers", "show", "acme", "--json"],
     ]
     writes = [
         ["memories", "add", "Budget is 30k.", "-u", "u", "-c", "acme"],
@@ -73,6 +75,7 @@ def test_read_commands_work_and_writes_fail_in_one_line(home: Path, fake_llm: Fa
         ["maintain"],
         ["jobs", "retry"],
         ["forget", "-u", "u", "--yes"],
+        ["customers", "add", "acme.com", "--name", "Acme"],
     ]
     before = snapshot(home)
     with read_only(home) as run_ro:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,19 @@ def test_latest_turn_keeps_context_and_drops_tools() -> None:
         ("assistant", "a3"),
     ]
     assert latest_turn([AIMessage("hello")]) == []
+
+
+def test_latest_turn_stamps_this_turns_messages_with_the_submit_time() -> None:
+    msgs = [AIMessage("Budget?", id="a1"), HumanMessage("3 million", id="h1"),
+            AIMessage("Noted.", id="a2")]  # fmt: skip
+    now = datetime(2026, 11, 3, 1, 30, tzinfo=UTC)
+    turns = latest_turn(msgs, now=now)
+    assert [(t.id, t.at) for t in turns] == [
+        ("a1", ""),  # the earlier question's time is not known here
+        ("h1", "2026-11-03T01:30:00+00:00"),
+        ("a2", "2026-11-03T01:30:00+00:00"),
+    ]
+    assert datetime.fromisoformat(latest_turn(msgs)[1].at).tzinfo is not None
 
 
 async def test_turn_is_enqueued_with_scope_and_trigger(tmp_path: Path) -> None:

@@ -107,8 +107,9 @@ def test_routed_tool_call_through_the_cli(env: Path, fake_llm: FakeOpenAI) -> No
     [
         (["ask", "   ", "--user", "alice", "--customer", "acme"], "empty"),
         (["ask", "x" * 32_001, "--user", "alice", "--customer", "acme"], "limit"),
-        (["ask", "hi", "--user", "alice", "--customer", "nobody"], "unknown customer"),
-        (["ask", "hi", "--user", "a.b", "--customer", "acme"], "user_id"),
+        (["ask", "hi", "--user", "alice", "--customer", "*"], "customer_id"),
+        (["ask", "hi", "--user", "a\nb", "--customer", "acme"], "user_id"),
+        (["ask", "hi", "--user", "alice", "--customer", "acme", "--session", ""], "session id"),
         (["ask", "--retry"], "--session"),
     ],
 )

@@ -121,6 +121,9 @@ COMMANDS = [
     ["chat", "-u", "u", "-c", "acme"],
     ["sessions", "list"],
     ["sessions", "show", "s1"],
+    ["customers", "list"],
+    ["customers", "show", "acme"],
+    ["customers", "add", "acme.com", "--name", "Acme"],
     ["memories", "list", "-u", "u"],
     ["memories", "search", "budget", "-u", "u", "-c", "acme"],
     ["memories", "show", "abc", "-u", "u", "-c", "acme"],
@@ -340,6 +343,10 @@ def test_delete_removes_the_memory_from_every_derived_copy(env: Path, fake_llm: 
     assert current["id"] not in after and "25k" not in after
     shown = json.loads(run("sessions", "show", "s1", "--json").stdout)
     assert "25k" in json.dumps(shown["messages"])  # the conversation itself stays
+    listed = json.loads(run("sessions", "list", "-u", "u", "-c", "acme", "--json").stdout)
+    assert [r["session"] for r in listed] == ["s1"]  # and still belongs to u and acme
+    taken = run("ask", "hi", "-u", "mallory", "-c", "acme", "-s", "s1")
+    assert "belongs to another user" in one_line_error(taken, 2)
     import asyncio
 
     from memagent.graph.agent import session_state

@@ -331,3 +331,29 @@ def test_bad_threshold_settings_are_rejected(tmp_path: Path, name: str, value: f
 
     with pytest.raises(ValidationError, match=name):
         Settings(home=tmp_path, **{name: value})  # type: ignore[arg-type]
+
+
+def test_message_times_survive_the_outbox_and_reach_extractor_and_episode(
+    tmp_path: Path,
+) -> None:
+    q, clock = queue(tmp_path, delay_s=30.0, every_n_turns=10)
+    q.submit(thread_id="t1", user_id="u1", customer_id="c1",
+             turns=[Turn("user", "hello", "m1", "2026-11-03T09:30:00+08:00")])  # fmt: skip
+    q.submit(thread_id="t1", user_id="u1", customer_id="c1",
+             turns=[Turn("user", "budget is 2 million", "m2", "2026-11-03T09:31:00+08:00"),
+                    Turn("assistant", "noted", "m3")])  # fmt: skip
+    seen: list[Turn] = []
+
+    async def spy(turns):  # type: ignore[no-untyped-def]
+        seen.extend(turns)
+        return ExtractionResult()
+
+    store = InMemoryStore()
+    clock.t += 31
+    Worker(q, store, extractor=spy, profile=False).drain()
+    assert [t.at for t in seen] == ["2026-11-03T09:30:00+08:00", "2026-11-03T09:31:00+08:00", ""]
+    episode = store.get(namespace("u1", "c1", "episodes"), "t1")
+    assert episode is not None
+    at = [t["at"] for t in episode.value["turns"]]
+    assert at[:2] == ["2026-11-03T09:30:00+08:00", "2026-11-03T09:31:00+08:00"]
+    assert at[2] != ""  # no message time: the time the worker wrote it

@@ -133,7 +133,7 @@ def test_cli_add_json_and_versioning(cli_store: InMemoryStore) -> None:
 
 
 def test_cli_bad_scope_is_a_clear_error(cli_store: InMemoryStore) -> None:
-    res = CliRunner().invoke(cli_memories.app, ["list", "--user", "a.b", "--json"])
+    res = CliRunner().invoke(cli_memories.app, ["list", "--user", "a\tb", "--json"])
     assert res.exit_code == 2 and "must not contain" in res.stderr
 
 

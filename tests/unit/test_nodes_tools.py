@@ -22,11 +22,12 @@ from langgraph.runtime import Runtime
 
 from memagent.graph.builder import build_graph, off_extractor
 from memagent.graph.context import Context
-from memagent.graph.crm import Crm, UnknownScopeError
+from memagent.graph.crm import Crm, InvalidCustomerError, UnknownScopeError, new_customer
 from memagent.graph.state import State
 from memagent.nodes.query_rewrite import make_rewriter
 from memagent.nodes.recall import make_recall_node
 from memagent.nodes.tools import make_tools, needs_tool
+from memagent.stores.namespaces import InvalidScopeError
 
 
 async def simple_prompt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -121,9 +122,78 @@ async def test_lookup_and_email_use_the_context_customer(crm: Crm) -> None:
     assert "Priya" in out["messages"][2].text
 
 
-def test_crm_rejects_unknown_customers_and_bad_input(crm: Crm) -> None:
-    with pytest.raises(UnknownScopeError, match="unknown customer 'nope'"):
-        crm.require("alice", "nope")
+async def test_tools_say_not_in_the_crm_for_a_new_prospect(crm: Crm) -> None:
+    """A prospect without a CRM record is no error: the model is told it is not on file,
+    commitments are kept, and a draft leaves the address for the user to fill in."""
+
+    async def call(name: str, args: dict[str, Any], thread: str) -> ToolMessage:
+        graph = compiled(crm, scripted("ok"), Router(name, args))
+        out = await graph.ainvoke(
+            {"messages": [HumanMessage(f"please {name}")]},
+            {"configurable": {"thread_id": thread}},
+            context=Context(user_id="alice", customer_id="huaxin"),
+        )
+        result = out["messages"][2]
+        assert isinstance(result, ToolMessage) and result.status == "success", result
+        return result
+
+    looked = await call("lookup_customer", {}, "p1")
+    assert "'huaxin' is not in the CRM" in looked.text and "Error" not in looked.text
+    logged = await call(
+        "log_commitment", {"description": "Send deck", "due_date": "2026-05-01"}, "p2"
+    )
+    assert "Logged commitment" in logged.text
+    listed = await call("list_open_commitments", {}, "p3")
+    assert "Send deck" in listed.text
+    draft = await call("draft_followup_email", {"topic": "pricing"}, "p4")
+    assert "not in the CRM" in draft.text and "To: [address]" in draft.text
+    assert "Send deck" in draft.text
+
+
+async def test_an_added_account_is_what_the_tools_see(crm: Crm) -> None:
+    crm.add(new_customer("huaxin.com", name="华信", email="li@huaxin.example", deal_size=5))
+    graph = compiled(crm, scripted("ok"), Router("lookup_customer", {}))
+    out = await graph.ainvoke(
+        {"messages": [HumanMessage("look up the account")]},
+        {"configurable": {"thread_id": "a1"}},
+        context=Context(user_id="john.smith@corp.com", customer_id="huaxin.com"),
+    )
+    text = out["messages"][2].text
+    assert "华信 (id huaxin.com)" in text and "<li@huaxin.example>" in text
+    assert "stage prospect" in text and "5 USD" in text
+
+
+def test_crm_add_checks_fields_and_keeps_the_seed(crm: Crm) -> None:
+    assert [c.id for c in crm.customers()] == ["acme", "globex", "initech", "lanhai"]
+    added = crm.add(new_customer("acme.com", name=" Acme  Inc. ", currency="eur", notes="a\nb"))
+    assert (added.name, added.currency, added.stage, added.notes) == (
+        "Acme Inc.", "EUR", "prospect", "a\nb"
+    )  # fmt: skip
+    assert crm.find("acme.com") == added and crm.customer("acme").name == "Acme Corp"
+    with pytest.raises(InvalidCustomerError, match="already in the CRM"):
+        crm.add(new_customer("acme", name="Other"))
+    for kwargs, needle in [
+        ({"name": "  "}, "name must not be empty"),
+        ({"name": "x", "email": "not-an-address"}, "email"),
+        ({"name": "x", "email": "a@b@c"}, "email"),
+        ({"name": "x", "currency": "dollars"}, "3-letter"),
+        ({"name": "x", "deal_size": -1}, "deal size"),
+        ({"name": "x\x00"}, "control"),
+        ({"name": "x", "notes": "n" * 2001}, "longer"),
+    ]:
+        with pytest.raises(InvalidCustomerError, match=needle):
+            new_customer("new", **kwargs)
+    with pytest.raises(InvalidScopeError):
+        new_customer("*", name="x")
+
+
+def test_crm_knows_records_and_rejects_bad_input(crm: Crm) -> None:
+    assert crm.check_scope("alice", "nope") is None
+    assert crm.check_scope("alice", "acme") == crm.customer("acme")
+    with pytest.raises(UnknownScopeError, match="'nope' is not in the CRM"):
+        crm.customer("nope")
+    with pytest.raises(InvalidScopeError):
+        crm.check_scope("alice", "")
     with pytest.raises(ValueError, match="YYYY-MM-DD"):
         crm.log_commitment("alice", "acme", "x", "tomorrow")
     with pytest.raises(ValueError, match="description"):
