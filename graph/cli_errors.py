@@ -12,8 +12,10 @@ Exit codes: 1 a failure, 2 bad input or settings (usage), 3 the LLM endpoint
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import sys
+from collections.abc import Iterator
 from typing import Any, NoReturn
 
 import typer
@@ -37,6 +39,15 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def _bad_input() -> tuple[type[BaseException], ...]:
+    """Errors that mean the user's input was wrong (exit code 2)."""
+    from memagent.stores.id_prefix import AmbiguousIdError, IdNotFoundError
+    from memagent.stores.memory_ops import InvalidQueryError
+    from memagent.stores.namespaces import InvalidScopeError
+
+    return (InvalidScopeError, IdNotFoundError, AmbiguousIdError, InvalidQueryError)
+
+
 def describe(exc: BaseException) -> tuple[str, int]:
     """One line and an exit code for an error no command anticipated."""
     from memagent.graph.settings import SettingsError
@@ -45,6 +56,8 @@ def describe(exc: BaseException) -> tuple[str, int]:
 
     if isinstance(exc, SettingsError):
         return str(exc), 2
+    if isinstance(exc, _bad_input()):
+        return (str(exc.args[0]) if exc.args else str(exc)), 2
     if isinstance(exc, StorageError | StoreLockedError):
         return str(exc), 1
     if isinstance(exc, OSError) and exc.filename:
@@ -78,6 +91,18 @@ def _usage(exc: Any) -> int:
     text = escape(one_line(exc.format_message()) + hint)
     err.print(f"[red]error:[/] {text}", highlight=False, soft_wrap=True)
     return int(exc.exit_code)
+
+
+@contextlib.contextmanager
+def one_line_errors() -> Iterator[None]:
+    """Every error of the block as one line (``describe``) and an exit code; for
+    sub-apps that are also run on their own (tests invoke them without the top group)."""
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback
+        fail(*describe(exc))
 
 
 class OneLineErrors(TyperGroup):

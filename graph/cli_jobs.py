@@ -14,8 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from memagent.graph.cli_errors import fail
-from memagent.graph.cli_memories import one_line_errors
+from memagent.graph.cli_errors import fail, one_line_errors
 from memagent.graph.settings import get_settings
 from memagent.stores.id_prefix import AmbiguousIdError, IdNotFoundError, resolve_prefix
 from memagent.stores.jobs import Job, JobQueue

@@ -32,13 +32,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from memagent.graph.cli_errors import describe, fail
+from memagent.graph.cli_errors import fail, one_line_errors
 from memagent.graph.settings import Settings, get_settings
 from memagent.nodes.extractors import candidate_from_text
 from memagent.stores import memory_ops
 from memagent.stores.forgetting import DecayPolicy, maintain
-from memagent.stores.id_prefix import AmbiguousIdError, IdNotFoundError
-from memagent.stores.namespaces import InvalidScopeError
 from memagent.stores.profile import compact_profile
 from memagent.stores.records import RecordType
 from memagent.stores.write_path import WriteConfig, write_memory
@@ -70,26 +68,6 @@ def _default_opener(
 
 STORE_OPENER: StoreOpener = _default_opener
 """How commands open the store; tests swap in an in-memory store."""
-
-_BAD_INPUT = (
-    InvalidScopeError,
-    IdNotFoundError,
-    AmbiguousIdError,
-    memory_ops.InvalidQueryError,
-)
-
-
-@contextlib.contextmanager
-def one_line_errors() -> Iterator[None]:
-    """Every error of the block as one line and an exit code (2: bad input)."""
-    try:
-        yield
-    except typer.Exit:
-        raise
-    except _BAD_INPUT as exc:
-        fail(str(exc.args[0]) if exc.args else str(exc), 2)
-    except Exception as exc:  # noqa: BLE001 - one line, never a traceback
-        fail(*describe(exc))
 
 
 @contextlib.contextmanager
