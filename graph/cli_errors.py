@@ -41,11 +41,20 @@ def fail(message: str, code: int = 1) -> NoReturn:
 
 def _bad_input() -> tuple[type[BaseException], ...]:
     """Errors that mean the user's input was wrong (exit code 2)."""
+    from memagent.graph.cli_jobs import NotDeadError
+    from memagent.graph.validation import InvalidMessageError
     from memagent.stores.id_prefix import AmbiguousIdError, IdNotFoundError
     from memagent.stores.memory_ops import InvalidQueryError
     from memagent.stores.namespaces import InvalidScopeError
 
-    return (InvalidScopeError, IdNotFoundError, AmbiguousIdError, InvalidQueryError)
+    return (
+        InvalidScopeError,
+        InvalidMessageError,
+        IdNotFoundError,
+        AmbiguousIdError,
+        InvalidQueryError,
+        NotDeadError,
+    )
 
 
 def describe(exc: BaseException) -> tuple[str, int]:

@@ -1,8 +1,8 @@
 """``memagent jobs status|drain|retry``: look into and empty the extraction outbox.
 
-``status`` only reads (it opens the outbox read-only, so it works on a read-only home);
-``retry`` takes a job id or any unique prefix of it and fails on an id that names no
-dead-lettered job. Logic: ``status_report`` and ``retry_jobs`` over a given queue.
+The work runs where the queue and the worker are (``memagent.graph.service.ops``);
+``status_report`` and ``retry_jobs`` are shared with it. ``retry`` takes a job id or any
+unique prefix of one and fails on an id that names no dead-lettered job.
 """
 
 from __future__ import annotations
@@ -14,18 +14,28 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from memagent.graph.cli_errors import fail, one_line_errors
-from memagent.graph.settings import get_settings
-from memagent.stores.id_prefix import AmbiguousIdError, IdNotFoundError, resolve_prefix
+from memagent.graph.cli_backend import request
+from memagent.stores.id_prefix import resolve_prefix
 from memagent.stores.jobs import Job, JobQueue
 
 app = typer.Typer(no_args_is_help=True, help="Background extraction jobs.")
 out = Console()
+err = Console(stderr=True)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 
-def _queue(*, read_only: bool = False) -> JobQueue:
-    return JobQueue.for_settings(get_settings(), read_only=read_only)
+def _job(j: Job) -> dict[str, Any]:
+    return {
+        "id": j.id,
+        "thread_id": j.thread_id,
+        "user_id": j.user_id,
+        "customer_id": j.customer_id,
+        "status": j.status,
+        "attempts": j.attempts,
+        "trigger": j.trigger,
+        "messages": len(j.turns),
+        "last_error": j.last_error,
+    }
 
 
 class NotDeadError(ValueError):
@@ -47,20 +57,6 @@ def retry_jobs(queue: JobQueue, ref: str | None = None) -> dict[str, Any]:
     return {"requeued": queue.retry_dead(jid), "ids": [jid]}
 
 
-def _job(j: Job) -> dict[str, Any]:
-    return {
-        "id": j.id,
-        "thread_id": j.thread_id,
-        "user_id": j.user_id,
-        "customer_id": j.customer_id,
-        "status": j.status,
-        "attempts": j.attempts,
-        "trigger": j.trigger,
-        "messages": len(j.turns),
-        "last_error": j.last_error,
-    }
-
-
 def status_report(queue: JobQueue, *, limit: int = 20) -> dict[str, Any]:
     """Counts per status, the oldest pending jobs and the dead letters."""
     return {
@@ -75,8 +71,7 @@ def status_report(queue: JobQueue, *, limit: int = 20) -> dict[str, Any]:
 @app.command("status")
 def status(limit: Annotated[int, typer.Option(min=1)] = 20, as_json: JsonOpt = False) -> None:
     """Jobs per status and the dead-letter list."""
-    with one_line_errors():
-        rep = status_report(_queue(read_only=True), limit=limit)
+    rep = request("jobs.status", {"limit": limit})
     if as_json:
         typer.echo(json.dumps(rep, ensure_ascii=False))
         return
@@ -97,17 +92,7 @@ def status(limit: Annotated[int, typer.Option(min=1)] = 20, as_json: JsonOpt = F
 @app.command("drain")
 def drain(as_json: JsonOpt = False) -> None:
     """Run every pending job now (debounced ones too) and report what was written."""
-    from memagent.graph.worker import Worker
-
-    with one_line_errors():
-        settings = get_settings()
-        queue = JobQueue.for_settings(settings)
-        worker = Worker.for_settings(settings, queue=queue)
-        try:
-            rep = worker.drain().to_dict()
-        finally:
-            worker.close()
-        rep["counts"] = queue.counts()
+    rep = request("jobs.drain")
     if as_json:
         typer.echo(json.dumps(rep, ensure_ascii=False))
         return
@@ -121,12 +106,7 @@ def drain(as_json: JsonOpt = False) -> None:
 def retry(job_id: Annotated[str | None, typer.Argument()] = None, as_json: JsonOpt = False) -> None:
     """Put dead-lettered jobs (all, or the one JOB_ID names: an id or a unique prefix)
     back in line."""
-    with one_line_errors():
-        queue = _queue()
-        try:
-            rep = retry_jobs(queue, job_id)
-        except (IdNotFoundError, AmbiguousIdError, NotDeadError) as exc:
-            fail(str(exc.args[0]), 2)
+    rep = request("jobs.retry", {"id": job_id})
     if as_json:
         typer.echo(json.dumps(rep))
     else:

@@ -4,42 +4,31 @@
 top-level commands (``app.command("forget")(forget_cmd)`` in the main CLI).
 
 Every command is scoped by ``--user`` (and ``--customer`` where it applies) and
-has ``--json``. ``add`` goes through the same write path as extraction, so a
-manual memory is redacted, checked for instructions, deduplicated and versioned
-exactly like an extracted one. Errors end in one line on stderr and a non-zero
-exit code (2 for an unknown or ambiguous id, a bad scope or bad input).
-
-Commands that only read (list, search, show, history, export, ``maintain --dry-run``)
-open the store read-only, so they work on a read-only home. Ids are taken as any
-unique prefix, so the shortened ids of the tables work. The logic of each command is
-a ``memory_ops`` function over the store it is given; this module opens resources and
-renders.
+has ``--json``. The work runs where the store is (the per-home service, or this
+process with ``MEMAGENT_SERVICE=off``: ``memagent.graph.service.ops``); this module
+parses options and renders. ``add`` goes through the same write path as extraction,
+so a manual memory is redacted, checked for instructions, deduplicated and versioned
+exactly like an extracted one. Errors end in one line on stderr and a non-zero exit
+code (2 for an unknown or ambiguous id, a bad scope or bad input). Ids are taken as any
+unique prefix, so the shortened ids of the tables work. Reading works on a read-only
+home; a write there fails naming the file in the way.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import inspect
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from langgraph.store.base import BaseStore
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from memagent.graph.cli_errors import fail, one_line_errors
-from memagent.graph.settings import Settings, get_settings
-from memagent.nodes.extractors import candidate_from_text
-from memagent.stores import memory_ops
-from memagent.stores.forgetting import DecayPolicy, maintain
-from memagent.stores.profile import compact_profile
+from memagent.graph.cli_backend import fail, request
+from memagent.stores.id_prefix import abbreviate
 from memagent.stores.records import RecordType
-from memagent.stores.write_path import WriteConfig, write_memory
 
 app = typer.Typer(no_args_is_help=True, help="Long-term memories: list, search, audit, edit.")
 
@@ -51,32 +40,6 @@ Customer = Annotated[str, typer.Option("--customer", "-c", help="Customer accoun
 OptCustomer = Annotated[str | None, typer.Option("--customer", "-c", help="Customer account id.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
-MAX_ADD_CHARS = 4000
-"""Longest text ``memories add`` takes (what the write path condenses into a record)."""
-
-StoreOpener = Callable[..., contextlib.AbstractContextManager[BaseStore]]
-"""``opener(settings, read_only=...)``: a context manager yielding the store."""
-
-
-def _default_opener(
-    settings: Settings, *, read_only: bool = False
-) -> contextlib.AbstractContextManager[BaseStore]:
-    from memagent.stores import open_store
-
-    return open_store(settings.resolved_store_location(), settings=settings, read_only=read_only)
-
-
-STORE_OPENER: StoreOpener = _default_opener
-"""How commands open the store; tests swap in an in-memory store."""
-
-
-@contextlib.contextmanager
-def opened(*, read_only: bool = False) -> Iterator[BaseStore]:
-    """The store (read-only for commands that only read), with every error a user can
-    meet turned into one line and an exit code."""
-    with one_line_errors(), STORE_OPENER(get_settings(), read_only=read_only) as store:
-        yield store
-
 
 def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:
     if as_json:
@@ -87,7 +50,7 @@ def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:
 
 def _table(rows: list[dict[str, Any]]) -> None:
     table = Table("id", "customer", "status", "key", "v", "content")
-    short = memory_ops.abbreviate([r["id"] for r in rows])
+    short = abbreviate([r["id"] for r in rows])
     for r in rows:
         cells = (short[r["id"]], r["customer_id"], r["status"], r["key"], r["version"])
         table.add_row(*(escape(str(c)) for c in (*cells, r["content"])))
@@ -109,10 +72,7 @@ def list_cmd(
     """Memories of a user (one customer or all), with their status and version."""
     if status not in ("active", "deprecated", "archived", "pending", "all"):
         fail(f"unknown status {status!r}", 2)
-    with opened(read_only=True) as store:
-        rows = memory_ops.list_memories(
-            store, user, customer, status=None if status == "all" else status
-        )
+    rows = request("memories.list", {"user": user, "customer": customer, "status": status})
     emit(rows, as_json, _table)
 
 
@@ -125,25 +85,22 @@ def search_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Active memories most relevant to QUERY."""
-    with opened(read_only=True) as store:
-        rows = memory_ops.search_memories(store, user, customer, query, limit=limit)
-    emit(rows, as_json, _table)
+    args = {"user": user, "customer": customer, "query": query, "limit": limit}
+    emit(request("memories.search", args), as_json, _table)
 
 
 @app.command("show")
 def show_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = False) -> None:
     """One memory with its provenance (session, messages, time, origin); MEMORY_ID may be
     any unique prefix of the id."""
-    with opened(read_only=True) as store:
-        row = memory_ops.show_memory(store, user, customer, memory_id)
+    row = request("memories.show", {"user": user, "customer": customer, "id": memory_id})
     emit(row, as_json, _record)
 
 
 @app.command("history")
 def history_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = False) -> None:
     """Every version of the memory's key, oldest first, with what superseded what."""
-    with opened(read_only=True) as store:
-        rows = memory_ops.history(store, user, customer, memory_id)
+    rows = request("memories.history", {"user": user, "customer": customer, "id": memory_id})
     emit(rows, as_json, _table)
 
 
@@ -157,27 +114,15 @@ def add_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Add a memory through the same write path as extraction."""
-    if not text.strip():
-        fail("the memory text is empty", 2)
-    if len(text) > MAX_ADD_CHARS:
-        fail(f"the memory text has {len(text)} characters; the limit is {MAX_ADD_CHARS}", 2)
-    from memagent.stores.jobs import JobQueue
+    from memagent.graph.validation import InvalidMessageError, validate_memory_text
 
-    with one_line_errors():
-        cand = candidate_from_text(text)
-        updates = {k: v for k, v in (("type", type_), ("importance", importance)) if v is not None}
-        cand = cand.model_copy(update=updates)
-        settings = get_settings()
-        jobs = JobQueue.for_settings(settings)  # its lock serialises the write with workers
-        config = WriteConfig.for_settings(settings)
-    with opened() as store:
-        res = write_memory(
-            store, user, customer, cand, origin="manual", lock=jobs.lock, config=config
-        )
-        if res.action in ("created", "versioned"):  # as the worker does after extraction
-            compact_profile(store, user, customer)
-    data = {"stored": res.stored, "content": res.content, "reason": res.reason, "id": res.id,
-            "action": res.action}  # fmt: skip
+    try:
+        validate_memory_text(text)
+    except InvalidMessageError as exc:
+        fail(str(exc), 2)
+    args = {"user": user, "customer": customer, "text": text, "type": type_,
+            "importance": importance}  # fmt: skip
+    data = request("memories.add", args)
 
     def render(d: dict[str, Any]) -> None:
         if d["stored"]:
@@ -187,7 +132,7 @@ def add_cmd(
             out.print(f"not stored ({d['action']}): {d['reason']}", highlight=False, markup=False)
 
     emit(data, as_json, render)
-    if res.action == "rejected":
+    if data["action"] == "rejected":
         raise typer.Exit(1)
 
 
@@ -201,21 +146,13 @@ def delete_cmd(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Delete one memory (or every version of it) and what was derived from it: its lines
-    in the customer's profile, the episode turns it came from, the working-memory slots,
-    summary lines and recalled copies in the sessions' latest state. MEMORY_ID may be any
-    unique prefix of the id. The conversation itself stays in its session (see forget)."""
-    settings = get_settings()
-
-    def scrub(sources: memory_ops.SessionSources, texts: list[str]) -> int:
-        from memagent.graph.session_scrub import scrub_deleted_memory
-
-        return asyncio.run(scrub_deleted_memory(user, customer, sources, texts, settings=settings))
-
-    with opened() as store:
-        rep = memory_ops.delete_memory(
-            store, user, customer, memory_id, all_versions=all_versions, scrub_sessions=scrub
-        )
+    """Delete one memory (or every version of it) and what was derived from it: its line
+    in the customer's profile, the exchange it came from in the episodes, and the
+    working-memory slots, summary lines and recalled copies in the sessions' latest
+    state. MEMORY_ID may be any unique prefix of the id. The conversation itself stays
+    in its session (see forget)."""
+    args = {"user": user, "customer": customer, "id": memory_id, "all_versions": all_versions}
+    rep = request("memories.delete", args)
     emit(rep, as_json, _render_delete)
 
 
@@ -235,8 +172,7 @@ def export_cmd(
     as_json: JsonOpt = True,
 ) -> None:
     """Everything of a user (or one customer) as JSON: facts, episodes, profiles."""
-    with opened(read_only=True) as store:
-        data = memory_ops.export(store, user, customer)
+    data = request("memories.export", {"user": user, "customer": customer})
     text = json.dumps(data, ensure_ascii=False, indent=2, default=str)
     if output is not None:
         output.write_text(text, encoding="utf-8")
@@ -248,25 +184,6 @@ def export_cmd(
 # -- forget and maintain -----------------------------------------------------------
 
 
-def _delete_sessions_hook(settings: Settings) -> Callable[[str, str | None], int] | None:
-    """``memagent.graph.agent.delete_sessions(user, customer, settings=...)`` when it exists."""
-    try:
-        from memagent.graph import agent
-    except ImportError:
-        return None
-    fn = getattr(agent, "delete_sessions", None)
-    if fn is None:
-        return None
-
-    def hook(user_id: str, customer_id: str | None) -> int:
-        res = fn(user_id, customer_id, settings=settings)
-        if inspect.isawaitable(res):
-            res = asyncio.run(res)  # type: ignore[arg-type]
-        return int(res)
-
-    return hook
-
-
 def forget_cmd(
     user: User,
     customer: OptCustomer = None,
@@ -274,28 +191,20 @@ def forget_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Remove records, episodes, profile, queued jobs and sessions of a user or customer."""
-    scope = f"customer {customer!r} of user {user!r}" if customer else f"user {user!r}"
-    with one_line_errors():
-        from memagent.stores.namespaces import namespace
+    from memagent.stores.namespaces import InvalidScopeError, namespace
 
+    scope = f"customer {customer!r} of user {user!r}" if customer else f"user {user!r}"
+    try:
         namespace(user, customer)  # a bad id is an error before the question
+    except InvalidScopeError as exc:
+        fail(str(exc), 2)
     try:
         confirmed = yes or as_json or typer.confirm(f"Forget everything of {scope}?")
     except typer.Abort:  # no terminal to answer on (or Ctrl-C)
         confirmed = False
     if not confirmed:
         fail("not confirmed, nothing was forgotten (--yes skips the question)", 1)
-    from memagent.stores.jobs import JobQueue
-
-    with opened() as store:
-        settings = get_settings()
-        rep = memory_ops.forget(
-            store,
-            user,
-            customer,
-            jobs=JobQueue.for_settings(settings),
-            delete_sessions=_delete_sessions_hook(settings),
-        )
+    rep = request("forget", {"user": user, "customer": customer})
     emit(rep, as_json, _render_forget)
 
 
@@ -306,6 +215,7 @@ def _render_forget(d: dict[str, Any]) -> None:
     out.print(
         f"forgot {scope}: {removed}; {d['jobs'] or 0} job(s), {d['sessions'] or 0} session(s)",
         highlight=False,
+        markup=False,
     )
     if d["remaining"]:
         err.print(f"[yellow]warning:[/] {d['remaining']} item(s) remain", highlight=False)
@@ -322,9 +232,9 @@ def maintain_cmd(
     """Archive decayed memories, purge old versions, expire unconfirmed ones."""
     if customer and not user:
         fail("--customer needs --user", 2)
-    policy = DecayPolicy(half_life_days=half_life_days, retention_days=retention_days)
-    with opened(read_only=dry_run) as store:
-        rep = maintain(store, user, customer, policy=policy, dry_run=dry_run).to_dict()
+    args = {"user": user, "customer": customer, "dry_run": dry_run,
+            "half_life_days": half_life_days, "retention_days": retention_days}  # fmt: skip
+    rep = request("maintain", args)
 
     def render(d: dict[str, Any]) -> None:
         verb = "would " if d["dry_run"] else ""

@@ -9,7 +9,8 @@ the latest state of every session of that user and customer; the conversation it
 LangGraph keeps earlier checkpoints of a thread as its history; they are not rewritten.
 
 ``scrub_state`` is the pure part (state values in, update out); ``scrub_sessions`` the
-I/O around it, given a checkpointer.
+I/O around it, through a graph compiled with the checkpointer (the service's
+``memories.delete`` request runs it).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage
-from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 
 from memagent.nodes.messages import turn_of
@@ -94,14 +94,13 @@ def scrub_state(
 
 async def scrub_sessions(
     graph: CompiledStateGraph[Any, Any, Any, Any],
-    saver: BaseCheckpointSaver[Any],
     threads: Sequence[str],
     sources: Mapping[str, Sequence[str]],
     texts: Sequence[str],
 ) -> int:
     """Apply ``scrub_state`` to the latest state of each of ``threads`` (the user's
-    sessions with that customer); ``graph`` is compiled with ``saver``. Returns how
-    many sessions changed."""
+    sessions with that customer) through ``graph`` (compiled with their checkpointer).
+    Returns how many sessions changed."""
     changed = 0
     for thread in threads:
         config: Any = {"configurable": {"thread_id": thread}}
@@ -118,28 +117,3 @@ async def scrub_sessions(
             await graph.aupdate_state({**config, "metadata": scope}, update)
             changed += 1
     return changed
-
-
-async def scrub_deleted_memory(
-    user_id: str,
-    customer_id: str,
-    sources: Mapping[str, Sequence[str]],
-    texts: Sequence[str],
-    *,
-    settings: Any,
-) -> int:
-    """``scrub_sessions`` over the checkpointer of ``settings``, for every session of the
-    user with that customer (the ``memory_ops.delete_memory`` hook of the CLI)."""
-    from memagent.graph.agent import checkpointer_factory, list_sessions
-    from memagent.graph.builder import build_default_graph
-
-    threads = [
-        row["session"]
-        for row in await list_sessions(settings)
-        if row["user_id"] == user_id and row["customer_id"] == customer_id
-    ]
-    if not threads:
-        return 0
-    async with checkpointer_factory(settings) as saver:
-        graph = build_default_graph(settings).compile(checkpointer=saver)
-        return await scrub_sessions(graph, saver, threads, sources, texts)

@@ -64,6 +64,10 @@ def _default_home() -> Path:
     return Path(platformdirs.user_data_dir("memagent", appauthor=False))
 
 
+def _default_model_dir() -> Path:
+    return Path(platformdirs.user_cache_dir("memagent", appauthor=False)) / "models"
+
+
 class Settings(BaseSettings):
     """Every knob of memagent, with its default for the embedded, offline setup."""
 
@@ -82,6 +86,11 @@ class Settings(BaseSettings):
     reply_tokens: int = Field(512, ge=16, description="Max tokens of one reply.")
     temperature: float = Field(0.2, ge=0.0, le=2.0)
     gguf_path: Path | None = Field(None, description="Any GGUF to serve instead of the bundle.")
+    model_dir: Path = Field(
+        default_factory=_default_model_dir,
+        description="Where the bundled model is assembled once per machine, for every home "
+        "(default: the user cache dir, ~/.cache/memagent/models).",
+    )
     llm_port: int | None = Field(
         None, ge=1, le=65535, description="Port of the local server (free if unset)."
     )
@@ -165,6 +174,20 @@ class Settings(BaseSettings):
     # Session memory.
     working_memory_ttl_s: float = Field(3600.0, gt=0)
 
+    # The per-home service the CLI talks to (memagent.graph.service).
+    service: Literal["auto", "off"] = Field(
+        "auto",
+        description="CLI commands go through one local service per home, started on demand "
+        "(auto), or open the store, sessions and jobs in their own process (off: tests, "
+        "debugging; one process at a time on the embedded store).",
+    )
+    service_idle_s: float = Field(
+        300.0,
+        gt=0,
+        description="Seconds without a request, a turn or a due job after which the service "
+        "stops (the next command starts it again).",
+    )
+
     @field_validator("base_url", "qdrant_url", "embeddings_url", mode="before")
     @classmethod
     def _url(cls, value: object) -> object:
@@ -195,7 +218,7 @@ class Settings(BaseSettings):
             return Path(text).expanduser() if text else _default_home()
         return value
 
-    @field_validator("home", "store_location")
+    @field_validator("home", "store_location", "model_dir")
     @classmethod
     def _not_a_file(cls, value: object) -> object:
         """A data directory that is a file would fail later, naming a file inside it."""

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
+import dataclasses
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from langgraph.store.base import BaseStore
@@ -36,7 +37,8 @@ from memagent.nodes.extractors import (
     rules_extractor,
 )
 from memagent.stores.forgetting import DecayPolicy, digest_candidates, maintain
-from memagent.stores.jobs import Job, JobQueue
+from memagent.stores.jobs import Job, JobQueue, Turn
+from memagent.stores.log_redaction import memagent_logger
 from memagent.stores.namespaces import namespace
 from memagent.stores.profile import compact_profile
 from memagent.stores.write_path import (
@@ -48,7 +50,7 @@ from memagent.stores.write_path import (
     write_memory,
 )
 
-log = logging.getLogger(__name__)
+log = memagent_logger(__name__)
 
 DIGEST_ROLE = "digest"
 """Role of job turns that are working-memory digest lines to consolidate (session end or
@@ -98,6 +100,15 @@ class DrainReport:
             "actions": dict(self.actions),
             "seconds": round(self.seconds, 3),
         }
+
+
+def with_times(turns: list[Turn], created_at: float) -> list[Turn]:
+    """Turns whose message time is unknown get the job's time, so the extractor resolves
+    "next Friday" against when it was said, not when a backlog happens to be drained."""
+    if all(t.at for t in turns) or not created_at:
+        return turns
+    at = datetime.fromtimestamp(created_at, UTC).isoformat()
+    return [t if t.at else dataclasses.replace(t, at=at) for t in turns]
 
 
 class Worker:
@@ -165,7 +176,8 @@ class Worker:
             from memagent.stores import open_store  # type: ignore[attr-defined]
 
             kwargs.setdefault(
-                "store_factory", lambda: open_store(settings.resolved_store_location())
+                "store_factory",
+                lambda: open_store(settings.resolved_store_location(), settings=settings),
             )
         return cls(queue, store, extractor=extractor, **kwargs)
 
@@ -214,7 +226,7 @@ class Worker:
             if not isinstance(consolidated, int):  # saved before the count was kept
                 consolidated = len(digest_candidates(digest))
             return [Candidate.model_validate(c) for c in saved], consolidated
-        turns = [t for t in job.turns if t.role != DIGEST_ROLE]
+        turns = with_times([t for t in job.turns if t.role != DIGEST_ROLE], job.created_at)
         res = ExtractionResult(candidates=digest_candidates(digest))
         consolidated = len(res.candidates)
         if turns:
@@ -246,7 +258,14 @@ class Worker:
         cands, consolidated = self._extract(job)
         store = self._get_store()
         if self.episodes:
-            write_episode(store, job.user_id, job.customer_id, job.thread_id, job.turns)
+            write_episode(
+                store,
+                job.user_id,
+                job.customer_id,
+                job.thread_id,
+                job.turns,
+                config=self.write_config,
+            )
         actions: Counter[str] = Counter()
         results = []
         # One scope lock for the whole job (the write path's compare-and-set), taken

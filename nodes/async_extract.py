@@ -16,7 +16,6 @@ retried turn or a second submit is the same job, not a second one.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -31,8 +30,9 @@ from memagent.graph.worker import DIGEST_ROLE
 from memagent.nodes.extract_triggers import early_triggers
 from memagent.nodes.working_memory import WorkingMemory
 from memagent.stores.jobs import Job, JobQueue, Turn
+from memagent.stores.log_redaction import memagent_logger
 
-log = logging.getLogger(__name__)
+log = memagent_logger(__name__)
 
 _ROLES = {"human": "user", "ai": "assistant"}
 

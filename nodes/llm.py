@@ -10,7 +10,6 @@ stay paired in the history; the number of tool rounds per turn is bounded.
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -25,8 +24,9 @@ from memagent.graph.context import Context
 from memagent.graph.state import State
 from memagent.nodes.tools import needs_tool
 from memagent.prompts.tools import TOOL_RESULTS
+from memagent.stores.log_redaction import memagent_logger
 
-logger = logging.getLogger(__name__)
+logger = memagent_logger(__name__)
 
 MAX_TOOL_ROUNDS = 2
 REPLY_TAG = "memagent:reply"

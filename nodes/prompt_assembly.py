@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -64,6 +63,7 @@ from memagent.prompts.prompt_assembly import (
     SUMMARY_HEADER,
 )
 from memagent.prompts.system import SYSTEM_PROMPT
+from memagent.stores.log_redaction import memagent_logger
 from memagent.stores.tokens import (
     MESSAGE_OVERHEAD,
     REPLY_PRIMING,
@@ -74,7 +74,7 @@ from memagent.stores.tokens import (
     truncate_to_tokens,
 )
 
-logger = logging.getLogger(__name__)
+logger = memagent_logger(__name__)
 
 MAX_BRIEFING_ITEMS = 8
 MAX_BRIEFING_CHARS = 150

@@ -9,7 +9,6 @@ turn: the result is flagged ``degraded`` and the briefing is empty.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
@@ -28,10 +27,11 @@ from memagent.nodes.recall_expand import (
     focus,
     named_entities,
 )
+from memagent.stores.log_redaction import memagent_logger
 from memagent.stores.namespaces import namespace
 from memagent.stores.scoring import ScoreWeights, score
 
-logger = logging.getLogger(__name__)
+logger = memagent_logger(__name__)
 
 SearchMode = Literal["hybrid", "dense", "keyword"]
 LockFactory = Callable[[str], AbstractContextManager[object]]

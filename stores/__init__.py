@@ -9,8 +9,6 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from memagent.stores.log_redaction import install_record_redaction
-
 if TYPE_CHECKING:
     from memagent.stores.embeddings import default_embeddings, hash_embeddings
     from memagent.stores.fusion import FusionConfig, HybridConfig
@@ -42,11 +40,6 @@ __all__ = [
     "namespace",
     "open_store",
 ]
-
-
-# Every memagent module that logs imports this package: from here on, whoever configures
-# logging (a library user, ``langgraph dev``), memagent's log records carry no PII.
-install_record_redaction()
 
 
 def __getattr__(name: str) -> Any:

@@ -1,15 +1,18 @@
 """PII redaction of memagent's log records, whoever configures logging.
 
-A library user's ``logging.basicConfig`` handler, or ``langgraph dev``'s, never carries the
-CLI's handler filters. A filter on the ``memagent`` logger is no help either: a logger's
-filters run only for records created on that very logger, not for records propagated up from
-``memagent.graph.worker`` and the other children. The log-record factory is the one hook every
-record passes through before any logger filter or handler sees it, so it is wrapped once per
-process, from ``memagent.stores`` (which every memagent module that logs imports), and
-redacts the records of ``memagent`` and its children. Other libraries' records pass untouched.
+memagent's modules get their loggers from ``memagent_logger(__name__)``: the standard
+``logging.getLogger`` with one shared ``logging.Filter`` added to that logger. A logger's
+filters see every record created on it before any handler does — the CLI's, a library
+user's ``basicConfig``, ``langgraph dev``'s structlog handler — so memagent's records are
+redacted whoever emits them, and nobody else's are touched. (A filter on the ``memagent``
+logger alone would not do: filters do not run for records propagated up from children, so
+each of our loggers carries it.) Importing memagent changes nothing global: no log-record
+factory, no handler, no level; it only adds this filter to its own loggers.
 
 The key is the install's (the write path's, so a value gets the same token in memories and
-logs), read on the first record that needs it: importing memagent writes no file.
+logs). The composition roots load and pin it where blocking is fine (the CLI at start, the
+Studio factory and ``aopen_agent`` in a thread); otherwise it is read on the first record
+that needs it, from the settings' home.
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
 
-from memagent.stores.redact import redact_record
+from memagent.stores.redact import load_or_create_key, redact_record
 
 LOGGER_PREFIX = "memagent"
 
@@ -29,80 +32,100 @@ KeySource = Callable[[], bytes]
 
 def _install_key() -> bytes:
     from memagent.graph.settings import get_settings
-    from memagent.stores.redact import load_or_create_key
     from memagent.stores.write_path import REDACTION_KEY_FILE
 
     return load_or_create_key(get_settings().home / REDACTION_KEY_FILE)
 
 
-class _RecordRedactor:
-    """The wrapped factory and its key, resolved lazily and at most once per key source."""
+class RedactionFilter(logging.Filter):
+    """Redacts a record's message, traceback and stack in place; never drops a record.
 
-    def __init__(self) -> None:
-        self.previous: Callable[..., logging.LogRecord] | None = None
-        self.source: KeySource = _install_key
+    The key comes from a source resolved at most once (until a new one is pinned); a
+    record logged while it resolves is redacted with a per-process key, not in clear.
+    """
+
+    def __init__(self, source: KeySource = _install_key) -> None:
+        super().__init__()
+        self.source: KeySource = source
         self.key: bytes | None = None
-        self.lock = threading.RLock()
-        self.resolving = False
+        self.pinned = False
+        self._lock = threading.RLock()
+        self._resolving = False
+
+    def pin(self, key: bytes | KeySource) -> None:
+        with self._lock:
+            self.source = (lambda: key) if isinstance(key, bytes) else key
+            self.key = key if isinstance(key, bytes) else None
+            self.pinned = True
 
     def current_key(self) -> bytes:
         if self.key is not None:
             return self.key
-        with self.lock:
+        with self._lock:
             if self.key is not None:
                 return self.key
-            if self.resolving:  # a record logged while the key loads: redact, don't recurse
-                return _fallback_key()
-            self.resolving = True
+            if self._resolving:  # a record logged while the key loads: redact, don't recurse
+                return fallback_key()
+            self._resolving = True
             try:
                 self.key = self.source()
             except Exception as exc:
                 # Tokens then only stay stable within this process; PII still never leaks.
-                self.key = _fallback_key()
-                logging.getLogger(__name__).warning(
-                    "redaction key unavailable (%s); using a per-process key", exc
-                )
+                self.key = fallback_key()
+                log.warning("redaction key unavailable (%s); using a per-process key", exc)
             finally:
-                self.resolving = False
+                self._resolving = False
             return self.key
 
-    def __call__(self, *args: Any, **kwargs: Any) -> logging.LogRecord:
-        assert self.previous is not None
-        record = self.previous(*args, **kwargs)
-        name = record.name
-        if name == LOGGER_PREFIX or name.startswith(LOGGER_PREFIX + "."):
-            redact_record(record, key=self.current_key())
-        return record
+    def filter(self, record: logging.LogRecord) -> bool:
+        redact_record(record, key=self.current_key())
+        return True
 
 
 _FALLBACK: list[bytes] = []
 
 
-def _fallback_key() -> bytes:
+def fallback_key() -> bytes:
     if not _FALLBACK:
         _FALLBACK.append(secrets.token_bytes(32))
     return _FALLBACK[0]
 
 
-_REDACTOR = _RecordRedactor()
+REDACTION = RedactionFilter()
+"""The one filter on every memagent logger."""
 
 
-def install_record_redaction(key: bytes | KeySource | None = None) -> None:
-    """Redact every ``memagent.*`` log record at creation. Idempotent.
+def memagent_logger(name: str) -> logging.Logger:
+    """``logging.getLogger(name)`` for a memagent module, its records redacted. Idempotent."""
+    if name != LOGGER_PREFIX and not name.startswith(LOGGER_PREFIX + "."):
+        raise ValueError(f"{name!r} is not a memagent logger name")
+    logger = logging.getLogger(name)
+    if REDACTION not in logger.filters:
+        logger.addFilter(REDACTION)
+    return logger
 
-    The factory is wrapped on the first call only; a later call with ``key`` (bytes, or a
-    function returning them) swaps the key, so the CLI can pin the one it has already loaded.
-    A factory installed by someone else later wraps ours and keeps it in the chain.
+
+def pin_redaction_key(key: bytes | KeySource) -> None:
+    """Redact with ``key`` (bytes, or a function returning them) from now on."""
+    REDACTION.pin(key)
+
+
+def use_key_file(path: Path, *, replace: bool = True) -> bytes:
+    """Load (or create) the key file and pin it; blocking, so call it where that is fine.
+
+    ``replace=False`` keeps a key pinned earlier (the first composition root wins). If the
+    file cannot be read or created, a per-process key still redacts, with a warning.
     """
-    with _REDACTOR.lock:
-        if key is not None:
-            _REDACTOR.source = (lambda: key) if isinstance(key, bytes) else key
-            _REDACTOR.key = None
-        if _REDACTOR.previous is None:
-            _REDACTOR.previous = logging.getLogRecordFactory()
-            logging.setLogRecordFactory(_REDACTOR)
+    if not replace and REDACTION.pinned:
+        return REDACTION.current_key()
+    try:
+        key = load_or_create_key(path)
+    except (OSError, ValueError) as exc:
+        key = fallback_key()
+        log.warning("redaction key unavailable (%s); using a per-process key", exc)
+    pin_redaction_key(key)
+    return key
 
 
-def record_redaction_installed() -> bool:
-    """Whether this process's memagent log records are redacted at creation."""
-    return _REDACTOR.previous is not None
+memagent_logger(LOGGER_PREFIX)  # records logged on the package's own logger, too
+log = memagent_logger(__name__)

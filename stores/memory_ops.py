@@ -152,18 +152,6 @@ def resolve_id(store: BaseStore, user_id: str, customer_id: str, ref: str) -> st
         ) from None
 
 
-def abbreviate(ids: list[str], *, length: int = 12) -> dict[str, str]:
-    """Each id cut to ``length`` characters after any ``pending-`` marker, lengthened
-    until it is unique among ``ids`` (what tables show; ``resolve_id`` takes it back)."""
-    out: dict[str, str] = {}
-    for rid in ids:
-        n = length + (len(PENDING_PREFIX) if rid.startswith(PENDING_PREFIX) else 0)
-        while n < len(rid) and any(o != rid and o.startswith(rid[:n]) for o in ids):
-            n += 1
-        out[rid] = rid[:n]
-    return out
-
-
 def show_memory(store: BaseStore, user_id: str, customer_id: str, memory_id: str) -> dict[str, Any]:
     """One memory with its provenance; ``memory_id`` may be a unique prefix."""
     memory_id = resolve_id(store, user_id, customer_id, memory_id)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.store.base import IndexConfig, TTLConfig
 
-from memagent.stores.engines import Engine
+from memagent.stores.engines import Distance, Engine
 from memagent.stores.fusion import HybridConfig
 
 if TYPE_CHECKING:
@@ -27,12 +27,14 @@ def open_engine(
     collection: str = "memagent",
     search_threads: int | None = 1,
     shared: bool = False,
+    distance: Distance = "cosine",
     read_only: bool = False,
 ) -> Engine:
     """The engine for ``location``: edge for ``:memory:``/directories, client for URLs.
 
     ``shared`` opens a directory so other processes on this host can open it too
     (see ``EdgeEngine``); a server is shared anyway, so it is ignored for URLs.
+    ``distance`` is the vector distance of a new collection (an existing one must match).
     ``read_only`` promises the caller will not write: a directory it cannot write (a
     read-only home) is then read from a private copy (see ``EdgeEngine``).
     """
@@ -44,13 +46,20 @@ def open_engine(
     if engine == "client" or is_url:
         from memagent.stores.engine_client import ClientEngine
 
-        return ClientEngine(location, dims, collection=collection, api_key=api_key)
+        return ClientEngine(
+            location, dims, collection=collection, api_key=api_key, distance=distance
+        )
     if engine not in ("auto", "edge"):
         raise ValueError(f"unknown engine {engine!r}; expected 'auto', 'edge' or 'client'")
     from memagent.stores.engine_edge import EdgeEngine
 
     return EdgeEngine(
-        location, dims, search_threads=search_threads, shared=shared, read_only=read_only
+        location,
+        dims,
+        search_threads=search_threads,
+        shared=shared,
+        distance=distance,
+        read_only=read_only,
     )
 
 

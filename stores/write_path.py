@@ -32,19 +32,21 @@ re-exported here.
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Literal
 
 from langgraph.store.base import BaseStore, Item
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from memagent.stores.log_redaction import memagent_logger
 from memagent.stores.namespaces import namespace
 from memagent.stores.records import MemoryRecord, RecordType, Source, content_hash, utcnow
+from memagent.stores.redact import REDACTION_KEY_FILE
 from memagent.stores.write_cas import (
     PENDING_PREFIX,
     LockFactory,
@@ -69,7 +71,7 @@ from memagent.stores.write_match import (
     same_value,
 )
 
-log = logging.getLogger(__name__)
+log = memagent_logger(__name__)
 
 Action = Literal["created", "merged", "versioned", "rejected", "pending"]
 
@@ -103,17 +105,21 @@ class WriteConfig:
     check_instructions: bool = True
     attempts: int = 8
     """Optimistic attempts of one write before ``WriteConflictError``."""
+    redaction_key_file: Path | None = None
+    """The keyed-placeholder key (created on first use); ``None``: the one under the
+    environment's ``MEMAGENT_HOME`` (library use without settings)."""
     instruction_model: bool | None = None
     """The learned injection screen on top of the rules; None: ``MEMAGENT_POISON_MODEL``
     of the process (library callers), the settings' ``poison_model`` otherwise."""
 
     @classmethod
     def for_settings(cls, settings: Any) -> WriteConfig:
-        """The defaults with the settings' near-duplicate threshold and injection screen
-        (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``, ``MEMAGENT_POISON_MODEL``), as the worker
-        and ``memories add`` write."""
+        """The defaults with the settings' near-duplicate threshold, redaction key (under
+        the settings' home) and injection screen (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``,
+        ``MEMAGENT_POISON_MODEL``), as the worker and ``memories add`` write."""
         return cls(
             near_duplicate=float(settings.near_duplicate_threshold),
+            redaction_key_file=Path(settings.home) / REDACTION_KEY_FILE,
             instruction_model=bool(getattr(settings, "poison_model", True)),
         )
 
@@ -145,25 +151,26 @@ class WriteResult:
 # -- trust hooks (written by the trust helper; identity until they exist) ------
 
 
-REDACTION_KEY_FILE = "redaction.key"
-
-
-@lru_cache(maxsize=1)
-def _default_key() -> bytes:
-    """The per-install redaction key under the data home (created on first use)."""
-    from memagent.graph.settings import get_settings
+@lru_cache(maxsize=8)
+def _key(path: Path | None) -> bytes:
+    """The redaction key in ``path`` (created on first use); ``None``: the per-install
+    key under the environment's data home, for library callers without settings."""
     from memagent.stores.redact import load_or_create_key
 
-    return load_or_create_key(get_settings().home / REDACTION_KEY_FILE)
+    if path is None:
+        from memagent.graph.settings import get_settings
+
+        path = get_settings().home / REDACTION_KEY_FILE
+    return load_or_create_key(path)
 
 
-def _redact(text: str) -> tuple[str, list[str]]:
+def _redact(text: str, key_file: Path | None = None) -> tuple[str, list[str]]:
     """PII -> keyed placeholders (``memagent.stores.redact``); identity if it is missing."""
     try:
         from memagent.stores.redact import redact
     except ImportError:  # the trust helper's module is not installed
         return text, []
-    r = redact(text, key=_default_key())
+    r = redact(text, key=_key(key_file))
     return r.text, [str(getattr(f, "type", f)) for f in r.found]
 
 
@@ -245,10 +252,11 @@ def build_record(
     cfg: WriteConfig = WriteConfig(),
 ) -> tuple[MemoryRecord | None, str | None, list[str]]:
     """Redact, reject and validate: (record, None, found) or (None, reason, found)."""
-    content, found = _redact(candidate.content) if cfg.redact else (candidate.content, [])
+    key_file = cfg.redaction_key_file
+    content, found = _redact(candidate.content, key_file) if cfg.redact else (candidate.content, [])
     value = candidate.value
     if value is not None and cfg.redact:
-        value, found_v = _redact(value)
+        value, found_v = _redact(value, key_file)
         found += found_v
     if cfg.check_instructions:
         reason = _instruction_reason(candidate.content, cfg.instruction_model)
@@ -472,6 +480,7 @@ def write_episode(
     turns: Sequence[Any],
     *,
     now: datetime | None = None,
+    config: WriteConfig | None = None,
 ) -> int:
     """Append (redacted) turns to the session's transcript; returns how many were new.
 
@@ -494,7 +503,8 @@ def write_episode(
             tid = getattr(t, "id", "") or ""
             if tid and tid in have:
                 continue
-            text, _ = _redact(str(getattr(t, "content", "")))
+            key_file = config.redaction_key_file if config else None
+            text, _ = _redact(str(getattr(t, "content", "")), key_file)
             value["turns"].append(
                 {
                     "id": tid,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from typer.testing import CliRunner
 
 from memagent.graph import cli_jobs, cli_memories
 from memagent.graph.cli import app
+from memagent.graph.service import resources
 from memagent.graph.settings import Settings, env_name, get_settings
 from memagent.stores.embeddings import hash_embeddings
 from memagent.stores.jobs import JobQueue, Turn
@@ -99,6 +100,9 @@ def invalid_values(tmp: Path) -> dict[str, str]:
         "near_duplicate_threshold": "0",
         "poison_model": "maybe",
         "working_memory_ttl_s": "0",
+        "model_dir": str(a_file),
+        "service": "bogus",
+        "service_idle_s": "0",
     }
 
 
@@ -306,11 +310,11 @@ def test_an_ambiguous_prefix_lists_the_candidates(
 ) -> None:
     store = InMemoryStore(index={"dims": 64, "embed": hash_embeddings(64), "fields": ["content"]})
 
-    @contextlib.contextmanager
-    def opener(settings: object, **kwargs: object) -> Iterator[BaseStore]:
+    @contextlib.asynccontextmanager
+    async def opener(settings: object, **kwargs: object) -> AsyncIterator[BaseStore]:
         yield store
 
-    monkeypatch.setattr(cli_memories, "STORE_OPENER", opener)
+    monkeypatch.setattr(resources, "STORE_OPENER", opener)
     for rid, text in (("abc-1", "Budget is 1k."), ("abc-2", "Prefers email."), ("d", "Hi.")):
         write_memory(store, "u", "acme", Candidate(content=text), record_id=rid)
     ids = [r["id"] for r in rows("list")]
@@ -326,7 +330,9 @@ def test_chat_memories_lists_current_versions_only(env: Path, fake_llm: FakeOpen
     res = run("chat", "-u", "u", "-c", "acme", "-s", "s2", input="/memories\n/quit\n")
     assert res.exit_code == 0, res.stderr
     assert "25k USD" in res.stdout and "20k USD" not in res.stdout
-    assert [r["content"] for r in rows("list")] == ["Customer budget is 25k USD."]
+    current = [r["content"] for r in rows("list")]
+    assert len(current) == 1 and "25k" in current[0]
+    assert len(rows("list", "--status", "all")) == 2  # the old version is history
 
 
 def test_delete_removes_the_memory_from_every_derived_copy(env: Path, fake_llm: FakeOpenAI) -> None:
