@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, cast
 
+import aiosqlite
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
@@ -46,6 +48,7 @@ from memagent.graph.worker import Worker
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
 from memagent.nodes.working_memory import session_lock
+from memagent.stores.file_access import aconnect_readonly, open_failure, require_writable
 from memagent.stores.jobs import JobQueue
 
 T = TypeVar("T")
@@ -116,24 +119,54 @@ def prepare_home(settings: Settings) -> None:
 
 
 @contextlib.asynccontextmanager
-async def checkpointer_factory(settings: Settings | None = None) -> AsyncIterator[AsyncSqliteSaver]:
+async def checkpointer_factory(
+    settings: Settings | None = None, *, read_only: bool = False
+) -> AsyncIterator[AsyncSqliteSaver]:
     """The SQLite checkpointer at ``settings.checkpoint_path`` (langgraph.json
-    ``checkpointer.path``: an async context manager yielding a saver)."""
+    ``checkpointer.path``: an async context manager yielding a saver).
+
+    ``read_only`` (``sessions list/show``) opens the file with a read-only URI, and a
+    missing file as an empty in-memory database, so reading works on a read-only home
+    and creates nothing. A file that cannot be opened is a ``StorageError`` naming it."""
     settings = settings or get_settings()
-    await asyncio.to_thread(settings.checkpoint_path.parent.mkdir, parents=True, exist_ok=True)
-    async with AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_path)) as saver:
+    path = settings.checkpoint_path
+    if read_only:
+        exists = await asyncio.to_thread(path.exists)
+        conn = await (aconnect_readonly(path) if exists else aiosqlite.connect(":memory:"))
+        try:
+            saver = AsyncSqliteSaver(conn)
+            await saver.setup()
+            yield saver
+        finally:
+            await conn.close()
+        return
+    try:  # blocking file checks off the event loop (Studio's blocking-call detector)
+        await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+        await asyncio.to_thread(require_writable, path)
+        cm = AsyncSqliteSaver.from_conn_string(str(path))
+        saver = await cm.__aenter__()
         await saver.setup()
+    except (OSError, sqlite3.Error) as exc:
+        raise open_failure(path, exc) from exc
+    try:
         yield saver
+    finally:
+        await cm.__aexit__(None, None, None)
 
 
 @contextlib.asynccontextmanager
-async def store_factory(settings: Settings | None = None) -> AsyncIterator[BaseStore]:
+async def store_factory(
+    settings: Settings | None = None, *, read_only: bool = False
+) -> AsyncIterator[BaseStore]:
     """The long-term store for settings (langgraph.json ``store.path``): the embedded
-    Qdrant engine on disk or a Qdrant server, with the configured embedder."""
+    Qdrant engine on disk or a Qdrant server, with the configured embedder
+    (``read_only``: see ``memagent.stores.open_store``)."""
     from memagent.stores.qdrant_store import aopen_store
 
     settings = settings or get_settings()
-    async with aopen_store(settings.resolved_store_location(), settings=settings) as store:
+    async with aopen_store(
+        settings.resolved_store_location(), settings=settings, read_only=read_only
+    ) as store:
         yield store
 
 
@@ -445,7 +478,7 @@ async def list_sessions(settings: Settings | None = None) -> list[dict[str, Any]
     from memagent.graph.sessions import session_rows
 
     settings = settings or get_settings()
-    async with checkpointer_factory(settings) as saver:
+    async with checkpointer_factory(settings, read_only=True) as saver:
         graph = build_default_graph(settings).compile(checkpointer=saver)
         return await session_rows(graph, saver)
 
@@ -468,7 +501,7 @@ async def session_state(session: str, settings: Settings | None = None) -> dict[
 
     validate_session(session)
     settings = settings or get_settings()
-    async with checkpointer_factory(settings) as saver:
+    async with checkpointer_factory(settings, read_only=True) as saver:
         graph = build_default_graph(settings).compile(checkpointer=saver)
         return await session_values(graph, session)
 
@@ -478,9 +511,12 @@ async def check_store(settings: Settings | None = None) -> str:
     from memagent.stores.namespaces import namespace
 
     settings = settings or get_settings()
-    async with store_factory(settings) as store:
+    async with store_factory(settings, read_only=True) as store:
         store.search(namespace("doctor", "doctor", "facts"), query="budget", limit=1)
-        return f"{type(store).__name__} at {settings.resolved_store_location()}"
+        where = settings.resolved_store_location()
+        snapshot = getattr(getattr(store, "engine", None), "snapshot_of", None)
+        note = " (read-only: read from a private copy)" if snapshot is not None else ""
+        return f"{type(store).__name__} at {where}{note}"
 
 
 async def settle(agent: Agent, *, timeout_s: float = 60.0) -> None:

@@ -20,6 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from memagent.graph.context import Context
@@ -235,5 +236,15 @@ def build_default_graph(
     )
 
 
-graph = build_default_graph().compile(name="memagent")
-"""The agent without persistence, for ``langgraph dev`` / Studio (langgraph.json)."""
+@functools.cache
+def _studio_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
+    return build_default_graph().compile(name="memagent")
+
+
+def __getattr__(name: str) -> Any:
+    """``graph``: the agent without persistence, for ``langgraph dev`` / Studio
+    (langgraph.json). Built on first access, not on import: importing this module reads
+    no settings (an invalid one would otherwise break every importer, ``doctor`` too)."""
+    if name == "graph":
+        return _studio_graph()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

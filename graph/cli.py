@@ -26,17 +26,18 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
-from typer.core import TyperGroup
 
 from memagent.graph import cli_customers, cli_jobs, cli_memories, cli_service
 from memagent.graph.cli_backend import fail, open_or_fail, request
 from memagent.graph.cli_chat import Chat, print_trace
+from memagent.graph.cli_errors import OneLineErrors, describe
 from memagent.graph.errors import exception_chain
-from memagent.graph.settings import get_settings
+from memagent.graph.settings import Settings, get_settings, load_settings_lenient
 
 
-class LazyGroup(TyperGroup):
+class LazyGroup(OneLineErrors):
     """Sub-commands whose modules are heavy (``eval``: numpy, LangGraph, datasets) load
     when they are asked for, so the client commands start fast."""
 
@@ -58,6 +59,7 @@ app = typer.Typer(
     cls=LazyGroup,
     no_args_is_help=True,
     add_completion=False,
+    pretty_exceptions_enable=False,
     help="A sales assistant that remembers, on a local LLM.",
 )
 sessions_app = typer.Typer(no_args_is_help=True, help="Conversation sessions (threads).")
@@ -126,7 +128,7 @@ def explain(exc: BaseException, retry: str | None = None) -> tuple[str, int]:
     if llm_unavailable(exc):
         hint = f"; your message is saved: retry with `{retry}`" if retry else ""
         return f"{unavailable_reason(exc)}{hint}", 3
-    return f"{type(exc).__name__}: {exc}", 1
+    return describe(exc)
 
 
 @app.callback()
@@ -143,7 +145,9 @@ def main_options(
     from memagent.graph.tracing import install_log_redaction
     from memagent.stores.redact import REDACTION_KEY_FILE
 
-    install_log_redaction(get_settings().home / REDACTION_KEY_FILE)
+    # Lenient: an invalid setting is reported by the command that reads it (one line
+    # naming the variable), or by doctor; ``--help`` works whatever the environment.
+    install_log_redaction(load_settings_lenient()[0].home / REDACTION_KEY_FILE)
 
 
 def check_scope(
@@ -266,7 +270,7 @@ def llm_serve() -> None:
     except KeyboardInterrupt:
         code = 0
     except Exception as exc:
-        fail(f"{type(exc).__name__}: {exc}")
+        fail(*explain(exc))
     if code:
         raise typer.Exit(code)
 
@@ -285,7 +289,7 @@ def worker() -> None:
     except KeyboardInterrupt:
         pass
     except Exception as exc:
-        fail(f"{type(exc).__name__}: {exc}")
+        fail(*explain(exc))
 
 
 @app.command("graph")
@@ -293,9 +297,9 @@ def draw_graph(
     out_file: Annotated[Path | None, typer.Option("--out", help=".mmd/.md text or .png")] = None,
 ) -> None:
     """The agent graph as Mermaid text (PNG only with pygraphviz; never a web service)."""
-    from memagent.graph.builder import graph
+    from memagent.graph.builder import build_default_graph
 
-    drawable = graph.get_graph()
+    drawable = build_default_graph(get_settings()).compile(name="memagent").get_graph()
     if out_file is not None and out_file.suffix.lower() == ".png":
         try:
             drawable.draw_png(str(out_file))
@@ -313,35 +317,70 @@ def draw_graph(
 
 @app.command()
 def doctor() -> None:
-    """Check settings, service, store, LLM endpoint and disk."""
-    from memagent.graph.service.backend import in_process, open_backend
+    """Check settings, home, service, store, jobs, LLM endpoint and disk; say what is
+    wrong and why."""
+    import os
+
+    from memagent.graph.settings import unknown_variables
+
+    settings, problems = load_settings_lenient()
+    rows = doctor_rows(settings, problems, unknown_variables(dict(os.environ)))
+    table = Table("check", "status", "detail")
+    for name, status, detail in rows:
+        shown = {"ok": "ok", "warn": "[yellow]warn[/]"}.get(status, f"[red]{status}[/]")
+        table.add_row(name, shown, escape(detail))
+    out.print(table)
+    if any(status not in ("ok", "warn") for _, status, _ in rows):
+        raise typer.Exit(1)
+
+
+def doctor_rows(
+    settings: Settings, problems: list[str], unknown: list[str]
+) -> list[tuple[str, str, str]]:
+    """(check, status, detail) rows of ``memagent doctor``; status ok | warn | fail | low.
+
+    The checks run on ``settings`` (invalid variables replaced by their defaults and
+    listed in ``problems``; then in this process, since a service started now would read
+    the same invalid environment) and never create anything in the home."""
+    from memagent.graph.service.backend import InProcessBackend, in_process, open_backend
     from memagent.graph.service.client import ServiceClient
     from memagent.graph.service.errors import Interrupted, OpError
+    from memagent.stores.file_access import unwritable_reason
 
-    settings = get_settings()
-    problems = 0
-    table = Table("check", "status", "detail")
-    table.add_row("home", "ok", str(settings.home))
-    table.add_row(
-        "nodes",
-        "ok",
-        f"rewriter={settings.rewriter} recall={settings.recall} "
-        f"extractor={settings.extractor} worker={settings.worker}",
+    rows: list[tuple[str, str, str]] = []
+    rows.append(("settings", "fail", "; ".join(problems)) if problems else ("settings", "ok", ""))
+    if unknown:
+        rows.append(("settings", "warn", f"not a setting, ignored: {', '.join(unknown)}"))
+    home = Path(settings.home)
+    reason = unwritable_reason(home)
+    if reason is None:
+        rows.append(("home", "ok", str(home)))
+    else:
+        rows.append(("home", "fail", f"{reason}: read commands work, chat/ask/add cannot"))
+    rows.append(
+        (
+            "nodes",
+            "ok",
+            f"rewriter={settings.rewriter} recall={settings.recall} "
+            f"extractor={settings.extractor} worker={settings.worker}",
+        )
     )
-    if in_process(settings):
-        table.add_row("service", "ok", "off: commands run in their own process")
+    local = bool(problems) or in_process(settings)
+    if local:
+        rows.append(("service", "ok", "off: commands run in their own process"))
     try:
-        b = open_backend(settings)
+        b = InProcessBackend(settings) if local else open_backend(settings)
         try:
-            detail = b.call("store.check")
+            rows.append(("store", "ok", str(b.call("store.check"))))
+            counts = b.call("jobs.status", {"limit": 1})["counts"]
+            jobs = " ".join(f"{k}={v}" for k, v in counts.items())
+            rows.append(("jobs", "warn" if counts.get("dead") else "ok", jobs))
         finally:
             b.close()
-        table.add_row("store", "ok", detail)
     except (OpError, Interrupted) as exc:
-        problems += 1
-        reason = exc.message if isinstance(exc, OpError) else "interrupted"
-        table.add_row("store", "[red]fail[/]", f"{settings.resolved_store_location()}: {reason}")
-    if not in_process(settings):
+        why = exc.message if isinstance(exc, OpError) else "interrupted"
+        rows.append(("store", "fail", f"{settings.resolved_store_location()}: {why}"))
+    if not local:
         status = ServiceClient(settings).status()
         detail = (
             f"pid {status['pid']}, up {status['uptime_s']:.0f} s, stops after "
@@ -349,23 +388,20 @@ def doctor() -> None:
             if status
             else "not running (starts on demand)"
         )
-        table.add_row("service", "ok", detail)
+        rows.append(("service", "ok", detail))
     try:
         from memagent.graph.llm import check_llm
 
         ok, detail = check_llm(settings)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - doctor reports, never crashes
         ok, detail = False, explain(exc)[0]
-    problems += not ok
-    table.add_row("llm", "ok" if ok else "[red]fail[/]", detail)
-    settings.home.mkdir(parents=True, exist_ok=True)
-    free_gb = shutil.disk_usage(settings.home).free / 1e9
-    low = free_gb < 1.0
-    problems += low
-    table.add_row("disk", "[red]low[/]" if low else "ok", f"{free_gb:.1f} GB free")
-    out.print(table)
-    if problems:
-        raise typer.Exit(1)
+    rows.append(("llm", "ok" if ok else "fail", detail))
+    existing = home
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    free_gb = shutil.disk_usage(existing).free / 1e9
+    rows.append(("disk", "low" if free_gb < 1.0 else "ok", f"{free_gb:.1f} GB free"))
+    return rows
 
 
 def main() -> None:

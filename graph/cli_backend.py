@@ -7,22 +7,17 @@ embedder: a client command costs a Python start, Typer and one socket round trip
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
-import typer
 from rich.console import Console
 from rich.markup import escape
 
+from memagent.graph.cli_errors import fail as fail  # one line, escaped, flattened
 from memagent.graph.service.backend import Backend, OnEvent, open_backend
 from memagent.graph.service.errors import Interrupted, OpError
 from memagent.graph.settings import Settings, get_settings
 
 err = Console(stderr=True)
-
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    err.print(f"[red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
 
 
 def saved_hint(retry: str) -> str:

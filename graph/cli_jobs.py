@@ -1,7 +1,8 @@
 """``memagent jobs status|drain|retry``: look into and empty the extraction outbox.
 
 The work runs where the queue and the worker are (``memagent.graph.service.ops``);
-``status_report`` is shared with it.
+``status_report`` and ``retry_jobs`` are shared with it. ``retry`` takes a job id or any
+unique prefix of one and fails on an id that names no dead-lettered job.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from memagent.graph.cli_backend import request
+from memagent.stores.id_prefix import resolve_prefix
 from memagent.stores.jobs import Job, JobQueue
 
 app = typer.Typer(no_args_is_help=True, help="Background extraction jobs.")
@@ -34,6 +36,25 @@ def _job(j: Job) -> dict[str, Any]:
         "messages": len(j.turns),
         "last_error": j.last_error,
     }
+
+
+class NotDeadError(ValueError):
+    """``jobs retry`` of a job that is not dead-lettered."""
+
+
+def retry_jobs(queue: JobQueue, ref: str | None = None) -> dict[str, Any]:
+    """Requeue every dead job, or the one ``ref`` (its id or a unique prefix) names.
+
+    ``IdNotFoundError`` / ``AmbiguousIdError`` for a reference that names no job or
+    several, ``NotDeadError`` for a job that is not dead-lettered."""
+    if ref is None:
+        return {"requeued": queue.retry_dead(None), "ids": None}
+    jid = resolve_prefix(ref, queue.ids(), what="job")
+    job = queue.get(jid)
+    if job is None or job.status != "dead":
+        status = job.status if job is not None else "gone"
+        raise NotDeadError(f"job {jid} is {status}, not dead-lettered: nothing to retry")
+    return {"requeued": queue.retry_dead(jid), "ids": [jid]}
 
 
 def status_report(queue: JobQueue, *, limit: int = 20) -> dict[str, Any]:
@@ -83,9 +104,10 @@ def drain(as_json: JsonOpt = False) -> None:
 
 @app.command("retry")
 def retry(job_id: Annotated[str | None, typer.Argument()] = None, as_json: JsonOpt = False) -> None:
-    """Put dead-lettered jobs (one or all) back in line."""
-    n = request("jobs.retry", {"id": job_id})["requeued"]
+    """Put dead-lettered jobs (all, or the one JOB_ID names: an id or a unique prefix)
+    back in line."""
+    rep = request("jobs.retry", {"id": job_id})
     if as_json:
-        typer.echo(json.dumps({"requeued": n}))
+        typer.echo(json.dumps(rep))
     else:
-        out.print(f"requeued {n} job(s)")
+        out.print(f"requeued {rep['requeued']} job(s)")

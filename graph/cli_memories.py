@@ -9,7 +9,9 @@ process with ``MEMAGENT_SERVICE=off``: ``memagent.graph.service.ops``); this mod
 parses options and renders. ``add`` goes through the same write path as extraction,
 so a manual memory is redacted, checked for instructions, deduplicated and versioned
 exactly like an extracted one. Errors end in one line on stderr and a non-zero exit
-code (2 for an unknown id or a bad scope).
+code (2 for an unknown or ambiguous id, a bad scope or bad input). Ids are taken as any
+unique prefix, so the shortened ids of the tables work. Reading works on a read-only
+home; a write there fails naming the file in the way.
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from memagent.graph.cli_backend import fail, request
+from memagent.stores.id_prefix import abbreviate
 from memagent.stores.records import RecordType
 
 app = typer.Typer(no_args_is_help=True, help="Long-term memories: list, search, audit, edit.")
@@ -46,21 +50,16 @@ def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:
 
 def _table(rows: list[dict[str, Any]]) -> None:
     table = Table("id", "customer", "status", "key", "v", "content")
+    short = abbreviate([r["id"] for r in rows])
     for r in rows:
-        table.add_row(
-            r["id"][:12],
-            r["customer_id"],
-            str(r["status"]),
-            r["key"],
-            str(r["version"]),
-            r["content"],
-        )
+        cells = (short[r["id"]], r["customer_id"], r["status"], r["key"], r["version"])
+        table.add_row(*(escape(str(c)) for c in (*cells, r["content"])))
     out.print(table)
 
 
 def _record(r: dict[str, Any]) -> None:
     for k, v in r.items():
-        out.print(f"[bold]{k}[/]: {v}", highlight=False)
+        out.print(f"[bold]{k}[/]: {escape(str(v))}", highlight=False)
 
 
 @app.command("list")
@@ -92,7 +91,8 @@ def search_cmd(
 
 @app.command("show")
 def show_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = False) -> None:
-    """One memory with its provenance (session, messages, time, origin)."""
+    """One memory with its provenance (session, messages, time, origin); MEMORY_ID may be
+    any unique prefix of the id."""
     row = request("memories.show", {"user": user, "customer": customer, "id": memory_id})
     emit(row, as_json, _record)
 
@@ -114,15 +114,22 @@ def add_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Add a memory through the same write path as extraction."""
+    from memagent.graph.validation import InvalidMessageError, validate_memory_text
+
+    try:
+        validate_memory_text(text)
+    except InvalidMessageError as exc:
+        fail(str(exc), 2)
     args = {"user": user, "customer": customer, "text": text, "type": type_,
             "importance": importance}  # fmt: skip
     data = request("memories.add", args)
 
     def render(d: dict[str, Any]) -> None:
         if d["stored"]:
-            out.print(f"{d['action']}: {d['content']} [dim]({d['id']})[/]", highlight=False)
+            text = escape(f"{d['action']}: {d['content']}")
+            out.print(f"{text} [dim]({d['id']})[/]", highlight=False)
         else:
-            out.print(f"not stored ({d['action']}): {d['reason']}", highlight=False)
+            out.print(f"not stored ({d['action']}): {d['reason']}", highlight=False, markup=False)
 
     emit(data, as_json, render)
     if data["action"] == "rejected":
@@ -139,10 +146,22 @@ def delete_cmd(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Delete one memory (or every version of it)."""
+    """Delete one memory (or every version of it) and what was derived from it: its line
+    in the customer's profile, the exchange it came from in the episodes, and the
+    working-memory slots, summary lines and recalled copies in the sessions' latest
+    state. MEMORY_ID may be any unique prefix of the id. The conversation itself stays
+    in its session (see forget)."""
     args = {"user": user, "customer": customer, "id": memory_id, "all_versions": all_versions}
     rep = request("memories.delete", args)
-    emit(rep, as_json, lambda d: out.print(f"deleted {len(d['deleted'])} record(s)"))
+    emit(rep, as_json, _render_delete)
+
+
+def _render_delete(d: dict[str, Any]) -> None:
+    out.print(
+        f"deleted {len(d['deleted'])} record(s); profile {d['profile']}, "
+        f"{d['episode_turns']} episode turn(s) removed, {d['sessions'] or 0} session(s) scrubbed",
+        highlight=False,
+    )
 
 
 @app.command("export")
@@ -172,11 +191,34 @@ def forget_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Remove records, episodes, profile, queued jobs and sessions of a user or customer."""
+    from memagent.stores.namespaces import InvalidScopeError, namespace
+
     scope = f"customer {customer!r} of user {user!r}" if customer else f"user {user!r}"
-    if not yes and not as_json and not typer.confirm(f"Forget everything of {scope}?"):
-        raise typer.Exit(1)
+    try:
+        namespace(user, customer)  # a bad id is an error before the question
+    except InvalidScopeError as exc:
+        fail(str(exc), 2)
+    try:
+        confirmed = yes or as_json or typer.confirm(f"Forget everything of {scope}?")
+    except typer.Abort:  # no terminal to answer on (or Ctrl-C)
+        confirmed = False
+    if not confirmed:
+        fail("not confirmed, nothing was forgotten (--yes skips the question)", 1)
     rep = request("forget", {"user": user, "customer": customer})
-    emit(rep, as_json, lambda d: out.print_json(json.dumps(d, ensure_ascii=False)))
+    emit(rep, as_json, _render_forget)
+
+
+def _render_forget(d: dict[str, Any]) -> None:
+    removed = ", ".join(f"{n} {kind}" for kind, n in d["removed"].items() if n) or "no records"
+    scope = f"customer {d['customer_id']!r} of user {d['user_id']!r}"
+    scope = scope if d["customer_id"] else f"user {d['user_id']!r}"
+    out.print(
+        f"forgot {scope}: {removed}; {d['jobs'] or 0} job(s), {d['sessions'] or 0} session(s)",
+        highlight=False,
+        markup=False,
+    )
+    if d["remaining"]:
+        err.print(f"[yellow]warning:[/] {d['remaining']} item(s) remain", highlight=False)
 
 
 def maintain_cmd(
@@ -199,9 +241,12 @@ def maintain_cmd(
         out.print(
             f"{d['scopes']} scope(s): {verb}archive {len(d['archived'])}, {verb}purge "
             f"{len(d['purged'])}, {verb}expire {len(d['expired_pending'])} pending; "
-            f"{d['protected']} protected, {d['kept']} kept"
+            f"{d['protected']} protected, {d['kept']} kept; {verb}refresh "
+            f"{len(d['profiles'])} profile(s)"
         )
         for e in d["archived"] + d["purged"] + d["expired_pending"]:
-            out.print(f"  {e['customer_id']} {e['id'][:12]} {e['content']}", highlight=False)
+            out.print(
+                f"  {e['customer_id']} {e['id'][:12]} {e['content']}", highlight=False, markup=False
+            )
 
     emit(rep, as_json, render)

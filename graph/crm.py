@@ -16,6 +16,7 @@ from dataclasses import astuple, dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from memagent.stores.file_access import require_writable
 from memagent.stores.namespaces import check_id, namespace
 
 SCHEMA = """
@@ -170,7 +171,9 @@ class Crm:
         return self.find(customer_id)
 
     def add(self, customer: Customer) -> Customer:
-        """Add an account (fields checked by ``new_customer``); refuses an existing id."""
+        """Add an account (fields checked by ``new_customer``); refuses an existing id.
+        A CRM that cannot be written is a ``StorageError`` naming the file and why."""
+        require_writable(self.path)
         with self._conn() as db:
             try:
                 db.execute(

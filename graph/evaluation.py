@@ -159,11 +159,23 @@ def parse_conversation(entry: dict) -> Conversation:
 
 
 def load_locomo(path: str | Path) -> list[Conversation]:
-    """All conversations in a LoCoMo JSON file (a list of entries)."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if not isinstance(data, list):
-        raise LocomoFormatError(f"{path}: expected a JSON list of conversations")
-    return [parse_conversation(entry) for entry in data]
+    """All conversations in a LoCoMo JSON file (a list of entries); ``LocomoFormatError``
+    names the file and what is wrong with it."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise LocomoFormatError(f"{path} is not UTF-8 text, so not LoCoMo JSON") from None
+    except json.JSONDecodeError as exc:
+        raise LocomoFormatError(
+            f"{path} is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
+    if not isinstance(data, list) or not data:
+        kind = "an empty list" if data == [] else f"a JSON {type(data).__name__}"
+        raise LocomoFormatError(f"{path} holds {kind}, not a list of LoCoMo conversations")
+    try:
+        return [parse_conversation(entry) for entry in data]
+    except LocomoFormatError as exc:
+        raise LocomoFormatError(f"{path}: {exc}") from None
 
 
 def reference_tokenize(text: str) -> list[str]:
@@ -603,6 +615,12 @@ def locomo(
     }
     if any(v is not None for v in overrides.values()) or candidates is not None:
         hybrid = tuned_hybrid(hybrid, candidates=candidates, **overrides)
+    try:
+        load_locomo(data)  # a wrong file is one line before anything is opened
+    except LocomoFormatError as exc:
+        from memagent.graph.cli_errors import fail
+
+        fail(str(exc), 2)
     report = run_locomo(
         data,
         k=_parse_ks(k),

@@ -1,7 +1,12 @@
 """Settings, read once from the environment (prefix ``MEMAGENT_``) and ``.env``.
 
 Explicit arguments always win over settings: code receives a ``Settings`` object
-(or a field of it) and never reads the environment itself.
+(or a field of it) and never reads the environment itself. An invalid value is a
+``SettingsError`` whose message names the variable (``MEMAGENT_RECALL='bogus': ...``),
+never a pydantic dump; ``load_settings_lenient`` (for ``memagent doctor``) reports the
+bad variables and carries on with their defaults. Every field is listed, with its
+default and one line, in ``.env.example`` and in the README's table (a unit test keeps
+the three in sync).
 """
 
 from __future__ import annotations
@@ -12,8 +17,47 @@ from pathlib import Path
 from typing import Literal
 
 import platformdirs
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ENV_PREFIX = "MEMAGENT_"
+_SECRETS = frozenset({"api_key", "qdrant_api_key"})
+
+
+class SettingsError(ValueError):
+    """One or more invalid settings; ``problems`` has one line per variable."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+def env_name(field: str) -> str:
+    """The environment variable of a settings field (``recall`` -> ``MEMAGENT_RECALL``)."""
+    return f"{ENV_PREFIX}{field.upper()}"
+
+
+def _message(msg: str) -> str:
+    return msg.removeprefix("Value error, ")
+
+
+def unknown_variables(environ: dict[str, str]) -> list[str]:
+    """``MEMAGENT_*`` variables that are no setting (a typo is otherwise silently ignored)."""
+    known = {env_name(f) for f in Settings.model_fields}
+    return sorted(k for k in environ if k.upper().startswith(ENV_PREFIX) and k.upper() not in known)
+
+
+def describe_errors(exc: ValidationError) -> tuple[list[str], set[str]]:
+    """One line per invalid variable, and the names of the fields at fault."""
+    lines: list[str] = []
+    fields: set[str] = set()
+    for err in exc.errors():
+        field = str(err["loc"][0]) if err["loc"] else ""
+        fields.add(field)
+        value = "" if field in _SECRETS else f"={str(err.get('input', ''))[:60]!r}"
+        name = env_name(field) if field else "settings"
+        lines.append(f"invalid setting {name}{value}: {_message(err['msg'])}")
+    return lines, fields
 
 
 def _default_home() -> Path:
@@ -28,7 +72,7 @@ class Settings(BaseSettings):
     """Every knob of memagent, with its default for the embedded, offline setup."""
 
     model_config = SettingsConfigDict(
-        env_prefix="MEMAGENT_", env_file=".env", extra="ignore", frozen=True
+        env_prefix=ENV_PREFIX, env_file=".env", extra="ignore", frozen=True
     )
 
     home: Path = Field(default_factory=_default_home, description="Data directory.")
@@ -47,7 +91,9 @@ class Settings(BaseSettings):
         description="Where the bundled model is assembled once per machine, for every home "
         "(default: the user cache dir, ~/.cache/memagent/models).",
     )
-    llm_port: int | None = Field(None, description="Port of the local server (free if unset).")
+    llm_port: int | None = Field(
+        None, ge=1, le=65535, description="Port of the local server (free if unset)."
+    )
     llm_threads: int = Field(
         default_factory=lambda: max(1, (os.cpu_count() or 2) - 1),
         ge=1,
@@ -119,6 +165,12 @@ class Settings(BaseSettings):
         "(lower merges more paraphrases, and risks merging distinct facts).",
     )
 
+    poison_model: bool = Field(
+        True,
+        description="Screen memories with the learned injection classifier as well as the "
+        "rules (off: rules only, no e5 call per write).",
+    )
+
     # Session memory.
     working_memory_ttl_s: float = Field(3600.0, gt=0)
 
@@ -135,6 +187,44 @@ class Settings(BaseSettings):
         description="Seconds without a request, a turn or a due job after which the service "
         "stops (the next command starts it again).",
     )
+
+    @field_validator("base_url", "qdrant_url", "embeddings_url", mode="before")
+    @classmethod
+    def _url(cls, value: object) -> object:
+        """Empty means unset; anything else must be an http(s) URL (a typo would otherwise
+        be taken for a directory, or fail on the first request)."""
+        if isinstance(value, str):
+            value = value.strip()
+            if not value:
+                return None
+            if not value.startswith(("http://", "https://")):
+                raise ValueError("must be an http:// or https:// URL (or empty)")
+        return value
+
+    @field_validator("store_location", "gguf_path", mode="before")
+    @classmethod
+    def _optional_path(cls, value: object) -> object:
+        """Empty means unset; ``~`` is the user's home, as in a shell."""
+        if isinstance(value, str | Path):
+            text = str(value).strip()
+            return str(Path(text).expanduser()) if text else None
+        return value
+
+    @field_validator("home", mode="before")
+    @classmethod
+    def _home(cls, value: object) -> object:
+        if isinstance(value, str | Path):
+            text = str(value).strip()
+            return Path(text).expanduser() if text else _default_home()
+        return value
+
+    @field_validator("home", "store_location", "model_dir")
+    @classmethod
+    def _not_a_file(cls, value: object) -> object:
+        """A data directory that is a file would fail later, naming a file inside it."""
+        if value is not None and Path(str(value)).is_file():
+            raise ValueError("is a file, not a directory")
+        return value
 
     def resolved_store_location(self) -> str:
         """Where the long-term store lives: a URL, or a directory under home."""
@@ -155,7 +245,30 @@ class Settings(BaseSettings):
         return self.home / "crm.sqlite"
 
 
+def load_settings() -> Settings:
+    """Settings from the environment and ``.env``; ``SettingsError`` names what is wrong."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise SettingsError(describe_errors(exc)[0]) from None
+
+
+def load_settings_lenient() -> tuple[Settings, list[str]]:
+    """The settings with every invalid variable replaced by its default, and one line per
+    invalid variable (``memagent doctor`` reports them and checks the rest)."""
+    try:
+        return Settings(), []
+    except ValidationError as exc:
+        problems, fields = describe_errors(exc)
+    defaults = {
+        f: Settings.model_fields[f].get_default(call_default_factory=True)
+        for f in fields
+        if f in Settings.model_fields
+    }
+    return Settings(**defaults), problems
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process-wide settings, read once."""
-    return Settings()
+    """The process-wide settings, read once (``SettingsError`` when one is invalid)."""
+    return load_settings()

@@ -52,3 +52,20 @@ def validate_message(message: str) -> str:
         )
     _check_unicode("the message", message, InvalidMessageError)
     return message
+
+
+MAX_MEMORY_CHARS = 4000
+"""Longest text ``memories add`` takes (what the write path condenses into a record)."""
+
+
+def validate_memory_text(text: str) -> str:
+    """A manual memory's text: not blank, at most ``MAX_MEMORY_CHARS``, valid Unicode;
+    raises ``InvalidMessageError``."""
+    if not text or not text.strip():
+        raise InvalidMessageError("the memory text is empty")
+    if len(text) > MAX_MEMORY_CHARS:
+        raise InvalidMessageError(
+            f"the memory text has {len(text)} characters; the limit is {MAX_MEMORY_CHARS}"
+        )
+    _check_unicode("the memory text", text, InvalidMessageError)
+    return text

@@ -32,7 +32,13 @@ from langgraph.store.base import BaseStore
 
 from memagent.graph.errors import exception_chain
 from memagent.graph.settings import Settings
-from memagent.nodes.extractors import ExtractionResult, Extractor, rules_extractor
+from memagent.nodes.extractors import (
+    MAX_CANDIDATES_PER_JOB,
+    ExtractionResult,
+    Extractor,
+    bound_candidates,
+    rules_extractor,
+)
 from memagent.stores.forgetting import DecayPolicy, digest_candidates, maintain
 from memagent.stores.jobs import Job, JobQueue, Turn
 from memagent.stores.log_redaction import memagent_logger
@@ -229,8 +235,11 @@ class Worker:
                     raise
                 log.warning("extractor down, using fallback for job %s: %s", job.id, exc)
                 found = self._run(self.fallback(turns))
-            res.candidates += found.candidates
-            res.dropped, res.reasons = found.dropped, found.reasons
+            kept, cut = bound_candidates(found.candidates)
+            res.candidates += kept
+            res.dropped, res.reasons = found.dropped + cut, found.reasons
+            if cut:
+                res.reasons.append(f"more than {MAX_CANDIDATES_PER_JOB} memories in one job")
         self.queue.save_result(
             job,
             {

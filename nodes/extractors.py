@@ -52,6 +52,36 @@ class ExtractionResult:
     reasons: list[str] = field(default_factory=list)
 
 
+MAX_CANDIDATES_PER_JOB = 24
+"""Most memories one extraction job writes. A pasted document of a thousand sentences
+would otherwise become hundreds of records (and minutes of writes) from one message."""
+
+
+def bound_candidates(
+    cands: list[Candidate], max_items: int = MAX_CANDIDATES_PER_JOB
+) -> tuple[list[Candidate], int]:
+    """At most ``max_items`` of ``cands`` (in their order) and how many were dropped.
+
+    Only when over the bound: of several statements of one key (entity + attribute,
+    free notes excepted) the last stands, as it would after versioning; then the most
+    important ones are kept, the later one on a tie."""
+    if len(cands) <= max_items:
+        return cands, 0
+    last: dict[tuple[str, str], int] = {}
+    for i, c in enumerate(cands):
+        if c.attribute != "note":
+            last[(c.entity, c.attribute)] = i
+    keep = [
+        i
+        for i, c in enumerate(cands)
+        if c.attribute == "note" or last[(c.entity, c.attribute)] == i
+    ]
+    if len(keep) > max_items:
+        ranked = sorted(keep, key=lambda i: (cands[i].importance, i), reverse=True)
+        keep = sorted(ranked[:max_items])
+    return [cands[i] for i in keep], len(cands) - len(keep)
+
+
 class Extractor(Protocol):
     """Turns in, candidates out. Must not write anything itself."""
 

@@ -1,7 +1,10 @@
 """prompt_assembly: build this turn's prompt within a measured token budget.
 
 Order: system -> must-keep slots -> memory briefing -> running summary ->
-recent window -> current input. The first four are sections of one leading
+recent window -> current input. A current input too long for what the other blocks
+leave (a message may have 32,000 characters, far more tokens than a small window) is
+cut in the prompt's copy, head and tail kept around a note; the stored message keeps
+every character. The first four are sections of one leading
 SystemMessage (many chat templates reject a second system message); the
 recent window keeps whole turns, tool calls paired with their results.
 
@@ -55,12 +58,21 @@ from memagent.prompts.prompt_assembly import (
     BRIEFING_HEADER,
     BRIEFING_OPEN,
     BRIEFING_RULES,
+    INPUT_SHORTENED,
     SECTION_SEPARATOR,
     SUMMARY_HEADER,
 )
 from memagent.prompts.system import SYSTEM_PROMPT
 from memagent.stores.log_redaction import memagent_logger
-from memagent.stores.tokens import Budget, content_text, count_message_tokens, count_tokens
+from memagent.stores.tokens import (
+    MESSAGE_OVERHEAD,
+    REPLY_PRIMING,
+    Budget,
+    content_text,
+    count_message_tokens,
+    count_tokens,
+    truncate_to_tokens,
+)
 
 logger = memagent_logger(__name__)
 
@@ -92,6 +104,8 @@ class Assembled:
     summary: str
     evicted: list[BaseMessage] = field(default_factory=list)
     over_budget: bool = False
+    input_shortened: bool = False
+    """The current input did not fit and the prompt holds a shortened copy."""
 
 
 def _clean(text: str) -> str:
@@ -168,6 +182,20 @@ def _fit_lines(text: str, max_tokens: int) -> tuple[str, int]:
     return "\n".join(kept), len(lines) - len(kept)
 
 
+def fit_input(current: BaseMessage, max_tokens: int) -> tuple[BaseMessage, bool]:
+    """``current`` as the prompt may hold it: itself if it fits in ``max_tokens``, else a
+    copy (same id) whose middle is replaced by ``INPUT_SHORTENED``."""
+    text = content_text(current.content)
+    room = max(0, max_tokens - MESSAGE_OVERHEAD)
+    if count_tokens(text) <= room:
+        return current, False
+    note = INPUT_SHORTENED.format(omitted=len(text))
+    cut = truncate_to_tokens(text, room, marker=note)
+    head, _, tail = cut.partition(note)
+    cut = f"{head}{INPUT_SHORTENED.format(omitted=len(text) - len(head) - len(tail))}{tail}"
+    return current.model_copy(update={"content": cut}), True
+
+
 def assemble(
     *,
     system: str,
@@ -192,13 +220,18 @@ def assemble(
         raise ValueError("the system prompt is empty")
     slots_text, slots_dropped = _fit_lines(slots, budget.slots)
     brief_text, brief_items = format_briefing(briefing, max_tokens=budget.briefing)
-    current_msgs = [current] if current is not None else []
     fixed = [system, slots_text, brief_text]
+    reserve = budget.summary + count_tokens(SUMMARY_HEADER) + 4
+    shortened = False
+    if current is not None:
+        head_tokens = count_message_tokens(SystemMessage(SECTION_SEPARATOR.join(fixed)))
+        room = budget.total - head_tokens - reserve - REPLY_PRIMING
+        current, shortened = fit_input(current, max(room, 0))
+    current_msgs = [current] if current is not None else []
     fixed_tokens = count_message_tokens(
         [SystemMessage(SECTION_SEPARATOR.join(t for t in fixed if t)), *current_msgs],
         reply_priming=True,
     )
-    reserve = budget.summary + count_tokens(SUMMARY_HEADER) + 4
     cap = max(0, min(budget.recent, budget.total - fixed_tokens - reserve))
     window = [m for m in history if not isinstance(m, SystemMessage)]
     evicted: list[BaseMessage] = []
@@ -231,6 +264,7 @@ def assemble(
         summary=summary,
         evicted=evicted,
         over_budget=tokens > budget.total,
+        input_shortened=shortened,
     )
 
 
@@ -322,6 +356,8 @@ async def assemble_turn(
     if changed:
         update["messages"] = changed
     notes = [f"working memory expired: {len(archived)} slots archived"] if archived else []
+    if result.input_shortened:
+        notes.append("prompt_assembly: the message was shortened to fit the context window")
     if result.over_budget:
         notes.append(f"prompt_assembly: {result.tokens} tokens exceed the budget")
     if notes:

@@ -23,11 +23,14 @@ from memagent.nodes.query_rewrite_rules import rewrite_query
 from memagent.nodes.recall import refers_back
 from memagent.prompts.query_rewrite import QUERY_REWRITE_PROMPT
 from memagent.stores.log_redaction import memagent_logger
+from memagent.stores.tokens import truncate_to_tokens
 
 logger = memagent_logger(__name__)
 
 SHORT_MESSAGE_CHARS = 40
 MAX_QUERY_CHARS = 300
+MAX_REWRITE_INPUT_TOKENS = 1000
+"""Most of the message the small model sees when it rewrites the query."""
 RECENT_TURNS = 4
 PRONOUNS = re.compile(
     r"\b(it|its|that|this|they|them|their|he|him|his|she|her|those|these|there)\b"
@@ -159,7 +162,8 @@ def make_llm_rewriter(small_model: Callable[[], BaseChatModel]) -> Rewriter:
     async def query_rewrite(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         message = current_message(state)
         recent = recent_turns(state)
-        prompt = QUERY_REWRITE_PROMPT.format(recent="\n".join(recent) or "(none)", message=message)
+        shown = truncate_to_tokens(message, MAX_REWRITE_INPUT_TOKENS)  # a 32k message fits
+        prompt = QUERY_REWRITE_PROMPT.format(recent="\n".join(recent) or "(none)", message=shown)
         try:
             reply = await small_model().ainvoke([HumanMessage(prompt)])
             query = " ".join(str(reply.text).strip().splitlines()[:1]).strip().strip('"')

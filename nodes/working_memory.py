@@ -18,6 +18,11 @@ rendered into every prompt. Updates are a gated merge:
   returned and recorded in ``expired``, so the end of that turn offers it to
   long-term memory exactly once (``nodes.async_extract.offer_digest``).
 
+Every bound here (ops per patch, slots per category, key and value length) is kept
+by truncating, never by failing the turn: a patch holds the last ``MAX_PATCH_OPS``
+distinct statements of a message (``Patch.bounded``), a category keeps its
+``MAX_SLOTS_PER_CATEGORY`` most recent slots, keys and values are cut to length.
+
 Stored in ``State.working`` as ``WorkingMemory.model_dump(mode="json")``.
 """
 
@@ -36,12 +41,18 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memagent.prompts.working_memory import CATEGORY_LABELS, PATCH_SYSTEM, PATCH_USER, SLOTS_HEADER
-from memagent.stores.tokens import content_text
+from memagent.stores.tokens import content_text, truncate_to_tokens
 
 Category = Literal["constraints", "goals", "preferences", "facts", "todos"]
 CATEGORIES: tuple[Category, ...] = ("constraints", "goals", "preferences", "facts", "todos")
 Source = Literal["rules", "model", "user"]
 MAX_VALUE_CHARS = 200
+MAX_KEY_CHARS = 60
+MAX_PATCH_OPS = 24
+MAX_PATCH_MESSAGE_TOKENS = 1500
+"""Most of a message the small model is shown when it proposes a patch."""
+MAX_SLOTS_PER_CATEGORY = 24
+"""A category holds at most this many slots; the least recently stated go first."""
 _PRIORITY = {"model": 0, "rules": 1, "user": 2}
 
 
@@ -124,7 +135,7 @@ class SlotOp(BaseModel):
 
     op: Literal["set", "remove"] = "set"
     category: Category | Literal["task_state"]
-    key: str = Field(min_length=1, max_length=60, pattern=r"^[\w:.\-]+$")
+    key: str = Field(min_length=1, max_length=MAX_KEY_CHARS, pattern=r"^[\w:.\-]+$")
     value: str | None = Field(default=None, max_length=MAX_VALUE_CHARS)
     corrected: bool = False
 
@@ -134,9 +145,20 @@ class Patch(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    ops: list[SlotOp] = Field(default_factory=list, max_length=24)
+    ops: list[SlotOp] = Field(default_factory=list, max_length=MAX_PATCH_OPS)
     turn: int = Field(default=0, ge=0)
     source: Source = "rules"
+
+    @classmethod
+    def bounded(cls, ops: list[SlotOp], *, turn: int, source: Source) -> Patch:
+        """A patch of ``ops`` within ``MAX_PATCH_OPS``: the last statement about each slot
+        (what ``apply_patch`` would keep anyway), and of those the last ones stated."""
+        last: dict[tuple[str, str], SlotOp] = {}
+        for op in ops:
+            last.pop((op.category, op.key), None)  # re-insert: order by last statement
+            last[(op.category, op.key)] = op
+        kept = list(last.values())[-MAX_PATCH_OPS:]
+        return cls(ops=kept, turn=turn, source=source)
 
 
 def _wins(old: Slot | None, turn: int, source: Source) -> bool:
@@ -199,11 +221,27 @@ def apply_patch(
                 corrected=op.corrected and old is not None,
             )
             changes.append(f"{op.category}.{op.key} {'corrected' if old else 'set'}")
+    changes += _evict_oldest(new)
     if changes:
         new.version = wm.version + 1
         new.updated_at = now
     new.touched_at = now
     return new, changes
+
+
+def _evict_oldest(wm: WorkingMemory) -> list[str]:
+    """Keep each category within ``MAX_SLOTS_PER_CATEGORY`` (in place): the slots stated
+    longest ago go first."""
+    changes: list[str] = []
+    for category in CATEGORIES:
+        bucket: dict[str, Slot] = getattr(wm, category)
+        if len(bucket) <= MAX_SLOTS_PER_CATEGORY:
+            continue
+        by_age = sorted(bucket, key=lambda k: (bucket[k].turn, bucket[k].updated_at))
+        for key in by_age[: len(bucket) - MAX_SLOTS_PER_CATEGORY]:
+            del bucket[key]
+            changes.append(f"{category}.{key} evicted")
+    return changes
 
 
 def superseded(old: WorkingMemory, new: WorkingMemory) -> list[Slot]:
@@ -313,14 +351,15 @@ class _ModelOp(BaseModel):
 
 class _ModelPatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    set: list[_ModelOp] = Field(default_factory=list, max_length=12)
-    remove: list[_ModelOp] = Field(default_factory=list, max_length=12)
+    set: list[_ModelOp] = Field(default_factory=list)
+    remove: list[_ModelOp] = Field(default_factory=list)
     task_state: str | None = None
     task_done: bool = False
 
 
-def _slug(key: str) -> str:
-    return re.sub(r"[^\w:.\-]+", "_", key.strip().lower()).strip("_")[:60] or "note"
+def slot_key(key: str) -> str:
+    """``key`` as a valid slot key: word characters, ``:.-``, at most ``MAX_KEY_CHARS``."""
+    return re.sub(r"[^\w:.\-]+", "_", key.strip().lower()).strip("_")[:MAX_KEY_CHARS] or "note"
 
 
 def parse_model_patch(text: str, *, turn: int) -> Patch | None:
@@ -331,16 +370,18 @@ def parse_model_patch(text: str, *, turn: int) -> Patch | None:
     try:
         raw = _ModelPatch.model_validate(json.loads(match.group(0)))
         ops = [
-            SlotOp(category=o.category, key=_slug(o.key), value=o.value[:MAX_VALUE_CHARS])
+            SlotOp(category=o.category, key=slot_key(o.key), value=o.value[:MAX_VALUE_CHARS])
             for o in raw.set
-            if o.value
+            if o.value and o.value.strip()
         ]
-        ops += [SlotOp(op="remove", category=o.category, key=_slug(o.key)) for o in raw.remove]
+        ops += [SlotOp(op="remove", category=o.category, key=slot_key(o.key)) for o in raw.remove]
         if raw.task_done:
             ops.append(SlotOp(op="remove", category="task_state", key="task"))
-        elif raw.task_state:
-            ops.append(SlotOp(category="task_state", key="task", value=raw.task_state[:200]))
-        return Patch(ops=ops, turn=turn, source="model")
+        elif raw.task_state and raw.task_state.strip():
+            ops.append(
+                SlotOp(category="task_state", key="task", value=raw.task_state[:MAX_VALUE_CHARS])
+            )
+        return Patch.bounded(ops, turn=turn, source="model")
     except (ValueError, ValidationError):
         return None
 
@@ -348,8 +389,10 @@ def parse_model_patch(text: str, *, turn: int) -> Patch | None:
 async def propose_patch(
     model: BaseChatModel, wm: WorkingMemory, message: str, *, turn: int
 ) -> Patch | None:
-    """Ask the small model for a JSON patch; None when its output does not validate."""
+    """Ask the small model for a JSON patch; None when its output does not validate.
+    A long message is cut to ``MAX_PATCH_MESSAGE_TOKENS`` (head and tail) for the ask."""
     current = render(wm) or "(empty)"
+    message = truncate_to_tokens(message, MAX_PATCH_MESSAGE_TOKENS)
     reply = await model.ainvoke(
         [
             SystemMessage(PATCH_SYSTEM),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from memagent.nodes.working_memory import Category, Patch, SlotOp, WorkingMemory
+from memagent.nodes.working_memory import Category, Patch, SlotOp, WorkingMemory, slot_key
 
 _I = re.IGNORECASE
 _NUM_ZH = r"[\d一二三四五六七八九十百千两]"
@@ -210,11 +210,12 @@ _STOP = frozenset(
 
 
 def _generic_key(category: Category, sentence: str) -> str:
-    words = [w for w in re.findall(r"[A-Za-z]{3,}", sentence.lower()) if w not in _STOP]
+    words = [w[:20] for w in re.findall(r"[A-Za-z]{3,}", sentence.lower()) if w not in _STOP]
     if words:
-        return f"{category[:-1] if category.endswith('s') else category}:" + "-".join(words[:4])
+        label = category[:-1] if category.endswith("s") else category
+        return slot_key(f"{label}:" + "-".join(words[:4]))
     han = "".join(re.findall(r"[\u4e00-\u9fff]", sentence))[:6]
-    return f"{category}:{han or 'note'}"
+    return slot_key(f"{category}:{han or 'note'}")
 
 
 def _skip(sentence: str) -> bool:
@@ -266,4 +267,4 @@ def rules_patch(text: str, *, turn: int, current: WorkingMemory | None = None) -
             latest = _latest_key(current) if corrected else None
             if latest:
                 ops.append(SlotOp(category=latest[0], key=latest[1], value=value, corrected=True))
-    return Patch(ops=ops, turn=turn, source="rules")
+    return Patch.bounded(ops, turn=turn, source="rules")

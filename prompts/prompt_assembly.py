@@ -20,3 +20,10 @@ SUMMARY_HEADER = (
 )
 
 SECTION_SEPARATOR = "\n\n"
+
+INPUT_SHORTENED = (
+    "\n\n[… the middle of this message ({omitted} characters) was left out to fit the "
+    "context window …]\n\n"
+)
+"""Replaces the middle of a user message too long for the prompt (the stored message
+keeps every character; only the prompt's copy is cut)."""

@@ -41,6 +41,7 @@ from memagent.stores.engines import (
     WriteMode,
     point_id_str,
 )
+from memagent.stores.file_access import open_failure, unwritable_reason
 
 _SHARD_DIR = "edge"
 _LOCK_FILE = "LOCK"
@@ -128,12 +129,19 @@ class EdgeEngine:
         shared: bool = False,
         lock_timeout_s: float = 30.0,
         distance: Distance = "cosine",
+        read_only: bool = False,
     ) -> None:
         """``dims=None`` opens an existing shard as it is (a new one gets a 1-dim placeholder).
 
         ``payload_in_ram`` keeps payloads cached in memory: a keyword corpus is built
         from payloads, and reading them cold from disk made the first keyword search
         of a namespace ~10x slower at 100k items (bench/store_bench.py).
+
+        ``read_only`` is for callers that only read (``memories list``, ``doctor``): the
+        engine cannot load a shard from a directory it cannot write (it maps files
+        read-write), so there it loads a private copy taken under a shared lock; a
+        missing store reads as empty and nothing is created. A writable directory is
+        opened in place as usual.
         """
         self.dims = dims or 1
         self.distance: Distance = distance
@@ -142,17 +150,34 @@ class EdgeEngine:
             raise ValueError("a ':memory:' store cannot be shared between processes")
         self._shared = shared
         self._lock_timeout_s = lock_timeout_s
+        self.snapshot_of: Path | None = None
+        """The directory a read-only engine copied (None when opened in place)."""
+        if read_only and not self._temp and not shared:
+            source = Path(location)
+            if not (source / _SHARD_DIR).is_dir():
+                self._temp = True  # nothing stored yet: read an empty store, create nothing
+            elif unwritable_reason(source / _SHARD_DIR) is not None:
+                self._temp = True
+                self.snapshot_of = source
         root = Path(
             tempfile.mkdtemp(prefix="memagent-edge-", dir=_ram_dir()) if self._temp else location
         )
-        root.mkdir(parents=True, exist_ok=True)
+        if self.snapshot_of is not None:
+            self._copy_shard(self.snapshot_of, root)
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise open_failure(root, exc) from exc
         self._root = root
         self._shard_dir = root / _SHARD_DIR
         self._guard = threading.RLock()
         self._depth = 0
         self._dirty = False
         self._closed = False
-        self._lock_fd = os.open(root / _LOCK_FILE, os.O_CREAT | os.O_RDWR, 0o644)
+        try:
+            self._lock_fd = os.open(root / _LOCK_FILE, os.O_CREAT | os.O_RDWR, 0o644)
+        except OSError as exc:
+            raise open_failure(root / _LOCK_FILE, exc) from exc
         self._acquire()
         vectors = {
             VECTOR: qe.EdgeVectorParams(
@@ -184,6 +209,33 @@ class EdgeEngine:
             self._shard.flush()
             self._shard.close()
             self._unlock()
+
+    def _copy_shard(self, source: Path, target: Path) -> None:
+        """Copy ``source``'s shard into ``target`` under a shared lock on ``source``, so no
+        writer (which holds the lock exclusively) is half-way through a write."""
+        fd: int | None = None
+        with contextlib.suppress(OSError):
+            fd = os.open(source / _LOCK_FILE, os.O_RDONLY)
+        try:
+            if fd is not None:
+                deadline = time.monotonic() + self._lock_timeout_s
+                while True:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                        break
+                    except BlockingIOError:
+                        if time.monotonic() > deadline:
+                            raise StoreLockedError(
+                                f"store directory {source} is open in another process"
+                            ) from None
+                        time.sleep(0.02)
+            shutil.copytree(source / _SHARD_DIR, target / _SHARD_DIR)
+        except BaseException:
+            shutil.rmtree(target, ignore_errors=True)
+            raise
+        finally:
+            if fd is not None:
+                os.close(fd)
 
     def _load(self) -> Any:
         if self._config is None:

@@ -4,7 +4,9 @@ Decay: an active record whose retention score ``recency(last access) x confidenc
 fell below ``archive_below`` is archived (kept, never recalled), unless its
 importance is at least ``protect_importance``. Deprecated versions older than
 ``retention_days`` (counted from ``valid_to``) are purged, and pending facts
-never confirmed within ``pending_days`` expire. ``dry_run`` reports the same
+never confirmed within ``pending_days`` expire. A profile that no longer matches
+the active facts (one was deleted, archived or superseded since it was compacted)
+is recompacted, or dropped when no fact is left. ``dry_run`` reports the same
 changes without making them.
 
 Consolidation: working-memory slots that survived a session (its digest at
@@ -25,6 +27,13 @@ from typing import Any
 from langgraph.store.base import BaseStore
 
 from memagent.stores.namespaces import ROOT, namespace, scope_of
+from memagent.stores.profile import (
+    PROFILE_KEY,
+    active_records,
+    compact_profile,
+    digest_lines,
+    load_profile,
+)
 from memagent.stores.records import MemoryRecord, utcnow
 from memagent.stores.scoring import recency
 from memagent.stores.write_path import PENDING_PREFIX, Candidate, WriteResult, write_memory
@@ -50,6 +59,8 @@ class MaintenanceReport:
     expired_pending: list[dict[str, Any]] = field(default_factory=list)
     protected: int = 0
     kept: int = 0
+    profiles: list[dict[str, Any]] = field(default_factory=list)
+    """Profiles recompacted (or dropped) because they no longer matched the facts."""
     errors: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -88,9 +99,31 @@ def fact_scopes(
     out = set()
     for ns in store.list_namespaces(prefix=prefix, limit=100_000):
         user, customer, kind = scope_of(ns)
-        if len(ns) == 4 and kind == "facts" and user is not None and customer is not None:
+        # a profile may outlive its facts (all deleted): maintain still refreshes it
+        if len(ns) == 4 and kind in ("facts", "profile") and user and customer:
             out.add((user, customer))
     return sorted(out)
+
+
+def stale_profile(store: BaseStore, user_id: str, customer_id: str) -> bool:
+    """Whether the stored profile no longer lists the facts a compaction would list now."""
+    profile = load_profile(store, user_id, customer_id)
+    if profile is None:
+        return False
+    now = [rid for rid, _ in digest_lines(active_records(store, user_id, customer_id))]
+    return list(profile.get("facts") or []) != now
+
+
+def refresh_profile(store: BaseStore, user_id: str, customer_id: str) -> str:
+    """Rebuild the profile from the active facts, or drop it when none is left;
+    returns ``recompacted`` | ``dropped`` | ``none`` (there was no profile)."""
+    if load_profile(store, user_id, customer_id) is None:
+        return "none"
+    value = compact_profile(store, user_id, customer_id)
+    if value["facts"]:
+        return "recompacted"
+    store.delete(namespace(user_id, customer_id, "profile"), PROFILE_KEY)
+    return "dropped"
 
 
 def maintain(
@@ -143,6 +176,9 @@ def maintain(
                     if not dry_run:
                         store.delete(ns, item.key)
                         offset -= 1
+        if stale_profile(store, user, customer):
+            done = "stale" if dry_run else refresh_profile(store, user, customer)
+            report.profiles.append({"user_id": user, "customer_id": customer, "action": done})
     return report
 
 

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from memagent.stores.file_access import connect_readonly, open_failure, require_writable
+
 JobStatus = Literal["pending", "running", "done", "dead", "superseded"]
 STATUSES: tuple[str, ...] = ("pending", "running", "done", "dead", "superseded")
 
@@ -183,13 +185,17 @@ class JobQueue:
         lease_s: float = 60.0,
         synchronous: Literal["FULL", "NORMAL"] = "FULL",
         clock: Callable[[], float] = time.time,
+        read_only: bool = False,
     ) -> None:
+        """``read_only`` opens an existing outbox for inspection only (``jobs status`` on a
+        read-only home), and a missing one as empty, creating nothing; otherwise an outbox
+        that cannot be created or written is a ``StorageError`` naming the file."""
         if delay_s < 0 or lease_s <= 0 or max_attempts < 1 or every_n_turns < 1:
             raise ValueError(
                 "need delay_s >= 0, lease_s > 0, max_attempts >= 1, every_n_turns >= 1"
             )
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.read_only = read_only
         self.delay_s = delay_s
         self.every_n_turns = every_n_turns
         self.max_attempts = max_attempts
@@ -200,7 +206,16 @@ class JobQueue:
         self._synchronous = synchronous
         self._local = threading.local()
         self._listeners: list[Callable[[], None]] = []
-        self._conn().executescript(_SCHEMA)
+        if read_only:
+            self._conn()
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            require_writable(self.path)
+            self._conn().executescript(_SCHEMA)
+        except (OSError, sqlite3.OperationalError) as exc:
+            self.close()
+            raise open_failure(self.path, exc) from exc
 
     @classmethod
     def for_settings(cls, settings: Any, **kwargs: Any) -> JobQueue:
@@ -222,6 +237,14 @@ class JobQueue:
         an OS crash just runs the job again. ``lock`` rows need no durability.
         """
         conn: sqlite3.Connection | None = getattr(self._local, kind, None)
+        if conn is None and self.read_only:
+            if self.path.exists():
+                conn = connect_readonly(self.path, timeout=30.0, isolation_level=None)
+            else:  # nothing queued yet: an empty outbox, and nothing created
+                conn = sqlite3.connect(":memory:", isolation_level=None)
+                conn.executescript(_SCHEMA)
+            conn.row_factory = sqlite3.Row
+            setattr(self._local, kind, conn)
         if conn is None:
             conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
             conn.row_factory = sqlite3.Row
@@ -504,6 +527,14 @@ class JobQueue:
     def get(self, jid: str) -> Job | None:
         row = self._conn().execute("SELECT * FROM jobs WHERE id=?", (jid,)).fetchone()
         return _row_to_job(row) if row else None
+
+    def ids(self, status: str | None = None) -> list[str]:
+        """Every job id (of one status), for resolving a shortened id."""
+        if status is None:
+            rows = self._conn().execute("SELECT id FROM jobs")
+        else:
+            rows = self._conn().execute("SELECT id FROM jobs WHERE status=?", (status,))
+        return [str(r[0]) for r in rows]
 
     def counts(self) -> dict[str, int]:
         """Number of jobs per status (every status present, zero if none)."""

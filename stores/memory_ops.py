@@ -4,6 +4,16 @@ Plain functions over a ``BaseStore`` returning JSON-ready dicts, shared by the
 CLI (``memagent memories ...``, ``memagent forget``) and tests. Every function
 takes a user id; nothing here lists or deletes across users.
 
+A memory id may be given as any unique prefix of it (as git takes commit ids), so the
+shortened ids of a table work (``resolve_id``); an ambiguous prefix is an error that
+lists the candidates.
+
+Delete removes the content from everything derived from the record, not only the
+record: the customer's profile is recompacted without it (or dropped when nothing is
+left), and the turns it was extracted from leave the session's episode transcript
+(``scrub_derived``). Working memory and the running summary live in the session's
+checkpoint; the caller scrubs those through the ``scrub_sessions`` hook.
+
 Forget removes everything of a user (or one of their customers): facts (with
 their dense and keyword index entries, which the store drops with the item),
 pending facts, episodes, the profile, queued jobs, and, through the
@@ -13,26 +23,33 @@ left and says so in the report.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from langgraph.store.base import BaseStore, Item
 
+from memagent.stores.forgetting import refresh_profile
+from memagent.stores.id_prefix import IdNotFoundError, resolve_prefix
 from memagent.stores.namespaces import KINDS, namespace, scope_of
 from memagent.stores.profile import load_profile
 from memagent.stores.protocols import MemoryStoreExtensions
 from memagent.stores.write_path import PENDING_PREFIX
+
+MAX_QUERY_CHARS = 2000
+SessionSources = dict[str, list[str]]
+"""thread id -> message ids that a deleted memory was extracted from."""
 
 
 class ScopedJobs(Protocol):
     def delete_scope(self, user_id: str, customer_id: str | None = None) -> int: ...
 
 
-class MemoryNotFoundError(KeyError):
+class MemoryNotFoundError(IdNotFoundError):
     """No memory with that id in that scope."""
 
-    def __str__(self) -> str:  # KeyError would print the repr of the message
-        return str(self.args[0]) if self.args else ""
+
+class InvalidQueryError(ValueError):
+    """An empty or oversized search query."""
 
 
 def describe(item: Item, user_id: str, customer_id: str) -> dict[str, Any]:
@@ -103,6 +120,12 @@ def search_memories(
     store: BaseStore, user_id: str, customer_id: str, query: str, *, limit: int = 10
 ) -> list[dict[str, Any]]:
     """Active facts most relevant to ``query`` (dense+keyword when the store has it)."""
+    if not query.strip():
+        raise InvalidQueryError("the search query is empty")
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidQueryError(
+            f"the search query has {len(query)} characters; the limit is {MAX_QUERY_CHARS}"
+        )
     ns = namespace(user_id, customer_id, "facts")
     rows = []
     if isinstance(store, MemoryStoreExtensions):
@@ -114,13 +137,37 @@ def search_memories(
     return rows
 
 
+def resolve_id(store: BaseStore, user_id: str, customer_id: str, ref: str) -> str:
+    """The full id of the memory ``ref`` names (the id or a unique prefix of it)."""
+    ns = namespace(user_id, customer_id, "facts")
+    if ref and store.get(ns, ref) is not None:
+        return ref
+    try:
+        return resolve_prefix(
+            ref, (i.key for i in _all(store, ns)), what="memory", not_found=MemoryNotFoundError
+        )
+    except MemoryNotFoundError:
+        raise MemoryNotFoundError(
+            f"no memory {ref!r} for user {user_id!r} / customer {customer_id!r}"
+        ) from None
+
+
 def show_memory(store: BaseStore, user_id: str, customer_id: str, memory_id: str) -> dict[str, Any]:
+    """One memory with its provenance; ``memory_id`` may be a unique prefix."""
+    memory_id = resolve_id(store, user_id, customer_id, memory_id)
     item = store.get(namespace(user_id, customer_id, "facts"), memory_id)
     if item is None:
         raise MemoryNotFoundError(
             f"no memory {memory_id!r} for user {user_id!r} / customer {customer_id!r}"
         )
     return describe(item, user_id, customer_id)
+
+
+def current_memories(store: BaseStore, user_id: str, customer_id: str) -> list[dict[str, Any]]:
+    """What the assistant currently holds true about a customer: the active version of
+    each memory (``/memories`` in chat). Superseded versions are history
+    (``memories history``), archived and unconfirmed ones are not current either."""
+    return list_memories(store, user_id, customer_id, status="active")
 
 
 def history(
@@ -155,17 +202,94 @@ def export(store: BaseStore, user_id: str, customer_id: str | None = None) -> di
 
 
 def delete_memory(
-    store: BaseStore, user_id: str, customer_id: str, memory_id: str, *, all_versions: bool = False
+    store: BaseStore,
+    user_id: str,
+    customer_id: str,
+    memory_id: str,
+    *,
+    all_versions: bool = False,
+    scrub_sessions: Callable[[SessionSources, list[str]], int] | None = None,
 ) -> dict[str, Any]:
-    """Delete one record (or its whole version history); returns the deleted ids."""
+    """Delete one record (or its whole version history) and what was derived from it.
+
+    ``memory_id`` may be a unique prefix. Returns the deleted ids and what was scrubbed:
+    ``profile`` (recompacted or dropped), ``episode_turns`` removed, and ``sessions``
+    whose working memory / summary the ``scrub_sessions(sources, texts)`` hook cleaned.
+    """
     ns = namespace(user_id, customer_id, "facts")
-    ids = [r["id"] for r in history(store, user_id, customer_id, memory_id)] if all_versions else []
-    if not ids:
-        show_memory(store, user_id, customer_id, memory_id)  # raises when absent
-        ids = [memory_id]
-    for i in ids:
-        store.delete(ns, i)
-    return {"deleted": ids, "user_id": user_id, "customer_id": customer_id}
+    memory_id = resolve_id(store, user_id, customer_id, memory_id)
+    rows = (
+        history(store, user_id, customer_id, memory_id)
+        if all_versions
+        else [show_memory(store, user_id, customer_id, memory_id)]
+    )
+    for row in rows:
+        store.delete(ns, row["id"])
+    report = scrub_derived(store, user_id, customer_id, rows)
+    texts = [str(r["content"]) for r in rows if r.get("content")]
+    sessions = scrub_sessions(report.pop("sources"), texts) if scrub_sessions is not None else None
+    report.pop("sources", None)
+    return {
+        "deleted": [r["id"] for r in rows],
+        "user_id": user_id,
+        "customer_id": customer_id,
+        **report,
+        "sessions": sessions,
+    }
+
+
+def sources_of(rows: Iterable[dict[str, Any]]) -> SessionSources:
+    """thread id -> message ids the described records were extracted from."""
+    out: SessionSources = {}
+    for row in rows:
+        src = row.get("source") or {}
+        thread, ids = src.get("thread_id"), src.get("message_ids") or []
+        if thread and ids:
+            out.setdefault(str(thread), [])
+            out[str(thread)] += [str(i) for i in ids if str(i) not in out[str(thread)]]
+    return out
+
+
+def _without_exchanges(turns: list[dict[str, Any]], ids: set[str]) -> list[dict[str, Any]]:
+    """``turns`` minus the user turns in ``ids`` and the replies to them (every turn up to
+    the next user turn): a reply restates what it answers."""
+    kept: list[dict[str, Any]] = []
+    dropping = False
+    for turn in turns:
+        if turn.get("role") == "user":
+            dropping = turn.get("id") in ids
+        if not dropping:
+            kept.append(turn)
+    return kept
+
+
+def scrub_derived(
+    store: BaseStore, user_id: str, customer_id: str, rows: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """After deleting ``rows`` (as ``describe`` gives them): recompact the profile and
+    remove the exchanges they came from (the user turn and its reply) out of the episode
+    transcripts."""
+    sources = sources_of(rows)
+    removed = 0
+    ns = namespace(user_id, customer_id, "episodes")
+    for thread, message_ids in sources.items():
+        item = store.get(ns, thread)
+        if item is None:
+            continue
+        turns = list(item.value.get("turns", []))
+        kept = _without_exchanges(turns, set(message_ids))
+        if len(kept) == len(turns):
+            continue
+        removed += len(turns) - len(kept)
+        if kept:
+            store.put(ns, thread, {**item.value, "turns": kept}, index=False)
+        else:
+            store.delete(ns, thread)
+    return {
+        "profile": refresh_profile(store, user_id, customer_id),
+        "episode_turns": removed,
+        "sources": sources,
+    }
 
 
 def forget(

@@ -158,13 +158,16 @@ def classifier() -> PoisonClassifier:
     return PoisonClassifier()
 
 
-def check_instruction(text: str) -> str | None:
+def check_instruction(text: str, *, model: bool | None = None) -> str | None:
     """A short reason when ``text`` addresses the assistant rather than stating a fact.
 
     The rules answer first (cheap, explainable); only text they let through is embedded.
+    ``model`` turns the classifier on or off (the write path passes the settings'
+    ``poison_model``); None falls back to ``model_enabled()`` for library callers.
     """
     reason = assess(text).reason
-    if reason is not None or not model_enabled() or not text.strip():
+    use_model = model_enabled() if model is None else model
+    if reason is not None or not use_model or not text.strip():
         return reason
     return classifier().reason(model_input(text))
 

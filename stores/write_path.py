@@ -110,15 +110,19 @@ class WriteConfig:
     redaction_key_file: Path | None = None
     """The keyed-placeholder key (created on first use); ``None``: the one under the
     environment's ``MEMAGENT_HOME`` (library use without settings)."""
+    instruction_model: bool | None = None
+    """The learned injection screen on top of the rules; None: ``MEMAGENT_POISON_MODEL``
+    of the process (library callers), the settings' ``poison_model`` otherwise."""
 
     @classmethod
     def for_settings(cls, settings: Any) -> WriteConfig:
-        """The defaults with the settings' near-duplicate threshold
-        (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``) and redaction key (under the settings'
-        home), as the worker and ``memories add`` write."""
+        """The defaults with the settings' near-duplicate threshold, redaction key (under
+        the settings' home) and injection screen (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``,
+        ``MEMAGENT_POISON_MODEL``), as the worker and ``memories add`` write."""
         return cls(
             near_duplicate=float(settings.near_duplicate_threshold),
             redaction_key_file=Path(settings.home) / REDACTION_KEY_FILE,
+            instruction_model=bool(getattr(settings, "poison_model", True)),
         )
 
 
@@ -170,12 +174,12 @@ def _redact(text: str, key_file: Path | None = None) -> tuple[str, list[str]]:
     return r.text, [str(getattr(f, "type", f)) for f in r.found]
 
 
-def _instruction_reason(text: str) -> str | None:
+def _instruction_reason(text: str, model: bool | None = None) -> str | None:
     try:
         from memagent.stores.poison import check_instruction
     except ImportError:  # TODO(trust)
         return None
-    return check_instruction(text)
+    return check_instruction(text, model=model)
 
 
 # -- store queries and merges ---------------------------------------------------------
@@ -256,7 +260,7 @@ def build_record(
         value, found_v = _redact(value, key_file)
         found += found_v
     if cfg.check_instructions:
-        reason = _instruction_reason(candidate.content)
+        reason = _instruction_reason(candidate.content, cfg.instruction_model)
         if reason:
             return None, f"instruction-like content: {reason}", found
     attribute = candidate.attribute

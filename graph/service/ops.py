@@ -119,9 +119,17 @@ async def sessions_show(res: Resources, args: dict[str, Any], emit: Emit) -> dic
 # -- memories ---------------------------------------------------------------------------
 
 
-async def _on_store(res: Resources, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    store = await res.store()
+async def _on_store(
+    res: Resources, fn: Callable[..., Any], *args: Any, write: bool = False, **kwargs: Any
+) -> Any:
+    """``fn(store, *args, **kwargs)`` in a thread; ``write``: it changes the store."""
+    store = await res.store(write=write)
     return await asyncio.to_thread(fn, store, *args, **kwargs)
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop, coro: Any) -> Any:
+    """Run ``coro`` on ``loop`` from a worker thread (the checkpointer lives on the loop)."""
+    return asyncio.run_coroutine_threadsafe(coro, loop).result()
 
 
 @op("memories.list")
@@ -161,11 +169,29 @@ async def memories_history(res: Resources, args: dict[str, Any], emit: Emit) -> 
 
 @op("memories.delete")
 async def memories_delete(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
-    from memagent.stores.memory_ops import delete_memory
+    """The memory and what was derived from it: the profile and episodes
+    (``memory_ops.delete_memory``) and the sessions' latest state (``session_scrub``)."""
+    from memagent.graph.session_scrub import scrub_sessions
+    from memagent.stores.memory_ops import SessionSources, delete_memory
+
+    user, customer = str(args["user"]), str(args["customer"])
+    graph, saver = await res.sessions(write=True)
+    loop = asyncio.get_running_loop()
+
+    async def scrub_async(sources: SessionSources, texts: list[str]) -> int:
+        threads = [
+            r["session"]
+            for r in await session_rows(graph, saver)
+            if r["user_id"] == user and r["customer_id"] == customer
+        ]
+        return await scrub_sessions(graph, threads, sources, texts)
+
+    def scrub(sources: SessionSources, texts: list[str]) -> int:
+        return int(_on_loop(loop, scrub_async(sources, texts)))
 
     return await _on_store(
-        res, delete_memory, args["user"], args["customer"], args["id"],
-        all_versions=bool(args.get("all_versions")),
+        res, delete_memory, user, customer, args["id"], write=True,
+        all_versions=bool(args.get("all_versions")), scrub_sessions=scrub,
     )  # fmt: skip
 
 
@@ -179,18 +205,28 @@ async def memories_export(res: Resources, args: dict[str, Any], emit: Emit) -> A
 @op("memories.add")
 async def memories_add(res: Resources, args: dict[str, Any], emit: Emit) -> dict[str, Any]:
     """Through the write path extraction uses; the queue's lock serialises it with workers."""
+    from memagent.graph.validation import validate_memory_text
     from memagent.nodes.extractors import candidate_from_text
+    from memagent.stores.profile import compact_profile
     from memagent.stores.write_path import WriteConfig, write_memory
 
-    cand = candidate_from_text(str(args["text"]))
+    text = validate_memory_text(str(args["text"]))
+    cand = candidate_from_text(text)
     updates = {k: args[k] for k in ("type", "importance") if args.get(k) is not None}
     cand = cand.model_copy(update=updates)
-    queue = res.queue()
+    queue = res.queue(write=True)
     config = WriteConfig.for_settings(res.settings)
-    res_ = await _on_store(
-        res, write_memory, args["user"], args["customer"], cand,
-        origin="manual", lock=queue.lock, config=config,
-    )  # fmt: skip
+    user, customer = args["user"], args["customer"]
+
+    def add(store: Any) -> Any:
+        result = write_memory(
+            store, user, customer, cand, origin="manual", lock=queue.lock, config=config
+        )
+        if result.action in ("created", "versioned"):  # as the worker does after extraction
+            compact_profile(store, user, customer)
+        return result
+
+    res_ = await _on_store(res, add, write=True)
     return {"stored": res_.stored, "content": res_.content, "reason": res_.reason,
             "id": res_.id, "action": res_.action}  # fmt: skip
 
@@ -199,17 +235,16 @@ async def memories_add(res: Resources, args: dict[str, Any], emit: Emit) -> dict
 async def forget(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
     from memagent.stores.memory_ops import forget as forget_scope
 
-    graph, saver = await res.sessions()
+    graph, saver = await res.sessions(write=True)
     loop = asyncio.get_running_loop()
 
     def delete_sessions(user: str, customer: str | None) -> int:
         # forget runs in a worker thread; the checkpointer lives on this loop.
-        coro = delete_scope_sessions(graph, saver, user, customer)
-        return asyncio.run_coroutine_threadsafe(coro, loop).result()
+        return int(_on_loop(loop, delete_scope_sessions(graph, saver, user, customer)))
 
     return await _on_store(
-        res, forget_scope, args["user"], args.get("customer"),
-        jobs=res.queue(), delete_sessions=delete_sessions,
+        res, forget_scope, args["user"], args.get("customer"), write=True,
+        jobs=res.queue(write=True), delete_sessions=delete_sessions,
     )  # fmt: skip
 
 
@@ -230,7 +265,7 @@ async def maintain(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
         )  # fmt: skip
         return report.to_dict()
 
-    return await _on_store(res, work)
+    return await _on_store(res, work, write=not args.get("dry_run"))
 
 
 @op("store.check")
@@ -242,7 +277,9 @@ async def store_check(res: Resources, args: dict[str, Any], emit: Emit) -> str:
     await asyncio.to_thread(
         store.search, namespace("doctor", "doctor", "facts"), query="budget", limit=1
     )
-    return f"{type(store).__name__} at {res.settings.resolved_store_location()}"
+    snapshot = getattr(getattr(store, "engine", None), "snapshot_of", None)
+    note = " (read-only: read from a private copy)" if snapshot is not None else ""
+    return f"{type(store).__name__} at {res.settings.resolved_store_location()}{note}"
 
 
 # -- jobs -------------------------------------------------------------------------------
@@ -256,9 +293,11 @@ async def jobs_status(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
 
 
 @op("jobs.retry")
-async def jobs_retry(res: Resources, args: dict[str, Any], emit: Emit) -> dict[str, int]:
-    n = await asyncio.to_thread(res.queue().retry_dead, args.get("id"))
-    return {"requeued": n}
+async def jobs_retry(res: Resources, args: dict[str, Any], emit: Emit) -> dict[str, Any]:
+    """Every dead job, or the one ``id`` names (an id or a unique prefix of one)."""
+    from memagent.graph.cli_jobs import retry_jobs
+
+    return dict(await asyncio.to_thread(retry_jobs, res.queue(write=True), args.get("id")))
 
 
 @op("jobs.drain")
@@ -268,9 +307,10 @@ async def jobs_drain(res: Resources, args: dict[str, Any], emit: Emit) -> dict[s
     from memagent.graph.worker import Worker
 
     agent = res.opened_agent
-    queue = res.queue()
+    queue = res.queue(write=True)
     running = agent.worker if agent is not None else None
-    worker = running or Worker.for_settings(res.settings, queue=queue, store=await res.store())
+    store = await res.store(write=True)
+    worker = running or Worker.for_settings(res.settings, queue=queue, store=store)
     try:
         report = (await asyncio.to_thread(worker.drain)).to_dict()
     finally:

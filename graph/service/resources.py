@@ -3,6 +3,11 @@
 The service opens everything once at start (``eager=True``) and keeps it; the
 in-process mode (``MEMAGENT_SERVICE=off``) opens only what its one command needs (a
 ``memories list`` loads the store, not the graph or the worker) and closes it after.
+
+On a home this process cannot write (the in-process mode serves it, see
+``backend.in_process``) the store, the checkpointer and the job queue open read-only,
+so reading works; a request that would write asks for ``write=True`` and gets a
+``StorageError`` naming the file or directory in the way, before anything is touched.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.store.base import BaseStore
@@ -18,11 +24,18 @@ from memagent.graph.agent import Agent, aopen_agent, checkpointer_factory, store
 from memagent.graph.builder import build_default_graph
 from memagent.graph.sessions import Graph
 from memagent.graph.settings import Settings
+from memagent.stores.file_access import require_writable, unwritable_reason
 from memagent.stores.jobs import JobQueue
 
-StoreOpener = Callable[[Settings], contextlib.AbstractAsyncContextManager[BaseStore]]
+StoreOpener = Callable[..., contextlib.AbstractAsyncContextManager[BaseStore]]
 STORE_OPENER: StoreOpener = store_factory
-"""How resources open the store when no agent is open; tests swap in an in-memory one."""
+"""How resources open the store when no agent is open: ``opener(settings, read_only=...)``;
+tests swap in an in-memory one."""
+
+
+def _require_writable(path: str | Path) -> None:
+    if not str(path).startswith(("http://", "https://")):  # a server is written to remotely
+        require_writable(path)
 
 
 class Resources:
@@ -36,6 +49,8 @@ class Resources:
         self._store: BaseStore | None = None
         self._queue: JobQueue | None = None
         self._sessions: tuple[Graph, AsyncSqliteSaver] | None = None
+        self.read_only = unwritable_reason(settings.home) is not None
+        """The home cannot be written: everything opens read-only."""
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -59,29 +74,42 @@ class Resources:
                 )
             return self._agent
 
-    async def store(self) -> BaseStore:
+    async def store(self, *, write: bool = False) -> BaseStore:
+        """The long-term store; ``write``: the request will write to it."""
+        if write and self.read_only:
+            await asyncio.to_thread(_require_writable, self.settings.resolved_store_location())
         if self._agent is not None:
             return self._agent.store
         async with self._lock:
             if self._store is None:
-                self._store = await self._stack.enter_async_context(STORE_OPENER(self.settings))
+                self._store = await self._stack.enter_async_context(
+                    STORE_OPENER(self.settings, read_only=self.read_only)
+                )
             return self._store
 
-    def queue(self) -> JobQueue:
+    def queue(self, *, write: bool = False) -> JobQueue:
+        """The job queue; ``write``: the request will change it."""
+        if write and self.read_only:
+            _require_writable(self.settings.jobs_path)
         if self._agent is not None and self._agent.queue is not None:
             return self._agent.queue
         if self._queue is None:
-            self._queue = JobQueue.for_settings(self.settings)
+            self._queue = JobQueue.for_settings(self.settings, read_only=self.read_only)
             self._stack.callback(self._queue.close)
         return self._queue
 
-    async def sessions(self) -> tuple[Graph, AsyncSqliteSaver]:
-        """A graph to read checkpointed sessions with, and its checkpointer."""
+    async def sessions(self, *, write: bool = False) -> tuple[Graph, AsyncSqliteSaver]:
+        """A graph to read checkpointed sessions with, and its checkpointer; ``write``:
+        the request will change sessions."""
+        if write and self.read_only:
+            await asyncio.to_thread(_require_writable, self.settings.checkpoint_path)
         if self._agent is not None:
             return self._agent.graph, self._agent.checkpointer
         async with self._lock:
             if self._sessions is None:
-                saver = await self._stack.enter_async_context(checkpointer_factory(self.settings))
+                saver = await self._stack.enter_async_context(
+                    checkpointer_factory(self.settings, read_only=self.read_only)
+                )
                 graph = build_default_graph(self.settings).compile(checkpointer=saver)
                 self._sessions = (graph, saver)
             return self._sessions

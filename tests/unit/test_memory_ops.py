@@ -97,7 +97,7 @@ def cli_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[InMem
     s = InMemoryStore(index={"dims": 64, "embed": hash_embeddings(64), "fields": ["content"]})
 
     @contextlib.asynccontextmanager
-    async def opener(settings: object) -> AsyncIterator[BaseStore]:
+    async def opener(settings: object, **kwargs: object) -> AsyncIterator[BaseStore]:
         yield s
 
     monkeypatch.setattr(resources, "STORE_OPENER", opener)
