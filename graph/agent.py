@@ -25,16 +25,17 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
 
+from memagent.core.context import Context
+from memagent.core.settings import Settings
 from memagent.graph.builder import LLM, ChatModelFactory, build_default_graph
 from memagent.graph.builder import default_chat_model_factory as _default_factory
-from memagent.graph.context import Context
-from memagent.graph.crm import Crm
-from memagent.graph.settings import Settings, get_settings
+from memagent.graph.jobs import JobQueue
+from memagent.graph.settings import get_settings
 from memagent.graph.worker import Worker
+from memagent.memory.crm import Crm
+from memagent.memory.working_memory import session_lock
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
-from memagent.nodes.working_memory import session_lock
-from memagent.stores.jobs import JobQueue
 
 MAX_MESSAGE_CHARS = 32_000
 MAX_SESSION_LEN = 200
@@ -196,8 +197,8 @@ def validate_session(session: str | None) -> None:
     """A session id a person can type back (``None`` starts a new session): not blank, at
     most ``MAX_SESSION_LEN`` characters, no control characters, valid Unicode; raises
     ``InvalidScopeError``. User and customer ids are checked where every store access
-    gets its namespace (``memagent.stores.namespaces``, via ``Crm.check_scope``)."""
-    from memagent.stores.namespaces import InvalidScopeError, check_text_id
+    gets its namespace (``memagent.memory.namespaces``, via ``Crm.check_scope``)."""
+    from memagent.memory.namespaces import InvalidScopeError, check_text_id
 
     if session is None:
         return
@@ -405,7 +406,7 @@ async def session_state(session: str, settings: Settings | None = None) -> dict[
 
 async def check_store(settings: Settings | None = None) -> str:
     """Open the store and run one scoped search (for ``memagent doctor``)."""
-    from memagent.stores.namespaces import namespace
+    from memagent.memory.namespaces import namespace
 
     settings = settings or get_settings()
     async with store_factory(settings) as store:

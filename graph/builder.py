@@ -19,13 +19,15 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from memagent.graph.context import Context
-from memagent.graph.crm import Crm
-from memagent.graph.settings import Settings, get_settings
-from memagent.graph.state import InputState, State
+from memagent.core.context import Context
+from memagent.core.settings import Settings
+from memagent.core.state import InputState, State
+from memagent.graph.settings import get_settings
 from memagent.graph.tracing import traced
+from memagent.memory.crm import Crm
 from memagent.nodes.llm import MAX_TOOL_ROUNDS, ToolRouter, adapter_router, make_llm_node
 from memagent.nodes.query_rewrite import Rewriter, make_rewriter
 from memagent.nodes.recall import AccessLog, RecallNode, make_recall_node
@@ -33,7 +35,7 @@ from memagent.nodes.recall_expand import RecallTuning
 from memagent.nodes.tools import make_tool_node, make_tools
 
 if TYPE_CHECKING:
-    from memagent.stores.jobs import JobQueue
+    from memagent.graph.jobs import JobQueue
 
 
 QUERY_REWRITE: Final = "query_rewrite"
@@ -56,7 +58,7 @@ class ExtractNode(Node, Protocol):
 
 
 class ChatModelFactory(Protocol):
-    """``memagent.graph.llm.chat_model``'s shape: a chat model for settings, small or main."""
+    """``memagent.llm.adapter.chat_model``'s shape: a chat model for settings, small or main."""
 
     def __call__(
         self, settings: Settings | None = None, *, small: bool = False
@@ -67,7 +69,7 @@ def default_chat_model_factory(
     settings: Settings | None = None, *, small: bool = False
 ) -> BaseChatModel:
     """The LLM adapter (imported on first model use, so importing the graph is cheap)."""
-    from memagent.graph.llm import chat_model
+    from memagent.llm.adapter import chat_model
 
     return chat_model(settings, small=small)
 
@@ -228,7 +230,7 @@ def build_default_graph(
     small = functools.cache(lambda: chat_model_factory(settings, small=True))
 
     def default_queue() -> JobQueue:
-        from memagent.stores.jobs import JobQueue
+        from memagent.graph.jobs import JobQueue
 
         return JobQueue.for_settings(settings)
 
@@ -245,5 +247,22 @@ def build_default_graph(
     )
 
 
-graph = build_default_graph().compile(name="memagent")
-"""The agent without persistence, for ``langgraph dev`` / Studio (langgraph.json)."""
+@functools.cache
+def studio_graph() -> CompiledStateGraph[State, Context, InputState, State]:
+    """The agent without persistence, for ``langgraph dev`` / Studio (langgraph.json's
+    ``memagent.graph.builder:graph``): built with the process's settings on first access,
+    which is also where the install's redaction key is pinned for log records."""
+    from memagent.memory.log_redaction import install_record_redaction
+    from memagent.memory.redact import install_key
+
+    settings = get_settings()
+    install_record_redaction(lambda: install_key(settings.home))
+    return build_default_graph(settings).compile(name="memagent")
+
+
+def __getattr__(name: str) -> Any:
+    # PEP 562: importing this module compiles nothing and reads no environment; the
+    # module-level ``graph`` that langgraph.json names is built when first asked for.
+    if name == "graph":
+        return studio_graph()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

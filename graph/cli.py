@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from memagent.graph import cli_customers, cli_jobs, cli_memories, evaluation
+from memagent.graph import cli_customers, cli_jobs, cli_memories
 from memagent.graph.settings import get_settings
 
 app = typer.Typer(
@@ -49,7 +49,6 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output."
 app.add_typer(cli_memories.app, name="memories")
 app.add_typer(cli_jobs.app, name="jobs")
 app.add_typer(cli_customers.app, name="customers")
-app.add_typer(evaluation.app, name="eval")
 app.command("forget")(cli_memories.forget_cmd)
 app.command("maintain")(cli_memories.maintain_cmd)
 
@@ -89,7 +88,7 @@ def llm_unavailable(exc: BaseException) -> bool:
 def unavailable_reason(exc: BaseException) -> str:
     """The adapter's own words when it raised (they name the endpoint or the missing
     model), else a generic line naming the configured endpoint."""
-    from memagent.graph.llm import LLMUnavailableError
+    from memagent.llm.adapter import LLMUnavailableError
 
     for e in _chain(exc):
         if isinstance(e, LLMUnavailableError) and str(e).strip():
@@ -101,8 +100,8 @@ def unavailable_reason(exc: BaseException) -> str:
 def explain(exc: BaseException, retry: str | None = None) -> tuple[str, int]:
     """One line for the user and an exit code, for any error of a turn."""
     from memagent.graph.agent import InvalidMessageError, SessionScopeError
-    from memagent.graph.crm import UnknownScopeError
-    from memagent.stores.namespaces import InvalidScopeError
+    from memagent.memory.crm import UnknownScopeError
+    from memagent.memory.namespaces import InvalidScopeError
 
     if isinstance(exc, InvalidMessageError | InvalidScopeError | UnknownScopeError):
         return str(exc), 2
@@ -139,7 +138,7 @@ def main_options(
         format="%(levelname)s %(name)s: %(message)s",
     )
     from memagent.graph.tracing import install_log_redaction
-    from memagent.stores.write_path import REDACTION_KEY_FILE
+    from memagent.memory.redact import REDACTION_KEY_FILE
 
     install_log_redaction(get_settings().home / REDACTION_KEY_FILE)
 
@@ -149,7 +148,7 @@ def check_scope(
 ) -> None:
     """Reject bad input before anything heavy (store, worker, model) is opened."""
     from memagent.graph.agent import validate_message, validate_session
-    from memagent.graph.crm import Crm
+    from memagent.memory.crm import Crm
 
     try:
         if message is not None:
@@ -233,7 +232,7 @@ def print_trace(trace: dict[str, Any]) -> None:
 def chat(user: User = "demo-user", customer: Customer = "acme", session: SessionOpt = None) -> None:
     """Interactive chat; /why shows the last recall, /memories, /new, /retry, /quit."""
     from memagent.graph.agent import aopen_agent, arun_turn
-    from memagent.stores.namespaces import namespace
+    from memagent.memory.namespaces import namespace
 
     check_scope(user, customer, session=session)
 
@@ -344,7 +343,7 @@ def sessions_show(session: str, as_json: JsonOpt = False) -> None:
 @llm_app.command("serve")
 def llm_serve() -> None:
     """Run the local llama.cpp OpenAI-compatible server in the foreground."""
-    from memagent.graph.llm_server import serve_foreground
+    from memagent.llm.server import serve_foreground
 
     try:
         code = serve_foreground(get_settings())
@@ -359,8 +358,8 @@ def llm_serve() -> None:
 @app.command()
 def worker() -> None:
     """Run the extraction worker in the foreground (for MEMAGENT_WORKER=external)."""
+    from memagent.graph.jobs import JobQueue
     from memagent.graph.worker import Worker
-    from memagent.stores.jobs import JobQueue
 
     settings = get_settings()
     try:
@@ -418,7 +417,7 @@ def doctor() -> None:
         problems += 1
         table.add_row("store", "[red]fail[/]", settings.resolved_store_location())
     try:
-        from memagent.graph.llm import check_llm
+        from memagent.llm.adapter import check_llm
 
         ok, detail = check_llm(settings)
     except Exception as exc:
@@ -433,6 +432,24 @@ def doctor() -> None:
     out.print(table)
     if problems:
         raise typer.Exit(1)
+
+
+EVALS_APP = "memagent.evals.evaluation"
+"""The ``eval`` sub-app's module: loaded by name when ``memagent eval`` runs, so the
+composition root never imports the evaluation layer above it."""
+
+
+@app.command(
+    "eval",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)
+def eval_cmd(ctx: typer.Context) -> None:
+    """Evaluation harnesses: retrieval (LoCoMo), extraction, sessions (memagent eval --help)."""
+    import importlib
+
+    sub = typer.main.get_command(importlib.import_module(EVALS_APP).app)
+    sub.main(args=list(ctx.args), prog_name=f"{ctx.find_root().info_name or 'memagent'} eval")
 
 
 def main() -> None:

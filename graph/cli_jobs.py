@@ -9,8 +9,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from memagent.graph.jobs import Job, JobQueue
 from memagent.graph.settings import get_settings
-from memagent.stores.jobs import Job, JobQueue
 
 app = typer.Typer(no_args_is_help=True, help="Background extraction jobs.")
 out = Console()

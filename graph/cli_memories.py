@@ -25,13 +25,14 @@ from langgraph.store.base import BaseStore
 from rich.console import Console
 from rich.table import Table
 
-from memagent.graph.settings import Settings, get_settings
-from memagent.nodes.extractors import candidate_from_text
-from memagent.stores import memory_ops
-from memagent.stores.forgetting import DecayPolicy, maintain
-from memagent.stores.namespaces import InvalidScopeError
-from memagent.stores.records import RecordType
-from memagent.stores.write_path import WriteConfig, write_memory
+from memagent.core.settings import Settings
+from memagent.graph.settings import get_settings
+from memagent.memory import memory_ops
+from memagent.memory.extractors import candidate_from_text
+from memagent.memory.forgetting import DecayPolicy, maintain
+from memagent.memory.namespaces import InvalidScopeError
+from memagent.memory.records import RecordType
+from memagent.memory.write_path import WriteConfig, write_memory
 
 app = typer.Typer(no_args_is_help=True, help="Long-term memories: list, search, audit, edit.")
 
@@ -49,7 +50,7 @@ StoreOpener = Callable[[Settings], contextlib.AbstractContextManager[BaseStore]]
 def _default_opener(settings: Settings) -> contextlib.AbstractContextManager[BaseStore]:
     from memagent.stores import open_store
 
-    return open_store(settings.resolved_store_location())
+    return open_store(settings.resolved_store_location(), settings=settings)
 
 
 STORE_OPENER: StoreOpener = _default_opener
@@ -161,7 +162,7 @@ def add_cmd(
     cand = candidate_from_text(text)
     updates = {k: v for k, v in (("type", type_), ("importance", importance)) if v is not None}
     cand = cand.model_copy(update=updates)
-    from memagent.stores.jobs import JobQueue
+    from memagent.graph.jobs import JobQueue
 
     settings = get_settings()
     jobs = JobQueue.for_settings(settings)  # its lock serialises the write with workers
@@ -251,7 +252,7 @@ def forget_cmd(
     if not yes and not as_json and not typer.confirm(f"Forget everything of {scope}?"):
         raise typer.Exit(1)
     settings = get_settings()
-    from memagent.stores.jobs import JobQueue
+    from memagent.graph.jobs import JobQueue
 
     with opened() as store:
         rep = memory_ops.forget(

@@ -1,135 +1,17 @@
-"""Settings, read once from the environment (prefix ``MEMAGENT_``) and ``.env``.
+"""Reading the settings: the composition root's one door to the environment.
 
-Explicit arguments always win over settings: code receives a ``Settings`` object
-(or a field of it) and never reads the environment itself.
+``get_settings`` reads ``MEMAGENT_*`` and ``.env`` once per process. Only the
+composition root (CLI, Studio factories, agent lifecycle) calls it; every layer
+below receives the resulting ``Settings`` as an argument.
 """
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
-from pathlib import Path
-from typing import Literal
 
-import platformdirs
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from memagent.core.settings import Settings
 
-
-def _default_home() -> Path:
-    return Path(platformdirs.user_data_dir("memagent", appauthor=False))
-
-
-class Settings(BaseSettings):
-    """Every knob of memagent, with its default for the embedded, offline setup."""
-
-    model_config = SettingsConfigDict(
-        env_prefix="MEMAGENT_", env_file=".env", extra="ignore", frozen=True
-    )
-
-    home: Path = Field(default_factory=_default_home, description="Data directory.")
-
-    # LLM: with no base_url the embedded llama.cpp server is started on demand.
-    base_url: str | None = Field(None, description="OpenAI-compatible endpoint; empty = local.")
-    api_key: SecretStr = Field(SecretStr("not-needed"), description="Key for base_url.")
-    model: str = Field("qwen2.5-coder-1.5b-instruct", description="Main chat model.")
-    small_model: str | None = Field(None, description="Rewrite/summary/extraction model.")
-    context_window: int = Field(8192, ge=1024, description="Model context window (tokens).")
-    reply_tokens: int = Field(512, ge=16, description="Max tokens of one reply.")
-    temperature: float = Field(0.2, ge=0.0, le=2.0)
-    gguf_path: Path | None = Field(None, description="Any GGUF to serve instead of the bundle.")
-    llm_port: int | None = Field(None, description="Port of the local server (free if unset).")
-    llm_threads: int = Field(
-        default_factory=lambda: max(1, (os.cpu_count() or 2) - 1),
-        ge=1,
-        description="Threads of the local llama.cpp server (default: all cores but one).",
-    )
-    llm_timeout: float = Field(120.0, gt=0, description="Seconds per model call.")
-
-    # Store.
-    qdrant_url: str | None = Field(None, description="Qdrant server URL; empty = embedded.")
-    qdrant_api_key: SecretStr | None = None
-    store_location: str | None = Field(None, description="Embedded store dir (default: home).")
-    store_shared: bool = Field(
-        False,
-        description="Let several processes on this host open the embedded store (each "
-        "operation takes the directory lock and reloads the shard: ~50 ms each).",
-    )
-    embedder: Literal["e5", "minilm", "openai", "hash"] = "e5"
-    embeddings_url: str | None = Field(None, description="OpenAI-compatible embeddings URL.")
-    embeddings_model: str = "text-embedding-3-small"
-
-    # Pluggable nodes.
-    rewriter: Literal["llm", "rules", "off"] = "rules"
-    recall: Literal["hybrid", "dense", "keyword", "off"] = "hybrid"
-    recall_feedback_weight: float = Field(
-        0.3,
-        ge=0.0,
-        le=1.0,
-        description="Weight of recall's feedback-expansion keyword search (0 turns it off; "
-        "memagent.nodes.recall_expand).",
-    )
-    recall_entity_focus: float = Field(
-        0.7,
-        ge=0.0,
-        le=1.0,
-        description="Relevance factor for memories about another entity when the query "
-        "names one (1 turns the focus off).",
-    )
-    extractor: Literal["llm", "rules", "off"] = "rules"
-    summarizer: Literal["llm", "rules"] = Field(
-        "rules", description="Running summary by the small model or by rules only."
-    )
-
-    # Background jobs.
-    worker: Literal["inprocess", "external"] = "inprocess"
-    extract_debounce_s: float = Field(
-        0.0,
-        ge=0.0,
-        description="Seconds a thread's extraction job waits for the next turn, which replaces "
-        "it (fewer model calls); 0 extracts after every turn.",
-    )
-    extract_every_n_turns: int = Field(
-        4,
-        ge=1,
-        description="Extract now, whatever the debounce, once this many turns wait unextracted.",
-    )
-    extract_max_attempts: int = Field(
-        5,
-        ge=1,
-        description="Attempts of one extraction job before it is dead-lettered (outages of the "
-        "store do not count).",
-    )
-
-    # Long-term memory writes.
-    near_duplicate_threshold: float = Field(
-        0.95,
-        gt=0.0,
-        le=1.0,
-        description="Cosine similarity above which a new memory is merged into an existing one "
-        "(lower merges more paraphrases, and risks merging distinct facts).",
-    )
-
-    # Session memory.
-    working_memory_ttl_s: float = Field(3600.0, gt=0)
-
-    def resolved_store_location(self) -> str:
-        """Where the long-term store lives: a URL, or a directory under home."""
-        if self.qdrant_url:
-            return self.qdrant_url
-        return self.store_location or str(self.home / "store")
-
-    @property
-    def checkpoint_path(self) -> Path:
-        return self.home / "sessions.sqlite"
-
-    @property
-    def jobs_path(self) -> Path:
-        return self.home / "jobs.sqlite"
-
-    @property
-    def crm_path(self) -> Path:
-        return self.home / "crm.sqlite"
+__all__ = ["Settings", "get_settings"]
 
 
 @lru_cache(maxsize=1)

@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from memagent.stores.log_redaction import install_record_redaction
-from memagent.stores.redact import RedactingFilter, load_or_create_key
+from memagent.memory.log_redaction import install_record_redaction
+from memagent.memory.redact import RedactingFilter, load_or_create_key
 
 logger = logging.getLogger("memagent.trace")
 ROOT_LOGGER = "memagent"

@@ -27,13 +27,14 @@ from typing import Any
 
 from langgraph.store.base import BaseStore
 
-from memagent.graph.settings import Settings
-from memagent.nodes.extractors import ExtractionResult, Extractor, rules_extractor
-from memagent.stores.forgetting import DecayPolicy, digest_candidates, maintain
-from memagent.stores.jobs import Job, JobQueue
-from memagent.stores.namespaces import namespace
-from memagent.stores.profile import compact_profile
-from memagent.stores.write_path import (
+from memagent.core.settings import Settings
+from memagent.core.types import DIGEST_ROLE
+from memagent.graph.jobs import Job, JobQueue
+from memagent.memory.extractors import ExtractionResult, Extractor, rules_extractor
+from memagent.memory.forgetting import DecayPolicy, digest_candidates, maintain
+from memagent.memory.namespaces import namespace
+from memagent.memory.profile import compact_profile
+from memagent.memory.write_path import (
     Candidate,
     WriteConfig,
     derived_id,
@@ -44,9 +45,6 @@ from memagent.stores.write_path import (
 
 log = logging.getLogger(__name__)
 
-DIGEST_ROLE = "digest"
-"""Role of job turns that are working-memory digest lines to consolidate (session end or
-idle expiry), submitted like any turn so consolidation is as durable as extraction."""
 
 StoreFactory = Callable[[], contextlib.AbstractContextManager[BaseStore]]
 _OUTAGE_NAMES = ("Unavailable", "Connection", "Timeout", "Locked", "ResponseHandlingException")
@@ -149,17 +147,19 @@ class Worker:
         extractor: Extractor = rules_extractor()
         if settings.extractor == "llm":
             try:
-                from memagent.graph.llm import chat_model
-                from memagent.nodes.extractors import llm_extractor
+                from memagent.llm.adapter import chat_model
+                from memagent.memory.extractors import llm_extractor
 
                 extractor = llm_extractor(chat_model(settings, small=True))
             except Exception as exc:  # no model adapter: rules keep working offline
                 log.warning("LLM extractor unavailable, using rules: %s", exc)
+        kwargs.setdefault("write_config", WriteConfig.for_settings(settings))
         if store is None:
-            from memagent.stores import open_store  # type: ignore[attr-defined]
+            from memagent.stores import open_store
 
             kwargs.setdefault(
-                "store_factory", lambda: open_store(settings.resolved_store_location())
+                "store_factory",
+                lambda: open_store(settings.resolved_store_location(), settings=settings),
             )
         return cls(queue, store, extractor=extractor, **kwargs)
 
@@ -237,7 +237,14 @@ class Worker:
         cands, consolidated = self._extract(job)
         store = self._get_store()
         if self.episodes:
-            write_episode(store, job.user_id, job.customer_id, job.thread_id, job.turns)
+            write_episode(
+                store,
+                job.user_id,
+                job.customer_id,
+                job.thread_id,
+                job.turns,
+                redaction_key=self.write_config.redaction_key,
+            )
         actions: Counter[str] = Counter()
         results = []
         # One scope lock for the whole job (the write path's compare-and-set), taken

@@ -1,4 +1,10 @@
-"""memagent.stores: the long-term memory store and its parts.
+"""memagent.stores: the Qdrant + BM25 ``BaseStore`` adapter, and nothing else.
+
+Engines (embedded edge, client), hybrid search, fusion, tokenizers, BM25,
+embedders, conditional writes, TTL sweeps and ``open_store``/``aopen_store``, all
+taking explicit arguments: this layer never reads settings. It imports only
+``core``. ``namespace`` and ``MemoryRecord`` (now in ``memagent.memory``) are
+re-exported here because they are part of the documented public path.
 
 Imports are lazy (PEP 562): ``import memagent.stores`` loads neither Qdrant nor
 the embedding model; the e5 model itself loads on its first embed.
@@ -9,14 +15,12 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from memagent.stores.log_redaction import install_record_redaction
-
 if TYPE_CHECKING:
+    from memagent.memory.namespaces import namespace
+    from memagent.memory.records import MemoryRecord
     from memagent.stores.embeddings import default_embeddings, hash_embeddings
     from memagent.stores.fusion import FusionConfig, HybridConfig
-    from memagent.stores.namespaces import namespace
     from memagent.stores.qdrant_store import QdrantStore, ScoredItem, aopen_store, open_store
-    from memagent.stores.records import MemoryRecord
 
 _EXPORTS = {
     "QdrantStore": "memagent.stores.qdrant_store",
@@ -27,8 +31,8 @@ _EXPORTS = {
     "FusionConfig": "memagent.stores.fusion",
     "default_embeddings": "memagent.stores.embeddings",
     "hash_embeddings": "memagent.stores.embeddings",
-    "namespace": "memagent.stores.namespaces",
-    "MemoryRecord": "memagent.stores.records",
+    "namespace": "memagent.memory.namespaces",
+    "MemoryRecord": "memagent.memory.records",
 }
 __all__ = [
     "FusionConfig",
@@ -42,11 +46,6 @@ __all__ = [
     "namespace",
     "open_store",
 ]
-
-
-# Every memagent module that logs imports this package: from here on, whoever configures
-# logging (a library user, ``langgraph dev``), memagent's log records carry no PII.
-install_record_redaction()
 
 
 def __getattr__(name: str) -> Any:

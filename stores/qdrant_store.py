@@ -213,14 +213,9 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
     ) -> Iterator[QdrantStore]:
         """Open (and ``setup()``) a store; closed on exit. See ``open_engine``.
 
-        A URL's API key defaults to ``settings.qdrant_api_key``. A TTL config with
-        ``sweep_interval_minutes`` starts the sweeper thread.
+        ``api_key`` is the server's key (``open_store`` passes ``settings.qdrant_api_key``).
+        A TTL config with ``sweep_interval_minutes`` starts the sweeper thread.
         """
-        if api_key is None and location.startswith(("http://", "https://")):
-            from memagent.graph.settings import get_settings
-
-            secret = get_settings().qdrant_api_key
-            api_key = secret.get_secret_value() if secret else None
         dims = int(index["dims"]) if index and "dims" in index else None
         eng = open_engine(
             location,

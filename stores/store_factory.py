@@ -13,6 +13,7 @@ from memagent.stores.engines import Engine
 from memagent.stores.fusion import HybridConfig
 
 if TYPE_CHECKING:
+    from memagent.core.settings import Settings
     from memagent.stores.qdrant_store import QdrantStore
 
 EngineName = Literal["auto", "edge", "client"]
@@ -55,13 +56,15 @@ def open_store(
     *,
     hybrid: HybridConfig | None = None,
     ttl: TTLConfig | None = None,
-    settings: Any = None,
+    settings: Settings,
 ) -> Iterator[QdrantStore]:
-    """The store exactly as the agent uses it: settings' embedder, hybrid, ``content`` indexed."""
-    from memagent.graph.settings import get_settings
+    """The store exactly as the agent uses it: settings' embedder, hybrid, ``content`` indexed.
+
+    ``settings`` is the caller's (the composition root reads them once); nothing here reads
+    the environment.
+    """
     from memagent.stores.embeddings import embeddings_from_settings
 
-    settings = settings or get_settings()
     loc = location or settings.resolved_store_location()
     emb, dims = embeddings_from_settings(settings)
     index: IndexConfig = {"dims": dims, "embed": emb, "fields": ["content"]}

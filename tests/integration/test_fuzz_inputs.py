@@ -27,6 +27,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from typer.testing import CliRunner
 
+from memagent.core.settings import Settings
 from memagent.graph.agent import (
     MAX_MESSAGE_CHARS,
     InvalidMessageError,
@@ -36,9 +37,9 @@ from memagent.graph.agent import (
     settle,
 )
 from memagent.graph.cli import app
-from memagent.graph.crm import UnknownScopeError
-from memagent.graph.settings import Settings, get_settings
-from memagent.stores.namespaces import InvalidScopeError, namespace
+from memagent.graph.settings import get_settings
+from memagent.memory.crm import UnknownScopeError
+from memagent.memory.namespaces import InvalidScopeError, namespace
 
 UNANTICIPATED = re.compile(r"error: \w+(Error|Exception|Warning)\b")
 SEED = "Our budget for the CRM rollout is $3 million."

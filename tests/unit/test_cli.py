@@ -56,8 +56,8 @@ def test_memory_reaches_the_next_session_through_the_cli(env: Path, fake_llm: Fa
         "--session",
         "s1",
     )
+    from memagent.graph.jobs import JobQueue
     from memagent.graph.worker import Worker
-    from memagent.stores.jobs import JobQueue
 
     settings = get_settings()
     Worker.for_settings(settings, queue=JobQueue(settings.jobs_path)).drain()
@@ -203,7 +203,7 @@ def test_memories_add_and_jobs_use_the_tuning_settings(
     """``memories add`` merges with the configured near-duplicate threshold and the queue
     commands open the outbox with the configured attempts, as the agent does."""
     from memagent.graph import cli_memories
-    from memagent.stores.jobs import JobQueue
+    from memagent.graph.jobs import JobQueue
 
     monkeypatch.setenv("MEMAGENT_NEAR_DUPLICATE_THRESHOLD", "0.5")
     monkeypatch.setenv("MEMAGENT_EXTRACT_MAX_ATTEMPTS", "2")

@@ -43,8 +43,8 @@ def one_line_error(result: Any, needle: str) -> str:
 
 
 def drain() -> None:
+    from memagent.graph.jobs import JobQueue
     from memagent.graph.worker import Worker
-    from memagent.stores.jobs import JobQueue
 
     settings = get_settings()
     Worker.for_settings(settings, queue=JobQueue(settings.jobs_path)).drain()
@@ -89,7 +89,7 @@ def test_email_and_domain_ids_work_in_every_command(cli_env: Path) -> None:
         (USER, "Acme Inc."),
     }
     assert as_json("maintain", "-u", USER)["scopes"] == 2
-    from memagent.stores.jobs import JobQueue
+    from memagent.graph.jobs import JobQueue
 
     jobs = JobQueue(get_settings().jobs_path).jobs(limit=10)
     assert {(j.user_id, j.customer_id) for j in jobs} == {(USER, "acme.com"), (USER, "Acme Inc.")}

@@ -20,8 +20,9 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langchain_core.tools import tool
 from pydantic import BaseModel, Field
 
-from memagent.graph import llm_server
-from memagent.graph.llm import (
+from memagent.core.settings import Settings
+from memagent.llm import server as llm_server
+from memagent.llm.adapter import (
     LLMOutputError,
     LLMUnavailableError,
     adapt_payload,
@@ -34,7 +35,7 @@ from memagent.graph.llm import (
     structured,
     tool_specs,
 )
-from memagent.graph.llm_server import (
+from memagent.llm.server import (
     LocalServer,
     ModelAssemblyError,
     ServerState,
@@ -48,7 +49,6 @@ from memagent.graph.llm_server import (
     state_file,
     write_state,
 )
-from memagent.graph.settings import Settings
 
 # --- a recording OpenAI-compatible stub ---------------------------------------------------
 
@@ -492,8 +492,8 @@ def test_startup_failures_say_why(fake_server: Settings, mode: str, message: str
 CLIENT = r"""
 import sys, time
 from pathlib import Path
-from memagent.graph import llm_server
-from memagent.graph.settings import Settings
+from memagent.llm import server as llm_server
+from memagent.core.settings import Settings
 fake, home, gguf = sys.argv[1:4]
 llm_server.server_command = lambda s, m, port: [
     sys.executable, "-c", fake, "llama_cpp.server", "--port", str(port), "ok"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memagent.graph.evaluation import (
+from memagent.evals.evaluation import (
     LocomoFormatError,
     context_text,
     evaluated,
@@ -177,7 +177,7 @@ def test_harness_ingests_into_the_store_and_finds_the_evidence(data_file: Path, 
 def test_cli_prints_one_json_object(data_file: Path, monkeypatch: pytest.MonkeyPatch):
     from typer.testing import CliRunner
 
-    from memagent.graph.evaluation import app
+    from memagent.evals.evaluation import app
     from memagent.graph.settings import get_settings
 
     monkeypatch.setenv("MEMAGENT_EMBEDDER", "hash")
@@ -197,7 +197,7 @@ def test_cli_prints_one_json_object(data_file: Path, monkeypatch: pytest.MonkeyP
 def test_cli_rejects_bad_options(data_file: Path):
     from typer.testing import CliRunner
 
-    from memagent.graph.evaluation import app
+    from memagent.evals.evaluation import app
 
     result = CliRunner().invoke(app, ["locomo", "--data", str(data_file), "--k", "0"])
     assert result.exit_code != 0

@@ -23,8 +23,8 @@ import pytest
 from memagent.graph.cli import main_options
 from memagent.graph.settings import get_settings
 from memagent.graph.tracing import install_log_redaction
-from memagent.stores.log_redaction import install_record_redaction, record_redaction_installed
-from memagent.stores.redact import RedactingFilter, redact
+from memagent.memory.log_redaction import install_record_redaction, record_redaction_installed
+from memagent.memory.redact import RedactingFilter, redact
 
 PHONE = "138 0013 8000"
 EMAIL = "dana.whitfield@acme-corp.com"
@@ -118,7 +118,7 @@ def test_same_value_gets_the_same_token_as_the_key_file(tmp_path: Path) -> None:
 LIBRARY_SCRIPT = """
 import logging, sys
 logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="%(name)s: %(message)s")
-import {module}
+{setup}
 log = logging.getLogger("{logger}")
 try:
     raise ConnectionError("store unreachable for {email}")
@@ -130,17 +130,29 @@ logging.getLogger("thirdparty").info("not ours %s", "{email}")
 """
 
 
+# Importing reads no environment: the install's key is pinned where the app is assembled
+# (langgraph.json's graph on first access), or by a store-only user who has no such root.
+STUDIO_SETUP = "from memagent.graph.builder import graph"
+STORE_ONLY_SETUP = """
+import os, pathlib
+import memagent.memory.write_path
+from memagent.memory.log_redaction import install_record_redaction
+from memagent.memory.redact import install_key
+install_record_redaction(install_key(pathlib.Path(os.environ["MEMAGENT_HOME"])))
+"""
+
+
 @pytest.mark.parametrize(
-    ("module", "logger"),
+    ("setup", "logger"),
     [
-        ("memagent.graph.builder", "memagent.nodes.recall"),  # langgraph.json's graph path
-        ("memagent.stores.write_path", "memagent.stores.write_path"),  # a store-only user
+        (STUDIO_SETUP, "memagent.nodes.recall"),  # langgraph.json's graph path
+        (STORE_ONLY_SETUP, "memagent.memory.write_path"),  # a store-only user
     ],
 )
 def test_library_user_with_basic_config_sees_placeholders(
-    tmp_path: Path, module: str, logger: str
+    tmp_path: Path, setup: str, logger: str
 ) -> None:
-    script = LIBRARY_SCRIPT.format(module=module, logger=logger, email=EMAIL, phone=PHONE)
+    script = LIBRARY_SCRIPT.format(setup=setup, logger=logger, email=EMAIL, phone=PHONE)
     env = {**os.environ, "MEMAGENT_HOME": str(tmp_path), "OMP_NUM_THREADS": "1"}
     done = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120

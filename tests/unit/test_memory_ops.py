@@ -13,12 +13,12 @@ from langgraph.store.memory import InMemoryStore
 from typer.testing import CliRunner
 
 from memagent.graph import cli_jobs, cli_memories
-from memagent.stores import memory_ops
+from memagent.graph.jobs import JobQueue, Turn
+from memagent.memory import memory_ops
+from memagent.memory.namespaces import namespace
+from memagent.memory.profile import compact_profile, load_profile
+from memagent.memory.write_path import Candidate, write_episode, write_memory
 from memagent.stores.embeddings import hash_embeddings
-from memagent.stores.jobs import JobQueue, Turn
-from memagent.stores.namespaces import namespace
-from memagent.stores.profile import compact_profile, load_profile
-from memagent.stores.write_path import Candidate, write_episode, write_memory
 
 
 @pytest.fixture

@@ -13,10 +13,9 @@ import pytest
 from langgraph.store.base import Item, Op, PutOp, Result
 from langgraph.store.memory import InMemoryStore
 
-from memagent.stores.embeddings import hash_embeddings
-from memagent.stores.namespaces import namespace
-from memagent.stores.records import MemoryRecord
-from memagent.stores.write_path import (
+from memagent.memory.namespaces import namespace
+from memagent.memory.records import MemoryRecord
+from memagent.memory.write_path import (
     PENDING_PREFIX,
     Candidate,
     WriteConfig,
@@ -26,6 +25,7 @@ from memagent.stores.write_path import (
     write_episode,
     write_memory,
 )
+from memagent.stores.embeddings import hash_embeddings
 
 NS = namespace("u1", "c1", "facts")
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -211,7 +211,7 @@ def test_two_writers_same_key_no_lost_update_no_duplicate(store: InMemoryStore) 
 
 
 def test_episode_is_stored_once_per_message(store: InMemoryStore) -> None:
-    from memagent.stores.jobs import Turn
+    from memagent.graph.jobs import Turn
 
     turns = [Turn("user", "hi, my phone is 13812345678", "m1"), Turn("assistant", "hello", "m2")]
     assert write_episode(store, "u1", "c1", "t1", turns) == 2
