@@ -26,7 +26,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from memagent.graph import cli_customers, cli_jobs, cli_memories
-from memagent.graph.settings import get_settings
+from memagent.graph.settings import get_settings, load_settings
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -137,10 +137,11 @@ def main_options(
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    settings = load_settings()  # once per command: the environment as it is now
     from memagent.graph.tracing import install_log_redaction
     from memagent.memory.redact import REDACTION_KEY_FILE
 
-    install_log_redaction(get_settings().home / REDACTION_KEY_FILE)
+    install_log_redaction(settings.home / REDACTION_KEY_FILE)
 
 
 def check_scope(

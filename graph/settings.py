@@ -11,10 +11,17 @@ from functools import lru_cache
 
 from memagent.core.settings import Settings
 
-__all__ = ["Settings", "get_settings"]
+__all__ = ["Settings", "get_settings", "load_settings"]
 
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """The process-wide settings, read once."""
     return Settings()
+
+
+def load_settings() -> Settings:
+    """Read the environment now and make the result the process's settings: what one CLI
+    command does at its start (a command is one run of the app, in-process or not)."""
+    get_settings.cache_clear()
+    return get_settings()

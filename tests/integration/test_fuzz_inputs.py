@@ -37,7 +37,6 @@ from memagent.graph.agent import (
     settle,
 )
 from memagent.graph.cli import app
-from memagent.graph.settings import get_settings
 from memagent.memory.crm import UnknownScopeError
 from memagent.memory.namespaces import InvalidScopeError, namespace
 
@@ -104,9 +103,7 @@ SESSIONS = st.one_of(st.none(), st.sampled_from(["s1", "unknown-session", "%_*",
 @pytest.fixture
 def env(cli_env: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("MEMAGENT_REWRITER", "llm")  # one more structured call to break
-    get_settings.cache_clear()
     yield cli_env
-    get_settings.cache_clear()
 
 
 def run(*args: str) -> Any:

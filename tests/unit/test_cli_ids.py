@@ -150,7 +150,6 @@ def test_the_retry_hint_can_be_pasted_with_any_id(
     cli_env: Path, fake_llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MEMAGENT_BASE_URL", "http://127.0.0.1:9/v1")
-    get_settings.cache_clear()
     result = run("ask", "Budget is 5 million", "-u", USER, "-c", "Acme Inc.", "-s", "my session")
     assert result.exit_code == 3, result.stderr
     hint = result.stderr.split("retry with `", 1)[1].split("`", 1)[0]
@@ -158,7 +157,6 @@ def test_the_retry_hint_can_be_pasted_with_any_id(
         "ask", "--retry", "--session", "my session", "--user", USER, "--customer", "Acme Inc."
     ]  # fmt: skip
     monkeypatch.setenv("MEMAGENT_BASE_URL", fake_llm.url)
-    get_settings.cache_clear()
     out = run(*shlex.split(hint)[1:], "--json")
     assert out.exit_code == 0 and json.loads(out.stdout)["reply"].startswith("FAKE reply to:")
 

@@ -178,15 +178,10 @@ def test_cli_prints_one_json_object(data_file: Path, monkeypatch: pytest.MonkeyP
     from typer.testing import CliRunner
 
     from memagent.evals.evaluation import app
-    from memagent.graph.settings import get_settings
 
     monkeypatch.setenv("MEMAGENT_EMBEDDER", "hash")
-    get_settings.cache_clear()
-    try:
-        args = ["locomo", "--data", str(data_file), "--recall", "keyword", "--k", "1,3"]
-        result = CliRunner().invoke(app, [*args, "--json", "--dense-floor", "0.5"])
-    finally:
-        get_settings.cache_clear()
+    args = ["locomo", "--data", str(data_file), "--recall", "keyword", "--k", "1,3"]
+    result = CliRunner().invoke(app, [*args, "--json", "--dense-floor", "0.5"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["k"] == [1, 3] and report["recall"] == "keyword"

@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 
 from memagent.graph.cli import main_options
-from memagent.graph.settings import get_settings
 from memagent.graph.tracing import install_log_redaction
 from memagent.memory.log_redaction import install_record_redaction, record_redaction_installed
 from memagent.memory.redact import RedactingFilter, redact
@@ -34,9 +33,7 @@ TOKEN = re.compile(r"\[(PHONE|EMAIL)#[0-9a-f]{8}\]")
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
-    get_settings.cache_clear()
     yield tmp_path
-    get_settings.cache_clear()
 
 
 @contextlib.contextmanager

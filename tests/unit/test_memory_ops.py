@@ -101,11 +101,8 @@ def cli_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[InMem
 
     monkeypatch.setattr(cli_memories, "STORE_OPENER", opener)
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
-    from memagent.graph.settings import get_settings
 
-    get_settings.cache_clear()
     yield s
-    get_settings.cache_clear()
 
 
 def test_cli_add_json_and_versioning(cli_store: InMemoryStore) -> None:
@@ -143,11 +140,9 @@ def test_cli_jobs_status_shows_dead_letters(
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
     from memagent.graph.settings import get_settings
 
-    get_settings.cache_clear()
     q = JobQueue(get_settings().jobs_path, max_attempts=1)
     q.submit(thread_id="t", user_id="u", customer_id="c", turns=[Turn("user", "x", "m1")])
     job = q.claim()
     assert job is not None and q.fail(job, "boom") == "dead"
     rep = json.loads(CliRunner().invoke(cli_jobs.app, ["status", "--json"]).stdout)
     assert rep["counts"]["dead"] == 1 and rep["dead_letters"][0]["last_error"] == "boom"
-    get_settings.cache_clear()

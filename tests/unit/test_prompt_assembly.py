@@ -13,7 +13,6 @@ from langgraph.graph import END, START, StateGraph
 from memagent.core.context import Context
 from memagent.core.settings import Settings
 from memagent.core.state import InputState, State
-from memagent.graph.settings import get_settings
 from memagent.llm.tokens import Budget, count_message_tokens, count_tokens
 from memagent.nodes.prompt_assembly import (
     assemble,
@@ -246,30 +245,26 @@ async def test_after_reply_uses_the_agents_settings_not_the_process(
     # The process asks for a model and a big window; the agent's own settings do not.
     monkeypatch.setenv("MEMAGENT_SUMMARIZER", "llm")
     monkeypatch.setenv("MEMAGENT_CONTEXT_WINDOW", "32768")
-    get_settings.cache_clear()
 
     def no_process_model(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("after_reply built a model from the process settings")
 
     monkeypatch.setattr("memagent.llm.adapter.chat_model", no_process_model)
-    try:
-        mine = Settings(home=tmp_path, summarizer="rules", context_window=4096)
-        update = await make_after_reply(settings=mine)(await _consolidation_state(), None)  # type: ignore[arg-type]
-        assert "summary" not in update and "degraded" not in update  # rules only: no model
+    mine = Settings(home=tmp_path, summarizer="rules", context_window=4096)
+    update = await make_after_reply(settings=mine)(await _consolidation_state(), None)  # type: ignore[arg-type]
+    assert "summary" not in update and "degraded" not in update  # rules only: no model
 
-        seen: list[int] = []
+    seen: list[int] = []
 
-        async def fold(model: Any, summary: str, pending: Any, *, max_tokens: int) -> str:
-            seen.append(max_tokens)
-            return summary
+    async def fold(model: Any, summary: str, pending: Any, *, max_tokens: int) -> str:
+        seen.append(max_tokens)
+        return summary
 
-        monkeypatch.setattr("memagent.nodes.prompt_assembly.fold_model", fold)
-        model = FakeListChatModel(responses=["{}"] * 4)
-        await make_after_reply(lambda: model, settings=mine)(await _consolidation_state(), None)  # type: ignore[arg-type]
-        assert seen == [Budget.from_window(4096, mine.reply_tokens).summary]
-        assert seen[0] != Budget.from_window(32768, mine.reply_tokens).summary
-    finally:
-        get_settings.cache_clear()
+    monkeypatch.setattr("memagent.nodes.prompt_assembly.fold_model", fold)
+    model = FakeListChatModel(responses=["{}"] * 4)
+    await make_after_reply(lambda: model, settings=mine)(await _consolidation_state(), None)  # type: ignore[arg-type]
+    assert seen == [Budget.from_window(4096, mine.reply_tokens).summary]
+    assert seen[0] != Budget.from_window(32768, mine.reply_tokens).summary
 
 
 def test_graph_summary_model_follows_the_graphs_settings_and_factory(tmp_path: Path) -> None:
