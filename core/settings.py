@@ -1,7 +1,7 @@
 """The settings model: every knob, its default, and its ``MEMAGENT_`` variable.
 
 Only the model lives here. The environment is read once, by the composition root
-(``memagent.graph.settings.get_settings``); everything below receives a ``Settings``
+(``memagent.graph.settings``); everything below receives a ``Settings``
 object (or a field of it) and never reads the environment itself.
 """
 

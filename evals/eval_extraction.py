@@ -217,6 +217,7 @@ def _llm(settings: Any) -> Extractor:
 
 
 def extraction_cmd(
+    ctx: typer.Context,
     extractor: Annotated[str, typer.Option(help="rules, llm or both")] = "rules",
     data: Annotated[
         Path | None,
@@ -264,9 +265,9 @@ def extraction_cmd(
     except DatasetError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    from memagent.graph.settings import get_settings
+    from memagent.evals.evaluation import command_settings
 
-    settings = get_settings()
+    settings = command_settings(ctx)
     write_config = WriteConfig.for_settings(settings)  # the worker's thresholds
     results = []
     for kind in ["rules", "llm"] if extractor == "both" else [extractor]:

@@ -23,6 +23,7 @@ import typer
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import PutOp
 
+from memagent.core.settings import Settings, default_settings
 from memagent.nodes.recall_expand import RecallTuning
 from memagent.stores.fusion import HybridConfig
 from memagent.stores.tokenize import TokenizerConfig
@@ -347,8 +348,9 @@ def tuned_hybrid(
     return dataclasses.replace(base, fusion=dataclasses.replace(base.fusion, **changes), **depth)
 
 
-def make_query_rewriter(kind: Rewriter) -> Callable[[str], str]:
-    """The agent's query-rewrite node for ``kind``, driven with the question as the message."""
+def make_query_rewriter(kind: Rewriter, settings: Settings | None = None) -> Callable[[str], str]:
+    """The agent's query-rewrite node for ``kind``, driven with the question as the message
+    (``llm``: the small model of ``settings``, the documented defaults when None)."""
     if kind == "off":
         return lambda q: q
     from langchain_core.messages import HumanMessage
@@ -359,10 +361,9 @@ def make_query_rewriter(kind: Rewriter) -> Callable[[str], str]:
     from memagent.nodes.query_rewrite import make_rewriter
 
     def small_model():  # noqa: ANN202 - only built for --rewriter llm
-        from memagent.graph.settings import get_settings
         from memagent.llm.adapter import chat_model
 
-        return chat_model(get_settings(), small=True)
+        return chat_model(settings or default_settings(), small=True)
 
     node = make_rewriter(kind, small_model=small_model)
     runtime = Runtime(context=Context(user_id=USER_ID))
@@ -405,6 +406,7 @@ def run_locomo(
     limit_conversations: int | None = None,
     embed_cache: str | Path | None = None,
     embeddings: Embeddings | None = None,
+    settings: Settings | None = None,
     progress: bool = True,
 ) -> dict:
     """Ingest each conversation into its own namespace of the real store, ask every
@@ -413,7 +415,6 @@ def run_locomo(
     """
     from tqdm import tqdm
 
-    from memagent.graph.settings import get_settings
     from memagent.memory.namespaces import namespace
     from memagent.memory.scoring import ScoreWeights
     from memagent.nodes.recall import recall_memories
@@ -427,9 +428,9 @@ def run_locomo(
         raise ValueError(f"path must be 'store' or 'agent', got {path!r}")
     weights = ScoreWeights(threshold=0.0, max_items=ks[-1])
     convs = load_locomo(data_path)[:limit_conversations]
-    rewrite = make_query_rewriter(rewriter)
+    rewrite = make_query_rewriter(rewriter, settings)
     if embeddings is None:
-        emb, dims = embeddings_from_settings(get_settings())
+        emb, dims = embeddings_from_settings(settings or default_settings())
     else:
         emb, dims = embeddings, len(embeddings.embed_query("dimension probe"))
     if embed_cache is not None:
@@ -506,8 +507,17 @@ app = typer.Typer(help="Retrieval and memory evaluations.", no_args_is_help=True
 
 
 @app.callback()
-def _evaluations() -> None:
+def _evaluations(ctx: typer.Context) -> None:
     """Retrieval and memory evaluations (a group, so more evaluations can be added)."""
+    if not isinstance(ctx.obj, Settings):  # run on its own, not under ``memagent eval``
+        from memagent.graph.settings import load_settings
+
+        ctx.obj = load_settings()
+
+
+def command_settings(ctx: typer.Context) -> Settings:
+    """The settings of this eval command: the ``memagent`` CLI's, passed down as ``obj``."""
+    return ctx.obj if isinstance(ctx.obj, Settings) else default_settings()
 
 
 def _parse_ks(text: str) -> list[int]:
@@ -549,6 +559,7 @@ def _print_table(report: dict) -> None:
 
 @app.command("locomo")
 def locomo(
+    ctx: typer.Context,
     data: Annotated[Path, typer.Option(help="LoCoMo JSON file.", exists=True, dir_okay=False)],
     k: Annotated[str, typer.Option(help="Cut-offs, comma-separated.")] = "5,10,20",
     recall: Annotated[str, typer.Option(help="hybrid | dense | keyword")] = "hybrid",
@@ -616,6 +627,7 @@ def locomo(
         limit_conversations=limit_conversations,
         embed_cache=embed_cache,
         progress=not as_json,
+        settings=command_settings(ctx),
     )
     report["baseline"] = baseline
     if as_json:

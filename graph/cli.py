@@ -450,7 +450,8 @@ def eval_cmd(ctx: typer.Context) -> None:
     import importlib
 
     sub = typer.main.get_command(importlib.import_module(EVALS_APP).app)
-    sub.main(args=list(ctx.args), prog_name=f"{ctx.find_root().info_name or 'memagent'} eval")
+    prog = f"{ctx.find_root().info_name or 'memagent'} eval"
+    sub.main(args=list(ctx.args), prog_name=prog, obj=get_settings())
 
 
 def main() -> None:
