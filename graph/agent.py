@@ -31,6 +31,7 @@ from memagent.graph.builder import LLM, ChatModelFactory, build_default_graph
 from memagent.graph.builder import default_chat_model_factory as _default_factory
 from memagent.graph.jobs import JobQueue
 from memagent.graph.settings import get_settings
+from memagent.graph.tracing import pin_redaction_key
 from memagent.graph.worker import Worker
 from memagent.memory.crm import Crm
 from memagent.memory.working_memory import session_lock
@@ -118,6 +119,7 @@ async def studio_store(settings: Settings | None = None) -> AsyncIterator[BaseSt
     in-process extraction worker, so jobs that Studio runs enqueue are applied while the
     server runs (the exported ``graph`` has no worker of its own)."""
     settings = settings or get_settings()
+    pin_redaction_key(settings.home)
     settings.home.mkdir(parents=True, exist_ok=True)
     async with store_factory(settings) as store:
         queue = JobQueue.for_settings(settings) if settings.extractor != "off" else None
@@ -157,6 +159,7 @@ async def aopen_agent(
 ) -> AsyncIterator[Agent]:
     """Open the agent with persistence; ``store`` and ``chat_model_factory`` are test seams."""
     settings = settings or get_settings()
+    pin_redaction_key(settings.home)
     settings.home.mkdir(parents=True, exist_ok=True)
     queue = JobQueue.for_settings(settings) if settings.extractor != "off" else None
     access_log = AccessLog(lock=queue.lock if queue is not None else None)

@@ -26,7 +26,7 @@ from memagent.core.context import Context
 from memagent.core.settings import Settings
 from memagent.core.state import InputState, State
 from memagent.graph.settings import get_settings
-from memagent.graph.tracing import traced
+from memagent.graph.tracing import pin_redaction_key, traced
 from memagent.memory.crm import Crm
 from memagent.nodes.llm import MAX_TOOL_ROUNDS, ToolRouter, adapter_router, make_llm_node
 from memagent.nodes.query_rewrite import Rewriter, make_rewriter
@@ -252,17 +252,13 @@ def studio_graph() -> CompiledStateGraph[State, Context, InputState, State]:
     """The agent without persistence, for ``langgraph dev`` / Studio (langgraph.json's
     ``memagent.graph.builder:graph``): built with the process's settings on first access,
     which is also where the install's redaction key is pinned for log records."""
-    from memagent.memory.log_redaction import install_record_redaction
-    from memagent.memory.redact import install_key
-
     settings = get_settings()
-    install_record_redaction(lambda: install_key(settings.home))
+    pin_redaction_key(settings.home)
     return build_default_graph(settings).compile(name="memagent")
 
 
-def __getattr__(name: str) -> Any:
-    # PEP 562: importing this module compiles nothing and reads no environment; the
-    # module-level ``graph`` that langgraph.json names is built when first asked for.
-    if name == "graph":
-        return studio_graph()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def graph() -> CompiledStateGraph[State, Context, InputState, State]:
+    """langgraph.json's ``memagent.graph.builder:graph``: a zero-argument graph factory
+    (``langgraph dev`` calls it; it reads a module-level name, so it cannot be lazy any
+    other way). Importing this module compiles nothing and reads no environment."""
+    return studio_graph()

@@ -380,7 +380,7 @@ def draw_graph(
     """The agent graph as Mermaid text (PNG only with pygraphviz; never a web service)."""
     from memagent.graph.builder import graph
 
-    drawable = graph.get_graph()
+    drawable = graph().get_graph()
     if out_file is not None and out_file.suffix.lower() == ".png":
         try:
             drawable.draw_png(str(out_file))

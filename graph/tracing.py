@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memagent.memory.log_redaction import install_record_redaction
-from memagent.memory.redact import RedactingFilter, load_or_create_key
+from memagent.memory.redact import RedactingFilter, install_key, load_or_create_key
 
 logger = logging.getLogger("memagent.trace")
 ROOT_LOGGER = "memagent"
@@ -76,3 +76,10 @@ def install_log_redaction(key_path: Path) -> RedactingFilter:
         if not any(isinstance(f, RedactingFilter) for f in target.filters):
             target.addFilter(current)
     return current
+
+
+def pin_redaction_key(home: Path) -> None:
+    """Redact memagent's log records with the install's key under ``home`` (read on the
+    first record that needs it), so a value gets the same token in logs as in memories.
+    Called where the app is assembled: the agent, the Studio store and graph."""
+    install_record_redaction(lambda: install_key(home))

@@ -2,8 +2,8 @@
 
 Records, namespaces, scoring, forgetting, profile, the write path (redaction,
 injection screen, compare-and-set, dedupe), extractors, the working-memory model
-and the CRM model. Imports ``core``, ``llm`` and ``prompts``; never ``stores``
-(any ``BaseStore`` will do) nor the layers above.
+and the CRM model. Works on any ``BaseStore`` (it uses ``stores`` only for the embedder of
+the injection classifier); imports ``llm``, ``prompts`` and ``core``, never the layers above.
 """
 
 from memagent.memory.log_redaction import install_record_redaction

@@ -62,8 +62,10 @@ class _RecordRedactor:
     def __call__(self, *args: Any, **kwargs: Any) -> logging.LogRecord:
         assert self.previous is not None
         record = self.previous(*args, **kwargs)
-        name = record.name
-        if name == LOGGER_PREFIX or name.startswith(LOGGER_PREFIX + "."):
+        name = record.name  # None from ``logging.makeLogRecord`` (structlog's formatter)
+        if isinstance(name, str) and (
+            name == LOGGER_PREFIX or name.startswith(LOGGER_PREFIX + ".")
+        ):
             redact_record(record, key=self.current_key())
         return record
 

@@ -193,3 +193,10 @@ def test_record_redaction_is_idempotent_and_never_raises() -> None:
     assert logging.getLogRecordFactory() is factory
     record = factory("memagent.x", logging.ERROR, "f", 1, "bad %d format", (EMAIL,), None)
     assert EMAIL not in record.getMessage() and "[EMAIL#" in record.getMessage()
+
+
+def test_records_made_without_a_name_pass_through() -> None:
+    # structlog's ProcessorFormatter (langgraph dev's logging) calls the factory with name None.
+    install_record_redaction()
+    record = logging.makeLogRecord({"msg": f"startup failed for {EMAIL}"})
+    assert record.getMessage() == f"startup failed for {EMAIL}"  # not ours to redact
