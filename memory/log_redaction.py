@@ -5,9 +5,10 @@ CLI's handler filters. A filter on the ``memagent`` logger is no help either: a 
 filters run only for records created on that very logger, not for records propagated up from
 ``memagent.graph.worker`` and the other children. The log-record factory is the one hook every
 record passes through before any logger filter or handler sees it, so it is wrapped once per
-process, from ``memagent.memory`` (which every memagent module that logs above ``stores``
-imports), and redacts the records of ``memagent`` and its children. Other libraries' records
-pass untouched.
+process, by whatever assembles the app (the CLI, ``aopen_agent``/``open_agent``, the Studio
+graph and store: ``memagent.graph.tracing.pin_redaction_key``; a library user without those
+calls ``install_record_redaction`` itself). Importing memagent never wraps it. It redacts the
+records of ``memagent`` and its children; other libraries' records pass untouched.
 
 The key is a per-process one until the composition root pins the install's (the write
 path's, so a value gets the same token in memories and logs): ``install_record_redaction``

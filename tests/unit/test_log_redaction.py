@@ -129,7 +129,7 @@ logging.getLogger("thirdparty").info("not ours %s", "{email}")
 
 # Importing reads no environment: the install's key is pinned where the app is assembled
 # (langgraph.json's graph on first access), or by a store-only user who has no such root.
-STUDIO_SETUP = "from memagent.graph.builder import graph"
+STUDIO_SETUP = "from memagent.graph.builder import graph; graph()  # as langgraph dev does"
 STORE_ONLY_SETUP = """
 import os, pathlib
 import memagent.memory.write_path
@@ -168,7 +168,10 @@ def test_library_user_with_basic_config_sees_placeholders(
     assert f"thirdparty: not ours {EMAIL}" in done.stdout
 
 
-def test_child_logger_records_are_redacted_at_creation_without_the_cli() -> None:
+def test_child_logger_records_are_redacted_at_creation_without_the_cli(tmp_path: Path) -> None:
+    from memagent.graph.tracing import pin_redaction_key
+
+    pin_redaction_key(tmp_path)  # what the agent, Studio graph and Studio store do
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     root = logging.getLogger()
@@ -200,3 +203,35 @@ def test_records_made_without_a_name_pass_through() -> None:
     install_record_redaction()
     record = logging.makeLogRecord({"msg": f"startup failed for {EMAIL}"})
     assert record.getMessage() == f"startup failed for {EMAIL}"  # not ours to redact
+
+
+IMPORT_ALL = """
+import logging, pathlib, pkgutil, importlib, sys, threading
+import memagent
+before = threading.active_count()
+names = []
+for pkg in ("core", "llm", "stores", "memory", "prompts", "nodes", "graph", "evals"):
+    mod = importlib.import_module("memagent." + pkg)
+    names += [f"memagent.{pkg}.{m.name}" for m in pkgutil.iter_modules(mod.__path__)]
+for name in names:
+    importlib.import_module(name)
+assert logging.getLogRecordFactory() is logging.LogRecord, "a record factory was installed"
+assert threading.active_count() == before, "a thread was started"
+home = pathlib.Path(sys.argv[1])
+assert not home.exists(), sorted(p.name for p in home.iterdir())
+print(len(names))
+"""
+
+
+def test_importing_every_module_installs_nothing_and_writes_nothing(tmp_path: Path) -> None:
+    home = tmp_path / "home-that-must-not-appear"
+    env = {**os.environ, "MEMAGENT_HOME": str(home), "OMP_NUM_THREADS": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT_ALL, str(home)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.strip()) > 60  # every module of every layer was imported
