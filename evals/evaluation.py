@@ -503,7 +503,9 @@ def run_locomo(
 
 # ---------------------------------------------------------------- CLI
 
-app = typer.Typer(help="Retrieval and memory evaluations.", no_args_is_help=True)
+app = typer.Typer(
+    help="Retrieval and memory evaluations.", no_args_is_help=True, add_completion=False
+)
 
 
 @app.callback()
