@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from memagent.core.errors import exception_chain
 from memagent.graph import cli_customers, cli_jobs, cli_memories
 from memagent.graph.settings import get_settings, load_settings
 
@@ -63,13 +64,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
-def _chain(exc: BaseException) -> list[BaseException]:
-    seen: list[BaseException] = []
-    current: BaseException | None = exc
-    while current is not None and current not in seen:
-        seen.append(current)
-        current = current.__cause__ or current.__context__
-    return seen
+_chain = exception_chain
 
 
 def llm_unavailable(exc: BaseException) -> bool:

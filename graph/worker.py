@@ -27,6 +27,7 @@ from typing import Any
 
 from langgraph.store.base import BaseStore
 
+from memagent.core.errors import exception_chain
 from memagent.core.settings import Settings
 from memagent.core.types import DIGEST_ROLE
 from memagent.graph.jobs import Job, JobQueue
@@ -57,11 +58,7 @@ def _held(name: str) -> contextlib.AbstractContextManager[None]:
 
 def is_outage(exc: BaseException) -> bool:
     """A dependency that is down (retry later, free) rather than a bad job (spend an attempt)."""
-    chain: list[BaseException] = []
-    cur: BaseException | None = exc
-    while cur is not None and cur not in chain:
-        chain.append(cur)
-        cur = cur.__cause__ or cur.__context__
+    chain = exception_chain(exc)
     return any(
         isinstance(e, ConnectionError | TimeoutError)
         or any(n in type(e).__name__ for n in _OUTAGE_NAMES)
