@@ -1,4 +1,4 @@
-"""Prompts of the LLM memory extractor (nodes/extractors.py)."""
+"""Prompts of the LLM memory extractor (memory/extractors.py)."""
 
 EXTRACTION_SYSTEM = """\
 You extract long-term memories about a customer from a sales conversation \
