@@ -4,7 +4,7 @@ Hard facts of a session ("keep every proposal under 500 words", "PO-4471",
 "budget 120k") must not depend on the summary, so they live here and are
 rendered into every prompt. Updates are a gated merge:
 
-- rules (``nodes.working_rules``) catch explicit statements in English and
+- rules (``memory.working_rules``) catch explicit statements in English and
   Chinese; an optional small model proposes a JSON patch, validated with
   Pydantic, applied after the reply;
 - only changed values are written, a newer turn wins over an older one (on a
