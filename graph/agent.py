@@ -31,7 +31,6 @@ from memagent.graph.builder import LLM, ChatModelFactory, build_default_graph
 from memagent.graph.builder import default_chat_model_factory as _default_factory
 from memagent.graph.jobs import JobQueue
 from memagent.graph.settings import get_settings
-from memagent.graph.tracing import pin_redaction_key
 from memagent.graph.worker import Worker
 from memagent.memory.crm import Crm
 from memagent.memory.working_memory import session_lock
@@ -91,12 +90,23 @@ class TurnResult:
         }
 
 
+def prepare_home(settings: Settings) -> None:
+    """First use of a home, blocking: its directory and the redaction key memagent's log
+    records are redacted with (created on first use). The async openers run it in a
+    thread; the first composition root to pin a key keeps it."""
+    from memagent.core.log_redaction import use_key_file
+    from memagent.core.redact import REDACTION_KEY_FILE
+
+    settings.home.mkdir(parents=True, exist_ok=True)
+    use_key_file(settings.home / REDACTION_KEY_FILE, replace=False)
+
+
 @contextlib.asynccontextmanager
 async def checkpointer_factory(settings: Settings | None = None) -> AsyncIterator[AsyncSqliteSaver]:
     """The SQLite checkpointer at ``settings.checkpoint_path`` (langgraph.json
     ``checkpointer.path``: an async context manager yielding a saver)."""
     settings = settings or get_settings()
-    settings.checkpoint_path.parent.mkdir(parents=True, exist_ok=True)
+    await asyncio.to_thread(settings.checkpoint_path.parent.mkdir, parents=True, exist_ok=True)
     async with AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_path)) as saver:
         await saver.setup()
         yield saver
@@ -117,18 +127,53 @@ async def store_factory(settings: Settings | None = None) -> AsyncIterator[BaseS
 async def studio_store(settings: Settings | None = None) -> AsyncIterator[BaseStore]:
     """langgraph.json ``store.path`` for ``langgraph dev``: the project's store plus the
     in-process extraction worker, so jobs that Studio runs enqueue are applied while the
-    server runs (the exported ``graph`` has no worker of its own)."""
+    server runs (the exported ``graph`` has no worker of its own).
+
+    Entered before the server serves; everything that blocks (home, redaction key, job
+    queue, store, worker) runs in threads, and the local LLM starts off the event loop
+    on the first model call (``memagent.llm.adapter``), as langgraph dev demands. On
+    shutdown the local LLM server the runs started is stopped with it.
+    """
     settings = settings or get_settings()
-    pin_redaction_key(settings.home)
-    settings.home.mkdir(parents=True, exist_ok=True)
-    async with store_factory(settings) as store:
-        queue = JobQueue.for_settings(settings) if settings.extractor != "off" else None
+    await asyncio.to_thread(prepare_home, settings)
+    async with _local_llm_lifetime(), store_factory(settings) as store:
+        queue = await asyncio.to_thread(_open_queue, settings)
         try:
-            with _worker(settings, queue, store):
+            async with _aworker(settings, queue, store):
                 yield store
         finally:
             if queue is not None:
                 queue.close()
+
+
+@contextlib.asynccontextmanager
+async def _local_llm_lifetime() -> AsyncIterator[None]:
+    """Stop the local LLM servers the graph started, when the Studio server shuts down:
+    ``langgraph dev`` re-raises SIGTERM after its graceful shutdown, so atexit never runs
+    and the llama.cpp server (in its own session) would be orphaned."""
+    try:
+        yield
+    finally:
+        from memagent.llm.server import close_local_servers
+
+        await asyncio.to_thread(close_local_servers)
+
+
+def _open_queue(settings: Settings) -> JobQueue | None:
+    return JobQueue.for_settings(settings) if settings.extractor != "off" else None
+
+
+@contextlib.asynccontextmanager
+async def _aworker(
+    settings: Settings, queue: JobQueue | None, store: BaseStore
+) -> AsyncIterator[Worker | None]:
+    """``_worker`` for async openers: built, started and stopped in a thread."""
+    cm = _worker(settings, queue, store)
+    worker = await asyncio.to_thread(cm.__enter__)
+    try:
+        yield worker
+    finally:
+        await asyncio.to_thread(cm.__exit__, None, None, None)
 
 
 @contextlib.contextmanager
@@ -159,9 +204,8 @@ async def aopen_agent(
 ) -> AsyncIterator[Agent]:
     """Open the agent with persistence; ``store`` and ``chat_model_factory`` are test seams."""
     settings = settings or get_settings()
-    pin_redaction_key(settings.home)
-    settings.home.mkdir(parents=True, exist_ok=True)
-    queue = JobQueue.for_settings(settings) if settings.extractor != "off" else None
+    await asyncio.to_thread(prepare_home, settings)
+    queue = await asyncio.to_thread(_open_queue, settings)
     access_log = AccessLog(lock=queue.lock if queue is not None else None)
     async with contextlib.AsyncExitStack() as stack:
         if queue is not None:
@@ -169,7 +213,11 @@ async def aopen_agent(
         saver = await stack.enter_async_context(checkpointer_factory(settings))
         if store is None:
             store = await stack.enter_async_context(store_factory(settings))
-        worker = stack.enter_context(_worker(settings, queue, store)) if start_worker else None
+        worker = (
+            await stack.enter_async_context(_aworker(settings, queue, store))
+            if start_worker
+            else None
+        )
         builder = build_default_graph(
             settings,
             chat_model_factory=chat_model_factory or _default_factory,

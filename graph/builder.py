@@ -26,7 +26,7 @@ from memagent.core.context import Context
 from memagent.core.settings import Settings
 from memagent.core.state import InputState, State
 from memagent.graph.settings import get_settings
-from memagent.graph.tracing import pin_redaction_key, traced
+from memagent.graph.tracing import traced
 from memagent.memory.crm import Crm
 from memagent.nodes.llm import MAX_TOOL_ROUNDS, ToolRouter, adapter_router, make_llm_node
 from memagent.nodes.query_rewrite import Rewriter, make_rewriter
@@ -252,8 +252,11 @@ def studio_graph() -> CompiledStateGraph[State, Context, InputState, State]:
     """The agent without persistence, for ``langgraph dev`` / Studio (langgraph.json's
     ``memagent.graph.builder:graph``): built with the process's settings on first access,
     which is also where the install's redaction key is pinned for log records."""
+    from memagent.core.log_redaction import pin_redaction_key
+    from memagent.core.redact import install_key
+
     settings = get_settings()
-    pin_redaction_key(settings.home)
+    pin_redaction_key(lambda: install_key(settings.home))  # read on the first record
     return build_default_graph(settings).compile(name="memagent")
 
 

@@ -133,8 +133,8 @@ def main_options(
         format="%(levelname)s %(name)s: %(message)s",
     )
     settings = load_settings()  # once per command: the environment as it is now
+    from memagent.core.redact import REDACTION_KEY_FILE
     from memagent.graph.tracing import install_log_redaction
-    from memagent.memory.redact import REDACTION_KEY_FILE
 
     install_log_redaction(settings.home / REDACTION_KEY_FILE)
 

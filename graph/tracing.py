@@ -7,17 +7,15 @@ the log line is the same whichever implementation fills a slot.
 from __future__ import annotations
 
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from memagent.memory.log_redaction import install_record_redaction
-from memagent.memory.redact import RedactingFilter, install_key, load_or_create_key
+from memagent.core.log_redaction import memagent_logger, use_key_file
+from memagent.core.redact import RedactingFilter
 
-logger = logging.getLogger("memagent.trace")
-ROOT_LOGGER = "memagent"
+logger = memagent_logger("memagent.trace")
 
 AsyncNode = Callable[..., Awaitable[dict[str, Any]]]
 
@@ -55,31 +53,17 @@ def traced(name: str, node: AsyncNode) -> AsyncNode:
 
 
 def install_log_redaction(key_path: Path) -> RedactingFilter:
-    """Redact PII in log records before any handler emits them, with the install's key.
+    """The CLI's logging: redact with the install's key, also other libraries' records.
 
-    Every ``memagent.*`` record is already redacted at creation (``memagent.stores`` wraps
-    the log-record factory on import); this pins the key loaded from ``key_path`` for that,
-    and also puts the filter on the root's handlers (``basicConfig``) and any on ``memagent``,
-    so the CLI's own output is redacted for other libraries' records too. Idempotent. If the
-    key file cannot be read or created, a throwaway key still redacts (tokens are then only
-    stable within this process) rather than logging PII in clear.
+    memagent's own records are redacted by the filter on its loggers
+    (``memagent.core.log_redaction``); this pins the key loaded from ``key_path`` for
+    it and puts a ``RedactingFilter`` on the root's handlers (the CLI's ``basicConfig``),
+    so nothing the CLI prints carries PII in clear. Idempotent. If the key file cannot be
+    read or created, a throwaway key still redacts (tokens are then only stable within
+    this process) rather than logging PII in clear.
     """
-    try:
-        key = load_or_create_key(key_path)
-    except (OSError, ValueError) as exc:
-        key = secrets.token_bytes(32)
-        logger.warning("redaction key unavailable (%s); using a per-process key", exc)
-    install_record_redaction(key)
-    current = RedactingFilter(key=key)
-    ours = logging.getLogger(ROOT_LOGGER)
-    for target in (ours, *ours.handlers, *logging.getLogger().handlers):
-        if not any(isinstance(f, RedactingFilter) for f in target.filters):
-            target.addFilter(current)
+    current = RedactingFilter(key=use_key_file(key_path))
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(f, RedactingFilter) for f in handler.filters):
+            handler.addFilter(current)
     return current
-
-
-def pin_redaction_key(home: Path) -> None:
-    """Redact memagent's log records with the install's key under ``home`` (read on the
-    first record that needs it), so a value gets the same token in logs as in memories.
-    Called where the app is assembled: the agent, the Studio store and graph."""
-    install_record_redaction(lambda: install_key(home))

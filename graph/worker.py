@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import threading
 import time
 from collections import Counter
@@ -28,6 +27,7 @@ from typing import Any
 from langgraph.store.base import BaseStore
 
 from memagent.core.errors import exception_chain
+from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings
 from memagent.core.types import DIGEST_ROLE
 from memagent.graph.jobs import Job, JobQueue
@@ -44,7 +44,7 @@ from memagent.memory.write_path import (
     write_memory,
 )
 
-log = logging.getLogger(__name__)
+log = memagent_logger(__name__)
 
 
 StoreFactory = Callable[[], contextlib.AbstractContextManager[BaseStore]]

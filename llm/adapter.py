@@ -14,10 +14,11 @@ rarely calls tools on its own with ``tool_choice="auto"``).
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from datetime import date
 from typing import Any, Literal, TypeVar
 
@@ -32,7 +33,11 @@ from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from memagent.core.settings import Settings
-from memagent.llm.server import LLMUnavailableError, ensure_local_server
+from memagent.llm.server import (
+    LLMUnavailableError,
+    aensure_local_server,
+    ensure_local_server,
+)
 
 __all__ = [
     "LLMOutputError",
@@ -52,6 +57,8 @@ M = TypeVar("M", bound=BaseModel)
 Compat = Literal["llamacpp", "openai"]
 PENDING_URL = "http://127.0.0.1:9/v1"
 """Placeholder until the local server is resolved on the first request."""
+_ENDPOINT_READY = "_memagent_endpoint_ready"
+"""Request kwarg from the async paths to ``_get_request_payload``: resolved already."""
 
 # Adapter instructions. Kept beside the code that parses their answers (the node
 # prompts live in prompts/); callers may pass their own.
@@ -110,25 +117,38 @@ class LlamaCppChatOpenAI(ChatOpenAI):
 
     ``compat="openai"`` leaves payloads untouched except ``None`` assistant content.
     Connection failures surface as ``LLMUnavailableError`` with a one-line message.
+
+    Resolving the local server may assemble the model and start a process, which blocks
+    for seconds to minutes: the async paths resolve it off the event loop first (and tell
+    ``_get_request_payload``, which ChatOpenAI calls on the loop, not to do it again).
     """
 
     compat: Compat = "llamacpp"
     _resolve_base_url: Callable[[], str] | None = PrivateAttr(default=None)
+    _aresolve_base_url: Callable[[], Awaitable[str]] | None = PrivateAttr(default=None)
 
-    def _endpoint(self) -> None:
-        if self._resolve_base_url is None:
-            return
-        url = self._resolve_base_url()
+    def _use_base_url(self, url: str) -> None:
         if url != self.openai_api_base:
             self.openai_api_base = url
             for client in (self.root_client, self.root_async_client):
                 if client is not None:
                     client.base_url = httpx.URL(url)
 
+    def _endpoint(self) -> None:
+        if self._resolve_base_url is not None:
+            self._use_base_url(self._resolve_base_url())
+
+    async def _aendpoint(self) -> None:
+        if self._aresolve_base_url is not None:
+            self._use_base_url(await self._aresolve_base_url())
+        elif self._resolve_base_url is not None:
+            self._use_base_url(await asyncio.to_thread(self._resolve_base_url))
+
     def _get_request_payload(
         self, input_: LanguageModelInput, *, stop: list[str] | None = None, **kwargs: Any
     ) -> dict:
-        self._endpoint()
+        if not kwargs.pop(_ENDPOINT_READY, False):
+            self._endpoint()
         payload = super()._get_request_payload(input_, stop=stop, **kwargs)
         if self.compat == "llamacpp":
             return adapt_payload(payload)
@@ -148,8 +168,9 @@ class LlamaCppChatOpenAI(ChatOpenAI):
             raise self._unavailable(e) from None
 
     async def _agenerate(self, *args: Any, **kwargs: Any) -> ChatResult:
+        await self._aendpoint()
         try:
-            return await super()._agenerate(*args, **kwargs)
+            return await super()._agenerate(*args, **{**kwargs, _ENDPOINT_READY: True})
         except openai.APIConnectionError as e:
             raise self._unavailable(e) from None
 
@@ -160,8 +181,9 @@ class LlamaCppChatOpenAI(ChatOpenAI):
             raise self._unavailable(e) from None
 
     async def _astream(self, *args: Any, **kwargs: Any) -> AsyncIterator[ChatGenerationChunk]:
+        await self._aendpoint()
         try:
-            async for chunk in super()._astream(*args, **kwargs):
+            async for chunk in super()._astream(*args, **{**kwargs, _ENDPOINT_READY: True}):
                 yield chunk
         except openai.APIConnectionError as e:
             raise self._unavailable(e) from None
@@ -189,6 +211,7 @@ def chat_model(settings: Settings, *, small: bool = False, **overrides: Any) -> 
     model = LlamaCppChatOpenAI(**params)
     if local:
         model._resolve_base_url = lambda: ensure_local_server(s)
+        model._aresolve_base_url = lambda: aensure_local_server(s)
     return model
 
 
@@ -503,9 +526,13 @@ def _check_local(s: Settings, probe: bool) -> tuple[bool, str]:
     try:
         if not probe:
             if s.gguf_path is not None:
-                return llm_server.model_path(s).is_file(), f"local LLM: {s.gguf_path}"
+                return True, f"local LLM: {llm_server.model_path(s)}"
             llm_server.part_paths()
-            return True, "local LLM: model parts installed (server starts on demand)"
+            model = s.model_dir.expanduser() / llm_server.MODEL_FILENAME
+            where = (
+                f"at {model}" if model.is_file() else f"assembled on first use in {model.parent}"
+            )
+            return True, f"local LLM: model parts installed, model {where}"
         reply = chat_model(s, max_tokens=4).invoke("Say OK.")
     except LLMUnavailableError as e:
         return False, f"local LLM: {e}".splitlines()[0]

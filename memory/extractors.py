@@ -14,7 +14,6 @@ built (``MEMAGENT_EXTRACTOR=rules|llm``):
 from __future__ import annotations
 
 import json
-import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, ValidationError
 
+from memagent.core.log_redaction import memagent_logger
 from memagent.core.types import Turn
 from memagent.memory.extract_rules import (
     clean_statement,
@@ -35,7 +35,7 @@ from memagent.memory.extract_triggers import early_triggers
 from memagent.memory.write_path import Candidate, numbers
 from memagent.prompts.extraction import EXTRACTION_SYSTEM, EXTRACTION_USER, RETRY_JSON
 
-log = logging.getLogger(__name__)
+log = memagent_logger(__name__)
 
 MAX_ITEMS = 6
 

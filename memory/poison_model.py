@@ -14,7 +14,6 @@ missing, ``probability`` returns None and the caller keeps its rules only.
 
 from __future__ import annotations
 
-import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-log = logging.getLogger(__name__)
+from memagent.core.log_redaction import memagent_logger
+
+log = memagent_logger(__name__)
 
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "poison_model.npz"
 

@@ -13,7 +13,6 @@ The public names are re-exported by ``write_path``; log records keep its logger 
 from __future__ import annotations
 
 import hashlib
-import logging
 import random
 import threading
 import time
@@ -25,10 +24,11 @@ from typing import Any, Literal, TypeVar
 
 from langgraph.store.base import BaseStore, Item
 
+from memagent.core.log_redaction import memagent_logger
 from memagent.memory.records import MemoryRecord
 
 # The write path's logger, as before the split: operators and tests filter on it.
-log = logging.getLogger("memagent.memory.write_path")
+log = memagent_logger("memagent.memory.write_path")
 
 T = TypeVar("T")
 

@@ -32,7 +32,6 @@ re-exported here.
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,9 +41,10 @@ from typing import Any, Literal
 from langgraph.store.base import BaseStore, Item
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from memagent.core.log_redaction import memagent_logger
+from memagent.core.redact import install_key, process_key, redact
 from memagent.memory.namespaces import namespace
 from memagent.memory.records import MemoryRecord, RecordType, Source, content_hash, utcnow
-from memagent.memory.redact import install_key, process_key, redact
 from memagent.memory.write_cas import (
     PENDING_PREFIX,
     LockFactory,
@@ -69,7 +69,7 @@ from memagent.memory.write_match import (
     same_value,
 )
 
-log = logging.getLogger(__name__)
+log = memagent_logger(__name__)
 
 Action = Literal["created", "merged", "versioned", "rejected", "pending"]
 
@@ -144,7 +144,7 @@ class WriteResult:
 
 
 def _redact(text: str, key: bytes | None) -> tuple[str, list[str]]:
-    """PII -> keyed placeholders (``memagent.memory.redact``) with the install's key."""
+    """PII -> keyed placeholders (``memagent.core.redact``) with the install's key."""
     r = redact(text, key=key or process_key())
     return r.text, [str(getattr(f, "type", f)) for f in r.found]
 

@@ -16,7 +16,6 @@ retried turn or a second submit is the same job, not a second one.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -26,12 +25,13 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from memagent.core.context import Context
+from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
 from memagent.core.types import DIGEST_ROLE, Job, JobSink, Turn
 from memagent.memory.extract_triggers import early_triggers
 from memagent.memory.working_memory import WorkingMemory
 
-log = logging.getLogger(__name__)
+log = memagent_logger(__name__)
 
 _ROLES = {"human": "user", "ai": "assistant"}
 

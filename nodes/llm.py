@@ -10,7 +10,6 @@ stay paired in the history; the number of tool rounds per turn is bounded.
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -22,11 +21,12 @@ from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from memagent.core.context import Context
+from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
 from memagent.nodes.tools import needs_tool
 from memagent.prompts.tools import TOOL_RESULTS
 
-logger = logging.getLogger(__name__)
+logger = memagent_logger(__name__)
 
 MAX_TOOL_ROUNDS = 2
 REPLY_TAG = "memagent:reply"

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -29,6 +28,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from memagent.core.context import Context
+from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings, default_settings
 from memagent.core.state import State
 from memagent.llm.tokens import Budget, content_text, count_message_tokens, count_tokens
@@ -62,7 +62,7 @@ from memagent.prompts.prompt_assembly import (
 )
 from memagent.prompts.system import SYSTEM_PROMPT
 
-logger = logging.getLogger(__name__)
+logger = memagent_logger(__name__)
 
 MAX_BRIEFING_ITEMS = 8
 MAX_BRIEFING_CHARS = 150

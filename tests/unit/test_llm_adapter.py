@@ -1,21 +1,22 @@
 """The LLM adapter without a model: payload rewriting, structured output and tool routing
-against a recording HTTP stub, model assembly on tiny fake parts, and the local-server
-state/lock logic with a fake server process."""
+against a recording HTTP stub, and the local-server state/lock logic with a fake server
+process (the model file itself: test_llm_model.py)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Literal
 
 import pytest
+from fake_openai import FakeOpenAI
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import tool
 from pydantic import BaseModel, Field
@@ -37,11 +38,7 @@ from memagent.llm.adapter import (
 )
 from memagent.llm.server import (
     LocalServer,
-    ModelAssemblyError,
     ServerState,
-    assemble_model,
-    is_verified,
-    part_paths,
     read_state,
     release,
     reusable,
@@ -108,6 +105,7 @@ def local_model(stub: Stub, tmp_path: Path, **overrides: Any) -> Any:
     """A model in local (llama.cpp) mode whose 'local server' is the stub."""
     model = chat_model(Settings(home=tmp_path), max_retries=0, **overrides)
     model._resolve_base_url = lambda: stub.url
+    model._aresolve_base_url = None  # async calls resolve through the sync one, in a thread
     return model
 
 
@@ -187,6 +185,37 @@ def test_request_on_the_wire(stub: Stub, tmp_path: Path) -> None:
     assert body["max_tokens"] == 33 and "max_completion_tokens" not in body
     assert body["messages"][1]["content"] == ""
     assert body["messages"][2]["role"] == "tool"
+
+
+async def test_async_calls_start_the_local_server_off_the_event_loop(
+    fake_llm: FakeOpenAI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under ``langgraph dev`` a blocking call on the event loop fails the run (its
+    detector is BlockBuster). Starting the local server blocks: the model assembly
+    creates directories and copies a gigabyte, the spawn waits for a health check."""
+    blockbuster = pytest.importorskip("blockbuster")
+    on: list[str] = []
+
+    def start_server(settings: Settings) -> str:  # what the first call really does
+        on.append(threading.current_thread().name)
+        (settings.model_dir / "sub").mkdir(parents=True, exist_ok=True)
+        time.sleep(0.05)
+        return fake_llm.url
+
+    monkeypatch.setattr(llm_server, "ensure_local_server", start_server)
+    monkeypatch.setattr(llm_server, "_exit_on_sigterm", lambda: on.append("sigterm"))
+    model = chat_model(Settings(home=tmp_path, model_dir=tmp_path / "models"), max_retries=0)
+    detector = blockbuster.BlockBuster()
+    for name in ("os.mkdir", "time.sleep", "socket.socket.connect"):
+        detector.functions[name].activate()
+    try:
+        assert (await model.ainvoke("hi")).text == "FAKE reply to: hi"
+        streamed = "".join([str(c.text) async for c in model.astream("hi")])
+        assert streamed.strip() == "FAKE reply to: hi"
+    finally:
+        detector.deactivate()
+    assert len(on) == 4 and on[0] == "sigterm" and on[2] == "sigterm"
+    assert threading.main_thread().name not in on
 
 
 # --- structured ---------------------------------------------------------------------------
@@ -286,71 +315,6 @@ def test_choose_tool_retries_when_args_do_not_fit_the_tool(stub: Stub, tmp_path:
         choose_tool(local_model(stub, tmp_path), "x", TOOLS)
 
 
-# --- model assembly -----------------------------------------------------------------------
-
-
-def fake_parts(tmp_path: Path) -> tuple[list[Path], int, str]:
-    chunks = [b"GGUF" + bytes([i]) * 1000 for i in range(3)]
-    paths = []
-    for i, data in enumerate(chunks):
-        p = tmp_path / f"part{i:02d}.bin"
-        p.write_bytes(data)
-        paths.append(p)
-    blob = b"".join(chunks)
-    return paths, len(blob), hashlib.sha256(blob).hexdigest()
-
-
-def test_assemble_verifies_and_stamps(tmp_path: Path) -> None:
-    parts, size, sha = fake_parts(tmp_path)
-    dest = tmp_path / "models" / "m.gguf"
-    assert assemble_model(dest, parts, size=size, sha256=sha) == dest
-    assert dest.read_bytes() == b"".join(p.read_bytes() for p in parts)
-    stamp = json.loads((dest.parent / "m.gguf.verified").read_text())
-    assert stamp["size"] == size and stamp["sha256"] == sha
-    # Already verified: the parts are not needed any more.
-    assert assemble_model(dest, [tmp_path / "gone.bin"], size=size, sha256=sha) == dest
-    assert sorted(p.name for p in dest.parent.iterdir()) == ["m.gguf", "m.gguf.verified"]
-
-
-def test_stamp_is_invalidated_by_a_changed_file(tmp_path: Path) -> None:
-    parts, size, sha = fake_parts(tmp_path)
-    dest = assemble_model(tmp_path / "m.gguf", parts, size=size, sha256=sha)
-    data = bytearray(dest.read_bytes())
-    data[-1] ^= 0xFF
-    dest.write_bytes(bytes(data))  # same size, new mtime: must be re-hashed
-    os.utime(dest, ns=(0, 12345))
-    assert not is_verified(dest, size=size, sha256=sha)
-    assert assemble_model(dest, parts, size=size, sha256=sha).read_bytes() != bytes(data)
-
-
-def test_assemble_rejects_a_wrong_checksum_and_leaves_nothing(tmp_path: Path) -> None:
-    parts, size, _ = fake_parts(tmp_path)
-    dest = tmp_path / "models" / "m.gguf"
-    with pytest.raises(ModelAssemblyError, match="does not match"):
-        assemble_model(dest, parts, size=size, sha256="0" * 64)
-    assert list(dest.parent.iterdir()) == []
-
-
-def test_missing_parts_are_all_listed_with_the_pip_command(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for n in (1, 3):
-        pkg = tmp_path / f"memagent_fakepart{n}"
-        pkg.mkdir()
-        (pkg / "data.bin").write_bytes(b"x")
-        (pkg / "__init__.py").write_text(
-            "import os\ndef get_part_path():\n"
-            "    return os.path.join(os.path.dirname(__file__), 'data.bin')\n"
-        )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    assert len(part_paths(count=1, module="memagent_fakepart{}")) == 1
-    with pytest.raises(ModelAssemblyError) as err:
-        part_paths(count=4, module="memagent_fakepart{}")
-    msg = str(err.value)
-    assert "memagent-fakepart2" in msg and "memagent-fakepart4" in msg
-    assert "memagent-fakepart1" not in msg and "pip install" in msg
-
-
 # --- server state and lock ----------------------------------------------------------------
 
 
@@ -445,7 +409,7 @@ def fake_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Set
 
     monkeypatch.setattr(llm_server, "server_command", command)
     yield settings
-    llm_server._close_all()
+    llm_server.close_local_servers()
 
 
 def test_local_server_starts_reuses_and_last_one_out_stops(
@@ -476,7 +440,7 @@ def test_ensure_local_server_is_cached_per_process(fake_server: Settings) -> Non
     assert llm_server.ensure_local_server(fake_server) == url
     state = read_state(next((fake_server.home / "llm").glob("server-*.json")))
     assert state is not None and state.base_url == url
-    llm_server._close_all()
+    llm_server.close_local_servers()
     assert not llm_server.pid_alive(state.pid)
 
 
@@ -487,6 +451,19 @@ def test_startup_failures_say_why(fake_server: Settings, mode: str, message: str
     with pytest.raises(LLMUnavailableError, match=message):
         LocalServer(fake_server, startup_timeout=20).__enter__()
     assert not list((fake_server.home / "llm").glob("server-*.json"))
+
+
+def test_a_server_that_dies_at_startup_gives_its_reason_in_the_first_line(
+    fake_server: Settings,
+) -> None:
+    """The CLI shows only an error's first line: the server's own reason must be on it
+    (it used to end in 'log …:' with the excerpt on the lines nobody saw)."""
+    FAKE_MODE["value"] = "crash"
+    with pytest.raises(LLMUnavailableError) as err:
+        LocalServer(fake_server, startup_timeout=20).__enter__()
+    first = str(err.value).splitlines()[0]
+    assert "exited with code 3 during startup: boom: cannot load model" in first
+    assert str(fake_server.home / "llm" / "server.log") in first
 
 
 CLIENT = r"""
@@ -503,13 +480,23 @@ time.sleep(60)
 """
 
 
-def test_sigterm_to_the_process_still_stops_its_server(tmp_path: Path) -> None:
-    """A killed CLI must not leave an orphan llama.cpp server behind."""
+ASYNC_CLIENT = CLIENT.replace(
+    "llm_server.ensure_local_server(Settings(home=Path(home), gguf_path=Path(gguf)))",
+    "import asyncio\n"
+    "asyncio.run(llm_server.aensure_local_server(Settings(home=Path(home), gguf_path=Path(gguf))))",
+)
+
+
+@pytest.mark.parametrize("client", [CLIENT, ASYNC_CLIENT], ids=["sync", "async"])
+def test_sigterm_to_the_process_still_stops_its_server(tmp_path: Path, client: str) -> None:
+    """A killed CLI must not leave an orphan llama.cpp server behind, also when the
+    server was started from a worker thread (async callers resolve it off the loop)."""
+    assert client.count("ensure_local_server(") == 1
     gguf = tmp_path / "fake.gguf"
     gguf.write_bytes(b"GGUF")
     home = tmp_path / "home"
     proc = subprocess.Popen(
-        [sys.executable, "-c", CLIENT, FAKE_SERVER, str(home), str(gguf)],
+        [sys.executable, "-c", client, FAKE_SERVER, str(home), str(gguf)],
         stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"

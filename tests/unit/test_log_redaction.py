@@ -2,16 +2,21 @@
 
 A phone number or email logged by any ``memagent.*`` logger (a child whose records only
 propagate, like the worker's or the node tracer's) must reach the handler as a keyed
-placeholder, never in clear: under the CLI (which configures logging and pins the key) and
-for a library user or ``langgraph dev`` with a plain ``basicConfig`` handler.
+placeholder, never in clear: under the CLI (which configures logging and pins the key), for
+a library user with a plain ``basicConfig`` handler, and under ``langgraph dev``'s structlog
+formatter. Importing memagent changes no global logging state (it once replaced the
+process-wide record factory, which crashed ``logging.makeLogRecord``).
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import importlib
 import io
 import logging
 import os
+import pkgutil
 import re
 import subprocess
 import sys
@@ -20,10 +25,11 @@ from pathlib import Path
 
 import pytest
 
+from memagent.core.log_redaction import REDACTION, memagent_logger
+from memagent.core.redact import RedactingFilter, redact
 from memagent.graph.cli import main_options
+from memagent.graph.settings import get_settings
 from memagent.graph.tracing import install_log_redaction
-from memagent.memory.log_redaction import install_record_redaction, record_redaction_installed
-from memagent.memory.redact import RedactingFilter, redact
 
 PHONE = "138 0013 8000"
 EMAIL = "dana.whitfield@acme-corp.com"
@@ -33,7 +39,9 @@ TOKEN = re.compile(r"\[(PHONE|EMAIL)#[0-9a-f]{8}\]")
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
+    get_settings.cache_clear()
     yield tmp_path
+    get_settings.cache_clear()
 
 
 @contextlib.contextmanager
@@ -127,15 +135,15 @@ logging.getLogger("thirdparty").info("not ours %s", "{email}")
 """
 
 
-# Importing reads no environment: the install's key is pinned where the app is assembled
-# (langgraph.json's graph on first access), or by a store-only user who has no such root.
+# Importing reads no settings: the install's key is pinned where the app is assembled
+# (langgraph.json's graph factory), or by a store-only user who has no such root.
 STUDIO_SETUP = "from memagent.graph.builder import graph; graph()  # as langgraph dev does"
 STORE_ONLY_SETUP = """
 import os, pathlib
 import memagent.memory.write_path
-from memagent.memory.log_redaction import install_record_redaction
-from memagent.memory.redact import install_key
-install_record_redaction(install_key(pathlib.Path(os.environ["MEMAGENT_HOME"])))
+from memagent.core.log_redaction import use_key_file
+from memagent.core.redact import REDACTION_KEY_FILE
+use_key_file(pathlib.Path(os.environ["MEMAGENT_HOME"]) / REDACTION_KEY_FILE)
 """
 
 
@@ -168,18 +176,16 @@ def test_library_user_with_basic_config_sees_placeholders(
     assert f"thirdparty: not ours {EMAIL}" in done.stdout
 
 
-def test_child_logger_records_are_redacted_at_creation_without_the_cli(tmp_path: Path) -> None:
-    from memagent.graph.tracing import pin_redaction_key
+def test_memagent_loggers_redact_without_the_cli() -> None:
+    import memagent.graph.worker  # noqa: F401  (its logger, as the worker thread logs)
 
-    pin_redaction_key(tmp_path)  # what the agent, Studio graph and Studio store do
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     root = logging.getLogger()
     root.addHandler(handler)
     try:
-        assert record_redaction_installed()
         logging.getLogger("memagent.graph.worker").error("job failed for %s", EMAIL)
-        logging.getLogger("memagent.deep.child.logger").error("call %s", PHONE)
+        logging.getLogger("memagent.trace").error("call %s", PHONE)
         logging.getLogger("memagentx").error("not a memagent logger: %s", EMAIL)
     finally:
         root.removeHandler(handler)
@@ -189,49 +195,127 @@ def test_child_logger_records_are_redacted_at_creation_without_the_cli(tmp_path:
     assert lines[2] == f"not a memagent logger: {EMAIL}"
 
 
-def test_record_redaction_is_idempotent_and_never_raises() -> None:
-    factory = logging.getLogRecordFactory()
-    install_record_redaction()
-    install_record_redaction()
-    assert logging.getLogRecordFactory() is factory
-    record = factory("memagent.x", logging.ERROR, "f", 1, "bad %d format", (EMAIL,), None)
+def test_memagent_logger_is_idempotent_and_the_filter_never_raises() -> None:
+    logger = memagent_logger("memagent.test.idempotent")
+    assert memagent_logger("memagent.test.idempotent") is logger
+    assert logger.filters.count(REDACTION) == 1
+    with pytest.raises(ValueError, match="not a memagent logger"):
+        memagent_logger("requests")
+    record = logging.LogRecord("memagent.x", logging.ERROR, "f", 1, "bad %d format", (EMAIL,), None)
+    assert REDACTION.filter(record) is True
     assert EMAIL not in record.getMessage() and "[EMAIL#" in record.getMessage()
 
 
-def test_records_made_without_a_name_pass_through() -> None:
-    # structlog's ProcessorFormatter (langgraph dev's logging) calls the factory with name None.
-    install_record_redaction()
-    record = logging.makeLogRecord({"msg": f"startup failed for {EMAIL}"})
-    assert record.getMessage() == f"startup failed for {EMAIL}"  # not ours to redact
+def _package_modules() -> list[str]:
+    names = []
+    for package in ("core", "llm", "stores", "memory", "prompts", "nodes", "graph", "evals"):
+        root = Path(__file__).resolve().parents[2] / package
+        names += [f"memagent.{package}.{m.name}" for m in pkgutil.iter_modules([str(root)])]
+    return names
 
 
-IMPORT_ALL = """
-import logging, pathlib, pkgutil, importlib, sys, threading
-import memagent
-before = threading.active_count()
-names = []
-for pkg in ("core", "llm", "stores", "memory", "prompts", "nodes", "graph", "evals"):
-    mod = importlib.import_module("memagent." + pkg)
-    names += [f"memagent.{pkg}.{m.name}" for m in pkgutil.iter_modules(mod.__path__)]
-for name in names:
-    importlib.import_module(name)
-assert logging.getLogRecordFactory() is logging.LogRecord, "a record factory was installed"
-assert threading.active_count() == before, "a thread was started"
-home = pathlib.Path(sys.argv[1])
-assert not home.exists(), sorted(p.name for p in home.iterdir())
-print(len(names))
+def test_every_logger_of_every_memagent_module_carries_the_filter() -> None:
+    for name in _package_modules():
+        importlib.import_module(name)
+    ours = {
+        name: logger
+        for name, logger in logging.root.manager.loggerDict.items()
+        if isinstance(logger, logging.Logger)
+        and (name == "memagent" or name.startswith("memagent."))
+        and not name.startswith("memagent.test.")
+    }
+    assert "memagent.graph.worker" in ours and "memagent.trace" in ours
+    missing = sorted(name for name, logger in ours.items() if REDACTION not in logger.filters)
+    assert not missing, f"loggers without redaction: {missing}"
+
+
+def test_memagent_modules_get_their_loggers_through_memagent_logger() -> None:
+    """A module calling ``logging.getLogger("memagent…")`` itself would log in clear."""
+    offenders = []
+    root = Path(__file__).resolve().parents[2]
+    for package in ("core", "llm", "stores", "memory", "prompts", "nodes", "graph", "evals"):
+        for path in (root / package).rglob("*.py"):
+            if path.name == "log_redaction.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "getLogger"
+                    and node.args  # the root logger (no name) is the CLI's to configure
+                ):
+                    offenders.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert not offenders, f"use memagent_logger(__name__) in {offenders}"
+
+
+# --- global logging state -------------------------------------------------------------------
+
+IMPORT_SCRIPT = """
+import logging
+root = logging.getLogger()
+def snapshot():
+    return (logging.getLogRecordFactory(), list(root.handlers), list(root.filters), root.level,
+            logging.root.manager.disable, logging.lastResort)
+before = snapshot()
+import memagent.stores, memagent.memory.write_path, memagent.graph.builder, memagent.graph.agent
+import memagent.graph.cli, memagent.graph.worker
+assert snapshot() == before, "importing memagent changed global logging state"
+ours = [l for n, l in logging.root.manager.loggerDict.items()
+        if n.startswith("memagent") and isinstance(l, logging.Logger)]
+assert ours and not any(l.handlers for l in ours), "memagent installed a handler"
+assert all(l.level == logging.NOTSET and l.propagate for l in ours)
+# structlog's ProcessorFormatter (langgraph dev) rebuilds every record this way.
+assert logging.makeLogRecord({}).name is None
+print("ok")
 """
 
 
-def test_importing_every_module_installs_nothing_and_writes_nothing(tmp_path: Path) -> None:
-    home = tmp_path / "home-that-must-not-appear"
-    env = {**os.environ, "MEMAGENT_HOME": str(home), "OMP_NUM_THREADS": "1"}
+def test_importing_memagent_changes_no_global_logging_state(tmp_path: Path) -> None:
+    env = {**os.environ, "MEMAGENT_HOME": str(tmp_path), "OMP_NUM_THREADS": "1"}
     done = subprocess.run(
-        [sys.executable, "-c", IMPORT_ALL, str(home)],
+        [sys.executable, "-c", IMPORT_SCRIPT], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
+    assert not list(tmp_path.iterdir()), "importing memagent wrote files"
+
+
+STRUCTLOG_SCRIPT = """
+import logging, sys
+import structlog
+handler = logging.StreamHandler(sys.stdout)
+handler.setFormatter(structlog.stdlib.ProcessorFormatter(
+    processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.KeyValueRenderer(key_order=["event"])],
+    foreign_pre_chain=[structlog.stdlib.add_logger_name],
+))
+logging.basicConfig(handlers=[handler], level=logging.INFO)
+structlog.configure(
+    processors=[structlog.stdlib.add_logger_name,
+                structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+    logger_factory=structlog.stdlib.LoggerFactory(),
+)
+import memagent.graph.builder
+structlog.get_logger("langgraph_api.worker").info("Background run succeeded", run="r1")
+logging.getLogger("memagent.trace").info("trace=t1 node=llm for %s", "{email}")
+"""
+
+
+def test_langgraph_dev_style_structlog_logging_has_no_error_and_stays_redacted(
+    tmp_path: Path,
+) -> None:
+    """``langgraph dev`` formats every record through structlog's ProcessorFormatter,
+    which calls ``logging.makeLogRecord``: the record factory memagent used to install
+    crashed there on ``name=None`` ('--- Logging error ---' on every line)."""
+    pytest.importorskip("structlog")
+    env = {**os.environ, "MEMAGENT_HOME": str(tmp_path), "OMP_NUM_THREADS": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", STRUCTLOG_SCRIPT.format(email=EMAIL)],
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert done.returncode == 0, done.stderr
-    assert int(done.stdout.strip()) > 60  # every module of every layer was imported
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Logging error" not in done.stderr + done.stdout, done.stderr[-3000:]
+    assert "Background run succeeded" in done.stdout
+    assert "trace=t1 node=llm for [EMAIL#" in done.stdout and EMAIL not in done.stdout
