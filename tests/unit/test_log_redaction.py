@@ -28,7 +28,6 @@ import pytest
 from memagent.core.log_redaction import REDACTION, memagent_logger
 from memagent.core.redact import RedactingFilter, redact
 from memagent.graph.cli import main_options
-from memagent.graph.settings import get_settings
 from memagent.graph.tracing import install_log_redaction
 
 PHONE = "138 0013 8000"
@@ -39,9 +38,7 @@ TOKEN = re.compile(r"\[(PHONE|EMAIL)#[0-9a-f]{8}\]")
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
-    get_settings.cache_clear()
     yield tmp_path
-    get_settings.cache_clear()
 
 
 @contextlib.contextmanager
