@@ -150,7 +150,6 @@ class Worker:
                 extractor = llm_extractor(chat_model(settings, small=True))
             except Exception as exc:  # no model adapter: rules keep working offline
                 log.warning("LLM extractor unavailable, using rules: %s", exc)
-        kwargs.setdefault("write_config", WriteConfig.for_settings(settings))
         if store is None:
             from memagent.stores import open_store
 
@@ -240,7 +239,7 @@ class Worker:
                 job.customer_id,
                 job.thread_id,
                 job.turns,
-                redaction_key=self.write_config.redaction_key,
+                config=self.write_config,
             )
         actions: Counter[str] = Counter()
         results = []

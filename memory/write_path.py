@@ -109,7 +109,8 @@ class WriteConfig:
     @classmethod
     def for_settings(cls, settings: Any) -> WriteConfig:
         """The defaults with the settings' near-duplicate threshold
-        (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``), as the worker and ``memories add`` write."""
+        (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``) and redaction key (under the settings'
+        home), as the worker and ``memories add`` write."""
         return cls(
             near_duplicate=float(settings.near_duplicate_threshold),
             redaction_key=install_key(settings.home),
@@ -456,7 +457,7 @@ def write_episode(
     turns: Sequence[Any],
     *,
     now: datetime | None = None,
-    redaction_key: bytes | None = None,
+    config: WriteConfig | None = None,
 ) -> int:
     """Append (redacted) turns to the session's transcript; returns how many were new.
 
@@ -479,7 +480,8 @@ def write_episode(
             tid = getattr(t, "id", "") or ""
             if tid and tid in have:
                 continue
-            text, _ = _redact(str(getattr(t, "content", "")), redaction_key)
+            key = config.redaction_key if config else None
+            text, _ = _redact(str(getattr(t, "content", "")), key)
             value["turns"].append(
                 {
                     "id": tid,

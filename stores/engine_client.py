@@ -10,6 +10,7 @@ slow at scale (measured in bench/store_bench.py); it is not the embedded default
 from __future__ import annotations
 
 import contextlib
+import threading
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -20,6 +21,7 @@ from qdrant_client import models as m
 from memagent.stores.engines import (
     VECTOR,
     Cond,
+    Distance,
     HasId,
     HasVector,
     Hit,
@@ -40,6 +42,11 @@ _MODES = {
     "upsert": m.UpdateMode.UPSERT,
     "insert": m.UpdateMode.INSERT_ONLY,
     "update": m.UpdateMode.UPDATE_ONLY,
+}
+_DISTANCES = {
+    "cosine": m.Distance.COSINE,
+    "inner_product": m.Distance.DOT,
+    "l2": m.Distance.EUCLID,
 }
 _KINDS = {
     "keyword": m.PayloadSchemaType.KEYWORD,
@@ -63,12 +70,20 @@ def _cond(c: Cond) -> Any:
 
 
 def _filter(w: Where) -> m.Filter | None:
-    if not w.must and not w.must_not:
+    if w.is_empty():
         return None
     return m.Filter(
         must=[_cond(c) for c in w.must] or None,
+        should=[_cond(c) for c in w.should] or None,
         must_not=[_cond(c) for c in w.must_not] or None,
     )
+
+
+def _distance_name(d: Any) -> Distance:
+    for name, value in _DISTANCES.items():
+        if value == d:
+            return name  # type: ignore[return-value]
+    raise ValueError(f"unsupported vector distance {d!r} in the collection")
 
 
 def _with_payload(fields: list[str] | None) -> Any:
@@ -76,6 +91,27 @@ def _with_payload(fields: list[str] | None) -> Any:
     if fields is None:
         return True
     return list(fields) if fields else False
+
+
+class _Serialised:
+    """A local-mode client whose calls take turns: qdrant-client's local mode keeps its
+    points in plain Python structures (and SQLite for a path) that are not thread-safe;
+    a put/delete thread beside a reader failed with ``cannot start a transaction within
+    a transaction``. A server serialises calls itself and needs no lock."""
+
+    def __init__(self, client: QdrantClient, lock: threading.RLock) -> None:
+        self._client, self._lock = client, lock
+
+    def __getattr__(self, name: str) -> Any:
+        fn = getattr(self._client, name)
+        if not callable(fn):
+            return fn
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return fn(*args, **kwargs)
+
+        return call
 
 
 class ClientEngine:
@@ -91,14 +127,18 @@ class ClientEngine:
         collection: str = "memagent",
         api_key: str | None = None,
         timeout: float = 10.0,
+        distance: Distance = "cosine",
     ) -> None:
         self.dims = dims or 1
+        self.distance: Distance = distance
         self.collection = collection
         self.local = not location.startswith(("http://", "https://"))
+        self._lock = threading.RLock()
+        self._client: Any
         if location == ":memory:":
-            self._client = QdrantClient(location=":memory:")
+            self._client = _Serialised(QdrantClient(location=":memory:"), self._lock)
         elif self.local:
-            self._client = QdrantClient(path=location)
+            self._client = _Serialised(QdrantClient(path=location), self._lock)
         else:
             self._client = QdrantClient(url=location, api_key=api_key, timeout=int(timeout))
         if not self._client.collection_exists(collection):
@@ -107,7 +147,7 @@ class ClientEngine:
                 vectors_config={
                     VECTOR: m.VectorParams(
                         size=self.dims,
-                        distance=m.Distance.COSINE,
+                        distance=_DISTANCES[distance],
                         multivector_config=m.MultiVectorConfig(
                             comparator=m.MultiVectorComparator.MAX_SIM
                         ),
@@ -117,13 +157,20 @@ class ClientEngine:
         else:
             info = self._client.get_collection(collection)
             params = info.config.params.vectors
-            size = params[VECTOR].size if isinstance(params, dict) and VECTOR in params else None
+            vp = params[VECTOR] if isinstance(params, dict) and VECTOR in params else None
+            size = vp.size if vp else None
             if dims is None and size:
                 self.dims = size
+                self.distance = _distance_name(vp.distance) if vp else distance
             elif size != dims:
                 raise ValueError(
                     f"collection {collection!r} has vectors of size {size}, "
                     f"the store was opened with dims={dims}"
+                )
+            elif vp and _distance_name(vp.distance) != distance:
+                raise ValueError(
+                    f"collection {collection!r} compares vectors by "
+                    f"{_distance_name(vp.distance)}, the store was opened with distance_type {distance}"
                 )
         self._indexed: set[str] = set()
 
@@ -247,9 +294,10 @@ class ClientEngine:
         )
 
     # lifecycle
-    def session(self) -> contextlib.AbstractContextManager[None]:
-        """The server serialises each call itself; nothing to hold between calls."""
-        return contextlib.nullcontext()
+    def session(self) -> contextlib.AbstractContextManager[Any]:
+        """The server serialises each call itself; nothing to hold between calls. Local
+        mode holds its lock for the session, so one batch is not interleaved."""
+        return self._lock if self.local else contextlib.nullcontext()
 
     def flush(self) -> None:
         """Writes are sent with ``wait=True``; nothing is buffered client-side."""

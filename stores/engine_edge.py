@@ -26,6 +26,7 @@ import qdrant_edge as qe
 from memagent.stores.engines import (
     VECTOR,
     Cond,
+    Distance,
     HasId,
     HasVector,
     Hit,
@@ -71,10 +72,11 @@ def _cond(c: Cond) -> Any:
 
 
 def _filter(w: Where) -> Any:
-    if not w.must and not w.must_not:
+    if w.is_empty():
         return None
     return qe.Filter(
         must=[_cond(c) for c in w.must] or None,
+        should=[_cond(c) for c in w.should] or None,
         must_not=[_cond(c) for c in w.must_not] or None,
     )
 
@@ -90,6 +92,11 @@ _MODES = {
     "upsert": qe.UpdateMode.Upsert,
     "insert": qe.UpdateMode.InsertOnly,
     "update": qe.UpdateMode.UpdateOnly,
+}
+_DISTANCES = {
+    "cosine": qe.Distance.Cosine,
+    "inner_product": qe.Distance.Dot,
+    "l2": qe.Distance.Euclid,
 }
 _KINDS = {
     "keyword": qe.PayloadSchemaType.Keyword,
@@ -120,6 +127,7 @@ class EdgeEngine:
         payload_in_ram: bool = True,
         shared: bool = False,
         lock_timeout_s: float = 30.0,
+        distance: Distance = "cosine",
     ) -> None:
         """``dims=None`` opens an existing shard as it is (a new one gets a 1-dim placeholder).
 
@@ -128,6 +136,7 @@ class EdgeEngine:
         of a namespace ~10x slower at 100k items (bench/store_bench.py).
         """
         self.dims = dims or 1
+        self.distance: Distance = distance
         self._temp = location == ":memory:"
         if shared and self._temp:
             raise ValueError("a ':memory:' store cannot be shared between processes")
@@ -148,7 +157,7 @@ class EdgeEngine:
         vectors = {
             VECTOR: qe.EdgeVectorParams(
                 size=self.dims,
-                distance=qe.Distance.Cosine,
+                distance=_DISTANCES[distance],
                 multivector_config=qe.MultiVectorConfig(qe.MultiVectorComparator.MaxSim),
             )
         }
@@ -167,7 +176,8 @@ class EdgeEngine:
             self._release()
             if existing and "ncompatible" in str(exc):
                 raise ValueError(
-                    f"the store at {root} cannot be opened with {dims}-dim vectors: {exc}"
+                    f"the store at {root} cannot be opened with {dims}-dim {distance} "
+                    f"vectors (it was created with other dims or another distance_type): {exc}"
                 ) from exc
             raise
         if self._shared:

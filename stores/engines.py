@@ -6,9 +6,12 @@ cluster by URL, or the client's own local mode). Query building in
 ``store_ops`` produces the neutral ``Where`` filters below, so it stays free of
 I/O and of either library's types; each adapter translates them.
 
-Every point has one named multivector ``"dense"`` compared with MaxSim over
-cosine: an item whose indexed fields yield several texts keeps one vector per
-text and scores as its best one, the max-pooling LangGraph's stores do.
+Every point has one named multivector ``"dense"`` compared with MaxSim: an item
+whose indexed fields yield several texts keeps one vector per text and scores as
+its best one, the max-pooling LangGraph's stores do. The vector distance is fixed
+when a collection is created (``Distance``: cosine by default; LangGraph's
+``distance_type`` names); engines return Qdrant's raw score (the distance for
+``l2``, smallest first), and ``dense_score`` turns it into LangGraph's score.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 VECTOR = "dense"
+Distance = Literal["cosine", "inner_product", "l2"]
+DISTANCES: tuple[Distance, ...] = ("cosine", "inner_product", "l2")
 IndexKind = Literal["keyword", "integer", "float"]
 Scalar = str | int | bool
 WriteMode = Literal["upsert", "insert", "update"]
@@ -68,13 +73,18 @@ INDEXED = HasVector()
 
 @dataclass(frozen=True)
 class Where:
-    """All of ``must`` and none of ``must_not`` (conditions may nest)."""
+    """All of ``must``, none of ``must_not`` and, when ``should`` is not empty, at
+    least one of ``should`` (conditions may nest)."""
 
     must: tuple[Cond, ...] = ()
     must_not: tuple[Cond, ...] = ()
+    should: tuple[Cond, ...] = ()
 
     def and_(self, *conds: Cond) -> Where:
-        return Where(self.must + tuple(conds), self.must_not)
+        return Where(self.must + tuple(conds), self.must_not, self.should)
+
+    def is_empty(self) -> bool:
+        return not (self.must or self.must_not or self.should)
 
 
 Cond = Match | Range | HasId | HasVector | Missing | Where
@@ -111,6 +121,7 @@ class Engine(Protocol):
 
     name: str
     dims: int
+    distance: Distance
 
     def upsert(self, points: list[PointData]) -> None: ...
 
@@ -171,6 +182,18 @@ class Engine(Protocol):
     def flush(self) -> None: ...
 
     def close(self) -> None: ...
+
+
+def dense_score(raw: float, distance: Distance) -> float:
+    """LangGraph's score for an engine's raw score: the similarity for ``cosine`` and
+    ``inner_product``, the negated distance for ``l2`` (higher is closer everywhere)."""
+    return -raw if distance == "l2" else raw
+
+
+def cosine_like(score: float, distance: Distance) -> float:
+    """A LangGraph score mapped to the cosine scale that fusion normalises: exact for
+    unit-length embeddings (``l2``: ``cos = 1 - d**2 / 2``), a monotone proxy otherwise."""
+    return 1.0 - score * score / 2.0 if distance == "l2" else score
 
 
 def point_id_str(pid: Any) -> str:

@@ -39,6 +39,7 @@ from typing import Literal
 from memagent.stores.tokenize import DEFAULT_TOKENIZER, TokenizerConfig
 
 SearchMode = Literal["hybrid", "dense", "keyword"]
+ScoreKind = Literal["relevance", "similarity"]
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,14 @@ class HybridConfig:
     contributes before fusion (at least ``offset + limit`` are always fetched).
     ``keyword_only_fields`` are value paths whose text joins the item's BM25 text but
     is never embedded (see ``QdrantStore``): a memory's surrounding context.
+
+    ``score`` is what ``SearchItem.score`` holds after a search with a query:
+    ``"relevance"`` (default) the fused relevance in [0, 1]; ``"similarity"`` the
+    vector similarity LangGraph's stores return (cosine, inner product or negated L2
+    distance, per the index's ``distance_type``), for code that thresholds scores as it
+    would on ``InMemoryStore``. The ranking is the same either way (by fused relevance,
+    so similarity scores need not descend); ``default_mode="dense"`` ranks by
+    similarity too. Keyword-mode searches have no similarity and keep the relevance.
     """
 
     fusion: FusionConfig = field(default_factory=FusionConfig)
@@ -87,6 +96,7 @@ class HybridConfig:
     default_mode: SearchMode = "hybrid"
     keyword_cache_size: int = 1024
     keyword_only_fields: tuple[str, ...] = ("context",)
+    score: ScoreKind = "relevance"
 
     def for_embeddings(self, score_floor: float) -> HybridConfig:
         """This config with an unset ``dense_floor`` replaced by the embedder's floor."""
@@ -107,6 +117,8 @@ class HybridConfig:
             raise ValueError(f"unknown search mode {self.default_mode!r}")
         if self.keyword_cache_size < 1:
             raise ValueError("keyword_cache_size must be >= 1")
+        if self.score not in ("relevance", "similarity"):
+            raise ValueError(f"unknown score {self.score!r}; expected 'relevance' or 'similarity'")
 
 
 @dataclass(frozen=True)

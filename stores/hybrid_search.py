@@ -16,21 +16,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from langgraph.store.base import SearchItem, SearchOp
 
 from memagent.stores import bm25_index as kw
 from memagent.stores import store_ops as ops_
-from memagent.stores.engines import INDEXED, Engine, HasId, Where
+from memagent.stores.engines import INDEXED, Engine, HasId, Where, cosine_like, dense_score
 from memagent.stores.fusion import HybridConfig, SearchMode, fuse
 from memagent.stores.tokenize import tokenize, tokenize_cached
 
 
 @dataclass
 class ScoredItem:
-    """A search result with its fused relevance in [0, 1] and the raw side scores."""
+    """A search result with its fused relevance in [0, 1] and the side scores: ``dense``
+    is LangGraph's similarity score (``dense_score``), ``keyword`` the raw BM25 score."""
 
     item: SearchItem
     relevance: float
@@ -51,22 +51,30 @@ class HybridSearcher:
         op: SearchOp,
         qvec: list[float] | None,
         mode: SearchMode,
-        now: datetime,
+        visible_after: float,
     ) -> list[tuple[ScoredItem, dict[str, Any]]]:
-        """Fused ranking window ``[offset, offset + limit)`` with each item's payload."""
+        """Fused ranking window ``[offset, offset + limit)`` with each item's payload,
+        over items whose ``expires_at`` is after ``visible_after`` (epoch seconds).
+
+        Dense scores are LangGraph's (``dense_score``: the negated distance for ``l2``);
+        fusion sees them on the cosine scale. An item's ``score`` is the fused relevance,
+        or its dense score in dense mode or with ``HybridConfig.score="similarity"``.
+        """
         cfg = self.config
         prefix, flt, query = tuple(op.namespace_prefix), op.filter, op.query or ""
         want = op.offset + op.limit
-        where = ops_.data_where(prefix, flt, now.timestamp()).and_(INDEXED)
+        dist = self.engine.distance
+        where = ops_.data_where(prefix, flt, visible_after).and_(INDEXED)
         use_dense, use_kw = mode != "keyword" and qvec is not None, mode != "dense"
         slack = 2 if flt else 1  # untranslated filters are checked after the engine
         dense: dict[str, float] = {}
         if use_dense and qvec is not None:
             depth = max(cfg.dense_candidates, want) * slack
-            dense = {h.id: h.score for h in self.engine.search(qvec, where, depth, [])}
+            hits = self.engine.search(qvec, where, depth, [])
+            dense = {h.id: dense_score(h.score, dist) for h in hits}
         keyword: dict[str, float] = {}
         if use_kw:
-            corpus = self.corpus(prefix, flt, now)
+            corpus = self.corpus(prefix, flt, visible_after)
             qtok = tokenize_cached(query, cfg.tokenizer)
             all_scores = kw.scores(corpus, qtok)  # every item: dense candidates get theirs too
             keyword = kw.best(corpus, all_scores, max(cfg.keyword_candidates, want) * slack)
@@ -77,9 +85,12 @@ class HybridSearcher:
                         keyword[pid] = float(all_scores[pos[pid]])
             missing = [pid for pid in keyword if pid not in dense]
             if use_dense and qvec is not None and missing:
-                w = Where(must=(HasId(tuple(missing)), ops_.live(now.timestamp())))
-                dense.update((h.id, h.score) for h in self.engine.search(qvec, w, len(missing), []))
-        fused = fuse(dense, keyword, cfg.fusion, use_dense=use_dense, use_keyword=use_kw)
+                w = Where(must=(HasId(tuple(missing)), ops_.live(visible_after)))
+                hits = self.engine.search(qvec, w, len(missing), [])
+                dense.update((h.id, dense_score(h.score, dist)) for h in hits)
+        scale = {k: cosine_like(v, dist) for k, v in dense.items()}
+        fused = fuse(scale, keyword, cfg.fusion, use_dense=use_dense, use_keyword=use_kw)
+        similarity = mode == "dense" or (cfg.score == "similarity" and use_dense)
         # Payloads only for the window (the binding's payload conversion is the slow part),
         # fetched in chunks until the window is full of live, filter-matching items.
         kept: list[tuple[ScoredItem, dict[str, Any]]] = []
@@ -95,26 +106,28 @@ class HybridSearcher:
                 p = got.get(str(f.id))
                 if (
                     p is None
-                    or not ops_.alive(p, now.timestamp())
+                    or not ops_.alive(p, visible_after)
                     or not ops_.matches_filter(p["value"], flt)
                 ):
                     continue
-                item = ops_.to_search_item(p, f.dense if mode == "dense" else f.relevance)
-                kept.append((ScoredItem(item, f.relevance, f.dense, f.keyword), p))
+                sim = dense.get(str(f.id))
+                item = ops_.to_search_item(p, sim if similarity else f.relevance)
+                kept.append((ScoredItem(item, f.relevance, sim, f.keyword), p))
                 if len(kept) >= want:
                     break
         return kept[op.offset : want]
 
     def corpus(
-        self, prefix: tuple[str, ...], flt: dict[str, Any] | None, now: datetime
+        self, prefix: tuple[str, ...], flt: dict[str, Any] | None, visible_after: float
     ) -> kw.KeywordCorpus:
         tok = self.config.tokenizer
-        key = (prefix, ops_.filter_key(flt), tok.signature)
+        # a corpus that keeps expired items (``omit_expired=False``) is another corpus
+        key = (prefix, ops_.filter_key(flt), tok.signature, visible_after > 0)
         token = self.version(prefix, filtered=bool(flt))  # before the corpus: see bm25_index
         cached = self.cache.get(key, token)
         if cached is not None:
             return cached
-        where = ops_.data_where(prefix, flt, now.timestamp()).and_(INDEXED)
+        where = ops_.data_where(prefix, flt, visible_after).and_(INDEXED)
         fields = [*ops_.KW_FIELDS, "doc", "value"] if flt else [*ops_.KW_FIELDS, "doc"]
         sig = tok.signature
         docs: list[tuple[str, Sequence[str]]] = []
@@ -130,10 +143,12 @@ class HybridSearcher:
         self.cache.put(key, corpus)
         return corpus
 
-    def idf(self, prefix: tuple[str, ...], terms: Sequence[str], now: datetime) -> dict[str, float]:
+    def idf(
+        self, prefix: tuple[str, ...], terms: Sequence[str], visible_after: float
+    ) -> dict[str, float]:
         """BM25 idf of ``terms`` (already tokenized) in the prefix's keyword corpus; terms
         the corpus has never seen are left out. Query expansion weighs candidate terms by it."""
-        corpus = self.corpus(prefix, None, now)
+        corpus = self.corpus(prefix, None, visible_after)
         if corpus.bm25 is None:
             return {}
         table = corpus.bm25.idf

@@ -13,9 +13,22 @@ most recently updated first (as LangGraph's SQL stores do), not by insertion.
 
 Search with a query runs, per the store's mode (``HybridConfig.default_mode``):
 dense candidates from Qdrant and BM25 candidates over the items under the same
-namespace prefix, fused (``fusion.py``). ``search()`` returns ``SearchItem``s
-whose ``score`` is the fused relevance in [0, 1] (raw cosine in dense mode, as
-LangGraph's stores do); ``search_scored()`` also returns the side scores.
+namespace prefix, fused (``fusion.py``). ``search_scored()`` also returns the side
+scores.
+
+**Scores differ from LangGraph's stores in hybrid mode** (the default): there
+``SearchItem.score`` is the fused relevance in [0, 1], not the vector similarity
+``InMemoryStore`` and the SQL stores return, so a threshold tuned on their scores
+(``score > 0.8``) keeps other items here. ``HybridConfig(score="similarity")``
+reports the similarity instead (the ranking stays hybrid); ``default_mode="dense"``
+ranks and scores by similarity alone, as LangGraph's stores do.
+
+An index's ``distance_type`` is honoured as in LangGraph's Postgres store:
+``"cosine"`` (default), ``"inner_product"`` (score = dot product) or ``"l2"``
+(score = negated Euclidean distance); anything else is refused. The distance is
+fixed when the collection is created: reopening with another one is an error.
+Hybrid fusion reads non-cosine scores on the cosine scale (exact for unit-length
+embeddings, which most embedders return).
 
 Items put with ``index=False`` (or whose indexed fields are absent) are neither
 in the dense nor in the keyword side: "not indexed" means not searchable by a
@@ -36,7 +49,18 @@ text is keyword-only has no vector and so is not indexed.
 
 TTL follows LangGraph's SQL stores: reads extend an item's TTL only when the
 store's ``ttl`` config sets ``refresh_on_read`` (then per-read ``refresh_ttl``
-can turn it off); without it, reads never extend a TTL.
+can turn it off); without it, reads never extend a TTL. A refresh extends only the
+version of an item that the read returned: if another thread or the sweeper
+deleted or rewrote it meanwhile, that write wins and the read still succeeds.
+
+``omit_expired`` (``TTLConfig``) is honoured as in LangGraph's Postgres store, with
+one deliberate difference, its default: expired items that the sweeper has not
+deleted yet are hidden from ``get``/``search``/``list_namespaces`` unless the
+config sets ``omit_expired=False`` (LangGraph defaults to showing them). With
+``False`` they stay readable until swept and a refreshing read extends them again,
+as in Postgres. The config is read on every operation, as Postgres does, so changing
+``store.ttl_config["omit_expired"]`` takes effect at once. ``get_rev``/``put_if``/
+``touch`` always treat an expired item as absent.
 
 Within one ``batch``, reads see the state before the batch's writes (as in the
 reference); puts to one key are deduplicated (last wins) and all texts of the
@@ -81,7 +105,17 @@ from langgraph.store.base import (
 
 from memagent.stores import store_ops as ops_
 from memagent.stores.embeddings import resolve_embeddings, score_floor
-from memagent.stores.engines import INDEXED, Engine, PointData, Range, Where, WriteMode
+from memagent.stores.engines import (
+    DISTANCES,
+    INDEXED,
+    Distance,
+    Engine,
+    HasId,
+    PointData,
+    Range,
+    Where,
+    WriteMode,
+)
 from memagent.stores.fusion import HybridConfig, SearchMode
 from memagent.stores.hybrid_search import HybridSearcher, ScoredItem
 from memagent.stores.store_cas import ConditionalWrites
@@ -93,6 +127,8 @@ from memagent.stores.ttl_sweeper import TTLSweeper
 __all__ = ["QdrantStore", "ScoredItem", "aopen_store", "open_engine", "open_store"]
 _FACET_LIMIT = 1_000_000
 _PUT_KEY = tuple[tuple[str, ...], str]
+Refresh = dict[float, dict[str, str]]
+"""Items a batch read that get their TTL extended: ttl minutes -> {point id: write token}."""
 
 
 @dataclass
@@ -146,6 +182,17 @@ class _DuckEmbeddings(Embeddings):
         return await super().aembed_query(text)
 
 
+def index_distance(index: IndexConfig | dict[str, Any]) -> Distance:
+    """The index's ``distance_type`` (default cosine); anything else is refused."""
+    distance = index.get("distance_type") or "cosine"
+    if distance not in DISTANCES:
+        raise ValueError(
+            f"unsupported distance_type {distance!r}; QdrantStore supports "
+            + ", ".join(repr(d) for d in DISTANCES)
+        )
+    return distance  # type: ignore[no-any-return]
+
+
 class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
     """LangGraph ``BaseStore`` on a Qdrant engine with hybrid dense + BM25 search."""
 
@@ -184,6 +231,12 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
             raise ValueError("index config needs 'dims', a positive int")
         if dims != self.engine.dims:
             raise ValueError(f"index dims {dims} != engine dims {self.engine.dims}")
+        distance = index_distance(index)
+        if distance != self.engine.distance:
+            raise ValueError(
+                f"index distance_type {distance!r} but the engine compares by "
+                f"{self.engine.distance!r}; open it with QdrantStore.from_location"
+            )
         if index.get("embed") is None:
             raise ValueError("index config needs 'embed' (Embeddings, callable or string)")
         self.index_config = dict(index)
@@ -213,10 +266,12 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
     ) -> Iterator[QdrantStore]:
         """Open (and ``setup()``) a store; closed on exit. See ``open_engine``.
 
-        ``api_key`` is the server's key (``open_store`` passes ``settings.qdrant_api_key``).
+        ``api_key`` is the server's key, taken as given: settings are read by the
+        caller (``open_store`` passes the settings' ``qdrant_api_key``), never here.
         A TTL config with ``sweep_interval_minutes`` starts the sweeper thread.
         """
         dims = int(index["dims"]) if index and "dims" in index else None
+        distance = index_distance(index) if index else "cosine"
         eng = open_engine(
             location,
             dims,
@@ -225,6 +280,7 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
             collection=collection,
             search_threads=search_threads,
             shared=shared,
+            distance=distance,
         )
         try:
             store = cls(eng, index=index, ttl=ttl, hybrid=hybrid)
@@ -257,16 +313,23 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
                 self.engine.create_index(name, kind)
         self._ns_indexed = {n for n, _ in wanted if n.startswith("ns_")} | have
         info_id = ops_.meta_id("store")
-        recs = self.engine.retrieve([info_id], ["dims", "indexed"])
+        recs = self.engine.retrieve([info_id], ["dims", "indexed", "distance"])
         indexed = self.index_config is not None
         if recs:
             stored = recs[0].payload
+            distance = stored.get("distance") or "cosine"  # stores from before it was kept
             if stored.get("indexed") and not indexed:
                 self.engine.dims = int(stored.get("dims") or self.engine.dims)
+                self.engine.distance = distance
                 return  # opening an indexed store without index: plain key-value access
             if stored.get("indexed") and stored.get("dims") != self.engine.dims:
                 raise ValueError(
                     f"store has {stored.get('dims')}-dim vectors, opened with {self.engine.dims}"
+                )
+            if stored.get("indexed") and distance != self.engine.distance:
+                raise ValueError(
+                    f"store compares vectors by {distance!r}, opened with distance_type "
+                    f"{self.engine.distance!r}; the distance cannot change"
                 )
             if not stored.get("indexed") and indexed:
                 raise ValueError(
@@ -274,7 +337,13 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
                     "change. Create a new store (or location) to use semantic search."
                 )
             return
-        payload = {"meta": "store", "dims": self.engine.dims, "indexed": indexed, "schema": 1}
+        payload = {
+            "meta": "store",
+            "dims": self.engine.dims,
+            "indexed": indexed,
+            "distance": self.engine.distance,
+            "schema": 1,
+        }
         self.engine.upsert([PointData(info_id, None, payload)])
 
     def close(self) -> None:
@@ -382,7 +451,7 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
         dvecs: Sequence[Sequence[float]],
     ) -> list[Result]:
         now = ops_.utcnow()
-        refresh: dict[float, set[str]] = {}
+        refresh: Refresh = {}
         results: list[Result] = []
         mode = self.hybrid.default_mode
         for op in plan.ops:
@@ -412,10 +481,16 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
 
     # ------------------------------------------------------------ reads
 
-    def _get(self, op: GetOp, now: datetime, refresh: dict[float, set[str]]) -> Item | None:
+    def _visible_after(self, now: datetime) -> float:
+        """Reads return items whose ``expires_at`` is later than this (epoch seconds):
+        now, or 0 (every item, expired or not) under ``omit_expired=False``."""
+        omit = (self.ttl_config or {}).get("omit_expired", True)
+        return now.timestamp() if omit is not False else 0.0
+
+    def _get(self, op: GetOp, now: datetime, refresh: Refresh) -> Item | None:
         pid = ops_.point_id(op.namespace, op.key)
         recs = self.engine.retrieve([pid], ops_.ITEM_FIELDS)
-        if not recs or not ops_.alive(recs[0].payload, now.timestamp()):
+        if not recs or not ops_.alive(recs[0].payload, self._visible_after(now)):
             return None
         payload = recs[0].payload
         if op.refresh_ttl and self._refresh_on_read:
@@ -423,14 +498,29 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
         return ops_.to_item(payload)
 
     @staticmethod
-    def _mark_refresh(refresh: dict[float, set[str]], pid: str, payload: dict[str, Any]) -> None:
+    def _mark_refresh(refresh: Refresh, pid: str, payload: dict[str, Any]) -> None:
         ttl = ops_.doc(payload).get("ttl")
         if ttl is not None:
-            refresh.setdefault(float(ttl), set()).add(pid)
+            refresh.setdefault(float(ttl), {})[pid] = str(payload.get(ops_.REV) or "")
 
-    def _refresh(self, refresh: dict[float, set[str]], now: datetime) -> None:
-        for ttl, ids in refresh.items():
-            self.engine.set_payload(sorted(ids), {"expires_at": ops_.expiry(ttl, now.timestamp())})
+    def _refresh(self, refresh: Refresh, now: datetime) -> None:
+        """Extend the TTL of the item versions the batch read, and only those.
+
+        One conditional update per TTL: a point that another thread or the sweeper
+        deleted since the read, or that a put rewrote (another write token), is left
+        as the other write made it. An unconditional update would fail the whole read
+        on a deleted point (``No point with id``; ``KeyError`` on qdrant-client) or
+        give a rewritten item the expiry of the version it replaced.
+        """
+        for ttl, revs in refresh.items():
+            read = tuple(
+                Where(must=(HasId((pid,)), *ops_.rev_where(rev).must)) for pid, rev in revs.items()
+            )
+            self.engine.set_payload(
+                sorted(revs),
+                {"expires_at": ops_.expiry(ttl, now.timestamp())},
+                where=Where(should=read),
+            )
 
     def _search(
         self,
@@ -438,14 +528,14 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
         qvec: list[float] | None,
         mode: SearchMode,
         now: datetime,
-        refresh: dict[float, set[str]],
+        refresh: Refresh,
         *,
         fill: bool = True,
     ) -> list[ScoredItem]:
         if op.limit <= 0:
             return []
         if op.query and self.embeddings and (qvec is not None or mode == "keyword"):
-            found = self._searcher.ranked(op, qvec, mode, now)
+            found = self._searcher.ranked(op, qvec, mode, self._visible_after(now))
             if fill and len(found) < op.limit:  # the reference fills the tail with unindexed items
                 rest = op.limit - len(found)
                 unindexed = self._list(op.namespace_prefix, op.filter, 0, rest, now, unindexed=True)
@@ -457,8 +547,7 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
             ]
         if op.refresh_ttl and self._refresh_on_read:
             for s, p in found:
-                if p.get("expires_at", ops_.NEVER) < ops_.NEVER:  # only items with a TTL
-                    self._mark_refresh(refresh, ops_.point_id(s.item.namespace, s.item.key), p)
+                self._mark_refresh(refresh, ops_.point_id(s.item.namespace, s.item.key), p)
         return [s for s, _ in found]
 
     def _list(
@@ -471,8 +560,8 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
         *,
         unindexed: bool = False,
     ) -> list[dict[str, Any]]:
-        """Live items under ``prefix`` matching ``flt``, newest update first."""
-        where = ops_.data_where(prefix, flt, now.timestamp())
+        """Visible items under ``prefix`` matching ``flt``, newest update first."""
+        where = ops_.data_where(prefix, flt, self._visible_after(now))
         if unindexed:
             where = Where(where.must, (*where.must_not, INDEXED))
         fields = ops_.ITEM_FIELDS
@@ -489,7 +578,7 @@ class QdrantStore(ConditionalWrites, ScoredSearch, BaseStore):
         return out[offset:want]
 
     def _list_namespaces(self, op: ListNamespacesOp, now: datetime) -> list[tuple[str, ...]]:
-        must: list[Any] = [ops_.live(now.timestamp())]
+        must: list[Any] = [ops_.live(self._visible_after(now))]
         for cond in op.match_conditions or ():
             if cond.match_type == "prefix":
                 must.extend(ops_.namespace_conds(cond.path, wildcard=True))

@@ -87,7 +87,7 @@ class ConditionalWrites:
         if self._closed:
             raise RuntimeError("the store is closed")
         pid = ops_.point_id(tuple(namespace), str(key))
-        recs = self.engine.retrieve([pid], [*ops_.ITEM_FIELDS, ops_.REV])
+        recs = self.engine.retrieve([pid], ops_.ITEM_FIELDS)
         if not recs or not ops_.alive(recs[0].payload, time.time()):
             return None
         return ops_.to_item(recs[0].payload), str(recs[0].payload.get(ops_.REV) or "")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.store.base import IndexConfig, TTLConfig
 
-from memagent.stores.engines import Engine
+from memagent.stores.engines import Distance, Engine
 from memagent.stores.fusion import HybridConfig
 
 if TYPE_CHECKING:
@@ -28,11 +28,13 @@ def open_engine(
     collection: str = "memagent",
     search_threads: int | None = 1,
     shared: bool = False,
+    distance: Distance = "cosine",
 ) -> Engine:
     """The engine for ``location``: edge for ``:memory:``/directories, client for URLs.
 
     ``shared`` opens a directory so other processes on this host can open it too
     (see ``EdgeEngine``); a server is shared anyway, so it is ignored for URLs.
+    ``distance`` is the vector distance of a new collection (an existing one must match).
     """
     if not isinstance(location, str) or not location:
         raise ValueError("location must be ':memory:', a directory or an http(s):// URL")
@@ -42,12 +44,16 @@ def open_engine(
     if engine == "client" or is_url:
         from memagent.stores.engine_client import ClientEngine
 
-        return ClientEngine(location, dims, collection=collection, api_key=api_key)
+        return ClientEngine(
+            location, dims, collection=collection, api_key=api_key, distance=distance
+        )
     if engine not in ("auto", "edge"):
         raise ValueError(f"unknown engine {engine!r}; expected 'auto', 'edge' or 'client'")
     from memagent.stores.engine_edge import EdgeEngine
 
-    return EdgeEngine(location, dims, search_threads=search_threads, shared=shared)
+    return EdgeEngine(
+        location, dims, search_threads=search_threads, shared=shared, distance=distance
+    )
 
 
 @contextmanager

@@ -43,12 +43,14 @@ class ScoredSearch:
             qvec: list[float] | None,
             mode: SearchMode,
             now: datetime,
-            refresh: dict[float, set[str]],
+            refresh: dict[float, dict[str, str]],
             *,
             fill: bool = True,
         ) -> list[ScoredItem]: ...
 
-        def _refresh(self, refresh: dict[float, set[str]], now: datetime) -> None: ...
+        def _refresh(self, refresh: dict[float, dict[str, str]], now: datetime) -> None: ...
+
+        def _visible_after(self, now: datetime) -> float: ...
 
     def keyword_idf(self, namespace_prefix: tuple[str, ...], text: str) -> dict[str, float]:
         """Keyword terms of ``text`` (the store's tokenizer) with their BM25 idf under
@@ -57,7 +59,7 @@ class ScoredSearch:
         prefix = tuple(namespace_prefix)
         validate_op_namespace(SearchOp(prefix))
         terms = list(dict.fromkeys(tokenize_cached(text, self.hybrid.tokenizer)))
-        return self._searcher.idf(prefix, terms, ops_.utcnow())
+        return self._searcher.idf(prefix, terms, self._visible_after(ops_.utcnow()))
 
     def search_scored(
         self,
@@ -130,7 +132,7 @@ class ScoredSearch:
         self, op: SearchOp, qvec: list[float] | None, mode: SearchMode
     ) -> list[ScoredItem]:
         now = ops_.utcnow()
-        refresh: dict[float, set[str]] = {}
+        refresh: dict[float, dict[str, str]] = {}
         with self.engine.session():
             found = self._search(op, qvec, mode, now, refresh, fill=False)
             self._refresh(refresh, now)

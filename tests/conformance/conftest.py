@@ -24,6 +24,7 @@ from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 from store_contract_helpers import DIMS, CountingEmbeddings
 
+from memagent.stores.fusion import HybridConfig
 from memagent.stores.qdrant_store import QdrantStore
 
 BACKENDS = ["reference", "edge-memory", "edge-dir", "client-local", "server"]
@@ -43,7 +44,9 @@ def _factory(backend: str, tmp_path: Path) -> StoreFactory:
 
     @contextmanager
     def make(
-        index: dict[str, Any] | None = None, ttl: dict[str, Any] | None = None
+        index: dict[str, Any] | None = None,
+        ttl: dict[str, Any] | None = None,
+        hybrid: HybridConfig | None = None,
     ) -> Iterator[BaseStore]:
         if backend == "reference":
             yield InMemoryStore(index=index)  # type: ignore[arg-type]
@@ -59,6 +62,7 @@ def _factory(backend: str, tmp_path: Path) -> StoreFactory:
             location,
             index=index,  # type: ignore[arg-type]
             ttl=ttl,  # type: ignore[arg-type]
+            hybrid=hybrid,
             engine=engine,  # type: ignore[arg-type]
             collection=collection,
             api_key=os.environ.get("QDRANT_API_KEY") if backend == "server" else None,
@@ -86,7 +90,8 @@ def store_root(tmp_path: Path) -> Iterator[Path]:
 
 @pytest.fixture
 def make_store(backend: str, store_root: Path) -> Iterator[StoreFactory]:
-    """``make_store(index=..., ttl=...)`` -> context manager yielding a fresh store.
+    """``make_store(index=..., ttl=..., hybrid=...)`` -> context manager yielding a fresh
+    store (the reference ignores ``hybrid``).
 
     On persistent backends a second call reopens the same data. A server
     collection is dropped when the test ends.
