@@ -408,6 +408,10 @@ class RedactingFilter(logging.Filter):
         return True
 
 
+REDACTION_KEY_FILE = "redaction.key"
+"""The key's file name under the data home."""
+
+
 def load_or_create_key(path: Path) -> bytes:
     """The per-install redaction key at ``path``, created (mode 0600) on first use.
 

@@ -122,6 +122,20 @@ class Settings(BaseSettings):
     # Session memory.
     working_memory_ttl_s: float = Field(3600.0, gt=0)
 
+    # The per-home service the CLI talks to (memagent.graph.service).
+    service: Literal["auto", "off"] = Field(
+        "auto",
+        description="CLI commands go through one local service per home, started on demand "
+        "(auto), or open the store, sessions and jobs in their own process (off: tests, "
+        "debugging; one process at a time on the embedded store).",
+    )
+    service_idle_s: float = Field(
+        300.0,
+        gt=0,
+        description="Seconds without a request, a turn or a due job after which the service "
+        "stops (the next command starts it again).",
+    )
+
     def resolved_store_location(self) -> str:
         """Where the long-term store lives: a URL, or a directory under home."""
         if self.qdrant_url:

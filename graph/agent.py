@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import threading
-import unicodedata
 import uuid
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast
 
-from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.constants import START
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
+from langgraph.types import StateSnapshot
 
 from memagent.core.context import Context
 from memagent.core.settings import Settings
@@ -31,24 +31,38 @@ from memagent.graph.builder import LLM, ChatModelFactory, build_default_graph
 from memagent.graph.builder import default_chat_model_factory as _default_factory
 from memagent.graph.jobs import JobQueue
 from memagent.graph.settings import get_settings
+from memagent.graph.turn_lock import turn_lock
+from memagent.graph.validation import (
+    MAX_MESSAGE_CHARS as MAX_MESSAGE_CHARS,
+)
+from memagent.graph.validation import (
+    MAX_SESSION_LEN as MAX_SESSION_LEN,
+)
+from memagent.graph.validation import (
+    InvalidMessageError,
+    validate_message,
+    validate_session,
+)
 from memagent.graph.worker import Worker
 from memagent.memory.crm import Crm
 from memagent.memory.working_memory import session_lock
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
 
-MAX_MESSAGE_CHARS = 32_000
-MAX_SESSION_LEN = 200
-_SURROGATE = re.compile("[\ud800-\udfff]")
 T = TypeVar("T")
 
 
-class InvalidMessageError(ValueError):
-    """An empty or oversized user message (nothing was sent or stored)."""
+class NothingToRetryError(InvalidMessageError):
+    """A retry of a session whose last turn was answered."""
 
 
 class SessionScopeError(PermissionError):
     """A session id that belongs to another user or customer."""
+
+
+Taken = Literal["new", "resumed", "joined"]
+"""How a turn took its message (``arun_turn``): appended as a new turn, resumed as the
+session's unanswered turn, or joined to the unanswered message it follows."""
 
 
 @dataclass
@@ -77,6 +91,7 @@ class TurnResult:
     prompt_tokens: int = 0
     degraded: list[str] = field(default_factory=list)
     recall_trace: dict[str, Any] = field(default_factory=dict)
+    taken: Taken = "new"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -235,41 +250,6 @@ async def aopen_agent(
             await access_log.drain()
 
 
-def _check_unicode(name: str, value: str, error: type[Exception]) -> None:
-    """Reject a lone surrogate (undecodable terminal bytes kept by surrogateescape): it
-    cannot be encoded as UTF-8, so the tokenizer, the checkpointer, the model request and
-    the store would each fail on it later, mid-turn."""
-    bad = _SURROGATE.search(value)
-    if bad is not None:
-        raise error(f"{name} is not valid Unicode text (lone surrogate at character {bad.start()})")
-
-
-def validate_session(session: str | None) -> None:
-    """A session id a person can type back (``None`` starts a new session): not blank, at
-    most ``MAX_SESSION_LEN`` characters, no control characters, valid Unicode; raises
-    ``InvalidScopeError``. User and customer ids are checked where every store access
-    gets its namespace (``memagent.memory.namespaces``, via ``Crm.check_scope``)."""
-    from memagent.memory.namespaces import InvalidScopeError, check_text_id
-
-    if session is None:
-        return
-    check_text_id("session id", session, max_len=MAX_SESSION_LEN)
-    bad = next((i for i, c in enumerate(session) if unicodedata.category(c) == "Cc"), None)
-    if bad is not None:
-        raise InvalidScopeError(f"session id must not contain control characters (at {bad})")
-
-
-def validate_message(message: str) -> str:
-    if not message or not message.strip():
-        raise InvalidMessageError("the message is empty")
-    if len(message) > MAX_MESSAGE_CHARS:
-        raise InvalidMessageError(
-            f"the message has {len(message)} characters; the limit is {MAX_MESSAGE_CHARS}"
-        )
-    _check_unicode("the message", message, InvalidMessageError)
-    return message
-
-
 async def session_scope(agent: Agent, session: str) -> tuple[str, str] | None:
     """(user_id, customer_id) a session was started for, or None for a new session."""
     snapshot = await agent.checkpointer.aget_tuple({"configurable": {"thread_id": session}})
@@ -288,16 +268,26 @@ async def arun_turn(
     customer_id: str,
     session: str | None = None,
     on_token: Callable[[str], None] | None = None,
+    on_saved: Callable[[Taken], None] | None = None,
+    prepare: Callable[[], Awaitable[None]] | None = None,
 ) -> TurnResult:
-    """Run one turn. ``message=None`` retries the session's unfinished turn (its user
-    message was checkpointed before the failure). ``on_token`` receives reply tokens.
+    """Run one turn. ``message=None`` retries the session's unfinished turn.
 
-    Turns of one session are serialised by ``session_lock`` on this event loop:
-    concurrent calls through one agent (async, or ``open_agent`` from many threads,
-    which all run on its private loop) queue up. Not covered: two agents on different
-    loops or two processes sharing one checkpoint file; there the later checkpoint
-    wins and the other turn's messages drop out of the latest state (working memory
-    still cannot go back a version, ``reduce_working``)."""
+    The user message is checkpointed before anything else runs (a cancelled or failed
+    turn keeps it), then ``on_saved`` is called and ``prepare`` awaited (the service
+    starts the local model there, off the event loop). ``on_token`` receives reply tokens.
+
+    A session whose last message was never answered (the model was down, the turn was
+    cancelled) does not pile up copies of it: the same message again resumes that turn
+    (``taken="resumed"``, as ``--retry`` does), and a different one joins it: one turn
+    answers both (``taken="joined"``). A retry with nothing unfinished raises
+    ``NothingToRetryError``.
+
+    Turns of one session are serialised: on this event loop by ``session_lock``
+    (concurrent calls through one agent, async or ``open_agent`` from many threads, which
+    all run on its private loop, queue up), and between processes and loops sharing the
+    home by ``turn_lock``. The CLI's terminals all go through one agent, in the per-home
+    service (``memagent.graph.service``)."""
     if message is not None:
         validate_message(message)
     agent.crm.check_scope(user_id, customer_id)
@@ -305,8 +295,40 @@ async def arun_turn(
     session = uuid.uuid4().hex[:12] if session is None else session
     # One turn at a time per session: a second turn waits here for the whole first one,
     # so it reads the checkpoint the first wrote (no interleaved history, no lost slots).
-    async with session_lock(session):
-        return await _run_turn_locked(agent, message, user_id, customer_id, session, on_token)
+    async with session_lock(session), turn_lock(agent.settings.home / "locks", session):
+        return await _run_turn_locked(
+            agent, message, user_id, customer_id, session, on_token, on_saved, prepare
+        )
+
+
+def unanswered(snapshot: StateSnapshot) -> str | None:
+    """The text of a session's last user message when its turn stopped before a reply."""
+    if not snapshot.next:
+        return None
+    messages: list[BaseMessage] = list((snapshot.values or {}).get("messages", []))
+    for m in reversed(messages):
+        if isinstance(m, AIMessage) and not m.tool_calls:
+            return None
+        if isinstance(m, HumanMessage):
+            return str(m.text)
+    return None
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.split())
+
+
+async def _checkpoint_message(agent: Agent, config: RunnableConfig, message: str) -> None:
+    """Write the user's message as the start of a new run; a cancellation that arrives
+    meanwhile waits for the write, so what the user sent is never half kept."""
+    write = asyncio.ensure_future(
+        agent.graph.aupdate_state(config, {"messages": [HumanMessage(message)]}, as_node=START)
+    )
+    try:
+        await asyncio.shield(write)
+    except asyncio.CancelledError:
+        await write
+        raise
 
 
 async def _run_turn_locked(
@@ -316,6 +338,8 @@ async def _run_turn_locked(
     customer_id: str,
     session: str,
     on_token: Callable[[str], None] | None,
+    on_saved: Callable[[Taken], None] | None,
+    prepare: Callable[[], Awaitable[None]] | None,
 ) -> TurnResult:
     """``arun_turn``'s body, run under the session lock."""
     scope = await session_scope(agent, session)
@@ -327,13 +351,27 @@ async def _run_turn_locked(
         "configurable": {"thread_id": session},
         "metadata": {"user_id": user_id, "customer_id": customer_id},
     }
+    snapshot = await agent.graph.aget_state(config)
+    waiting = unanswered(snapshot)
+    taken: Taken = "resumed"
+    if message is None:
+        if not snapshot.next:
+            raise NothingToRetryError(
+                f"nothing to retry: the last turn of session {session!r} was answered"
+            )
+    elif waiting is None or not _same(waiting, message):
+        taken = "new" if waiting is None else "joined"
+        await _checkpoint_message(agent, config, message)
+    if on_saved is not None:
+        on_saved(taken)
+    if prepare is not None:
+        await prepare()
     context = Context(user_id=user_id, customer_id=customer_id)
-    payload = None if message is None else {"messages": [HumanMessage(message)]}
     if on_token is None:
-        await agent.graph.ainvoke(payload, config, context=context)
+        await agent.graph.ainvoke(None, config, context=context)
     else:
         async for part in agent.graph.astream(
-            payload, config, context=context, stream_mode="messages"
+            None, config, context=context, stream_mode="messages"
         ):
             chunk, meta = cast(tuple[Any, dict[str, Any]], part)
             if (
@@ -344,7 +382,9 @@ async def _run_turn_locked(
             ):
                 on_token(str(chunk.text))
     state = (await agent.graph.aget_state(config)).values
-    return turn_result(state, session)
+    result = turn_result(state, session)
+    result.taken = taken
+    return result
 
 
 def turn_result(state: dict[str, Any], session: str) -> TurnResult:
@@ -403,56 +443,35 @@ def run_turn(agent: SyncAgent, message: str | None, **kwargs: Any) -> TurnResult
 
 async def list_sessions(settings: Settings | None = None) -> list[dict[str, Any]]:
     """Every session in the checkpointer with its scope, turn count and last message."""
+    from memagent.graph.sessions import session_rows
+
     settings = settings or get_settings()
-    rows: list[dict[str, Any]] = []
     async with checkpointer_factory(settings) as saver:
         graph = build_default_graph(settings).compile(checkpointer=saver)
-        async with saver.conn.execute(
-            "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
-        ) as cursor:
-            threads = [str(r[0]) async for r in cursor]
-        for thread in threads:
-            config: Any = {"configurable": {"thread_id": thread}}
-            snapshot = await graph.aget_state(config)
-            meta = snapshot.metadata or {}
-            messages = snapshot.values.get("messages", [])
-            last = next((str(m.text) for m in reversed(messages) if m.type == "human"), "")
-            rows.append(
-                {
-                    "session": thread,
-                    "user_id": meta.get("user_id", ""),
-                    "customer_id": meta.get("customer_id", ""),
-                    "turns": snapshot.values.get("turn", 0),
-                    "last": last[:80],
-                }
-            )
-    return rows
+        return await session_rows(graph, saver)
 
 
 async def delete_sessions(
     user_id: str, customer_id: str | None = None, *, settings: Settings | None = None
 ) -> int:
     """Delete the checkpointed sessions of a user, or of one of their customers (forget)."""
+    from memagent.graph.sessions import delete_scope_sessions
+
     settings = settings or get_settings()
-    doomed = [
-        row["session"]
-        for row in await list_sessions(settings)
-        if row["user_id"] == user_id and (customer_id is None or row["customer_id"] == customer_id)
-    ]
     async with checkpointer_factory(settings) as saver:
-        for thread in doomed:
-            await saver.adelete_thread(thread)
-    return len(doomed)
+        graph = build_default_graph(settings).compile(checkpointer=saver)
+        return await delete_scope_sessions(graph, saver, user_id, customer_id)
 
 
 async def session_state(session: str, settings: Settings | None = None) -> dict[str, Any] | None:
     """The checkpointed state of one session, or None if there is no such session."""
+    from memagent.graph.sessions import session_values
+
     validate_session(session)
     settings = settings or get_settings()
     async with checkpointer_factory(settings) as saver:
         graph = build_default_graph(settings).compile(checkpointer=saver)
-        snapshot = await graph.aget_state({"configurable": {"thread_id": session}})
-    return dict(snapshot.values) if snapshot.values else None
+        return await session_values(graph, session)
 
 
 async def check_store(settings: Settings | None = None) -> str:

@@ -1,5 +1,10 @@
 """The ``memagent`` command line: chat, ask, sessions, doctor, graph, worker, llm serve.
 
+Commands that touch the store, sessions or jobs are clients of this home's service
+(``memagent.graph.service``; ``MEMAGENT_SERVICE=off`` runs them in this process), so
+any number of terminals work on one home at once. Importing this module loads no
+LangGraph, Qdrant or embedder: a client command stays cheap to start.
+
 Every failure a user can cause or meet (unknown customer, empty or oversized message,
 a dead LLM endpoint, a session of someone else) ends with one line on stderr and a
 non-zero exit, never a traceback. A user message is checkpointed before the model is
@@ -8,7 +13,7 @@ called, so after an LLM failure ``memagent ask --retry --session S`` finishes th
 
 from __future__ import annotations
 
-import asyncio
+import importlib
 import json
 import logging
 import shlex
@@ -16,20 +21,41 @@ import shutil
 import sys
 import uuid
 import warnings
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperGroup
 
 from memagent.core.errors import exception_chain
-from memagent.graph import cli_customers, cli_jobs, cli_memories
+from memagent.graph import cli_customers, cli_jobs, cli_memories, cli_service
+from memagent.graph.cli_backend import fail, open_or_fail, request
+from memagent.graph.cli_chat import Chat, print_trace
 from memagent.graph.settings import get_settings, load_settings
 
+
+class LazyGroup(TyperGroup):
+    """Sub-commands whose modules are heavy (``eval``: numpy, LangGraph, datasets) load
+    when they are asked for, so the client commands start fast."""
+
+    lazy = {"eval": ("memagent.evals.evaluation", "app")}
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*super().list_commands(ctx), *(n for n in self.lazy if n not in self.commands)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            module, attr = self.lazy[cmd_name]
+            sub = typer.main.get_group(getattr(importlib.import_module(module), attr))
+            sub.name = cmd_name
+            self.add_command(sub, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
 app = typer.Typer(
+    cls=LazyGroup,
     no_args_is_help=True,
     add_completion=False,
     help="A sales assistant that remembers, on a local LLM.",
@@ -50,6 +76,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output."
 app.add_typer(cli_memories.app, name="memories")
 app.add_typer(cli_jobs.app, name="jobs")
 app.add_typer(cli_customers.app, name="customers")
+app.add_typer(cli_service.app, name="service")
 app.command("forget")(cli_memories.forget_cmd)
 app.command("maintain")(cli_memories.maintain_cmd)
 
@@ -57,11 +84,6 @@ app.command("maintain")(cli_memories.maintain_cmd)
 def print_json(data: Any) -> None:
     """Plain JSON on stdout: no colour, no wrapping, whatever the terminal."""
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    err.print(f"[red]error:[/] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
 
 
 _chain = exception_chain
@@ -108,19 +130,6 @@ def explain(exc: BaseException, retry: str | None = None) -> tuple[str, int]:
     return f"{type(exc).__name__}: {exc}", 1
 
 
-def run_async(make: Callable[[], Any], retry: str | None = None) -> Any:
-    """Run a coroutine; any error becomes one line on stderr and an exit code."""
-    try:
-        return asyncio.run(make())
-    except typer.Exit:
-        raise
-    except KeyboardInterrupt:
-        fail("interrupted", 130)
-    except Exception as exc:
-        message, code = explain(exc, retry)
-        fail(message, code)
-
-
 @app.callback()
 def main_options(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log node timings.")] = False,
@@ -141,19 +150,32 @@ def main_options(
 
 def check_scope(
     user: str, customer: str, message: str | None = None, session: str | None = None
-) -> None:
-    """Reject bad input before anything heavy (store, worker, model) is opened."""
-    from memagent.graph.agent import validate_message, validate_session
-    from memagent.memory.crm import Crm
+) -> bool:
+    """Reject bad input before the service (or anything heavy) is asked; True when the
+    customer has a CRM record. The service checks again: this only saves a round trip."""
+    from memagent.graph.validation import InvalidMessageError, validate_message, validate_session
+    from memagent.memory.crm import Crm, UnknownScopeError
+    from memagent.memory.namespaces import InvalidScopeError
 
+    known, problem = True, None
     try:
         if message is not None:
             validate_message(message)
         validate_session(session)
-        Crm(get_settings().crm_path).check_scope(user, customer)
-    except Exception as exc:
-        text, code = explain(exc)
-        fail(text, code)
+        known = Crm(get_settings().crm_path).check_scope(user, customer) is not None
+    except (InvalidMessageError, InvalidScopeError, UnknownScopeError) as exc:
+        problem = str(exc)
+    except Exception:  # an unreadable CRM: the service reports what it can
+        pass
+    if problem is not None:
+        fail(problem, 2)
+    return known
+
+
+def retry_command(session: str, user: str, customer: str) -> str:
+    return shlex.join(
+        ["memagent", "ask", "--retry", "--session", session, "--user", user, "--customer", customer]
+    )
 
 
 @app.command()
@@ -168,121 +190,42 @@ def ask(
     ] = False,
 ) -> None:
     """One turn, non-interactive."""
-    from memagent.graph.agent import aopen_agent, arun_turn
-
     if retry and session is None:
         fail("--retry needs --session", 2)
     if not retry and message is None:
         fail("a message is required", 2)
-    check_scope(user, customer, message, session)
+    check_scope(user, customer, None if retry else message, session)
     session = uuid.uuid4().hex[:12] if session is None else session
 
-    async def turn() -> Any:
-        async with aopen_agent() as agent:
-            return await arun_turn(
-                agent,
-                None if retry else message,
-                user_id=user,
-                customer_id=customer,
-                session=session,
-            )
+    def on_event(event: dict[str, Any]) -> None:
+        from memagent.graph.cli_chat import TAKEN_NOTES
 
-    retry_with = shlex.join(
-        ["memagent", "ask", "--retry", "--session", session, "--user", user, "--customer", customer]
-    )
-    result = run_async(turn, retry_with)
+        if event.get("t") == "saved" and event.get("taken") in TAKEN_NOTES and not retry:
+            err.print(f"[dim]({TAKEN_NOTES[event['taken']]})[/]", highlight=False)
+
+    args = {"message": None if retry else message, "user": user, "customer": customer,
+            "session": session}  # fmt: skip
+    data = request("turn", args, on_event=on_event, retry=retry_command(session, user, customer))
     if as_json:
-        print_json(result.to_json())
+        print_json({k: v for k, v in data.items() if k not in ("recall_trace", "taken")})
         return
-    out.print(result.reply, highlight=False)
+    out.print(data["reply"], highlight=False, markup=False)
     err.print(
-        f"[dim]session {result.session} · trace {result.trace_id} · "
-        f"{len(result.recalled)} memories · {result.prompt_tokens} prompt tokens[/]"
-    )
-
-
-def print_trace(trace: dict[str, Any]) -> None:
-    if not trace:
-        out.print("[dim]no recall yet[/]")
-        return
-    out.print(
-        f"mode {trace.get('mode')} · queries {trace.get('queries')} · "
-        f"{trace.get('candidates', 0)} candidates · {trace.get('elapsed_ms')} ms"
-        + (" · [red]degraded[/]" if trace.get("degraded") else ""),
+        f"[dim]session {data['session']} · trace {data['trace_id']} · "
+        f"{len(data['recalled'])} memories · {data['prompt_tokens']} prompt tokens[/]",
         highlight=False,
     )
-    table = Table("score", "rel", "rec", "imp", "conf", "origin", "content")
-    for item in trace.get("items", []):
-        table.add_row(
-            *(
-                f"{item[k]:.2f}"
-                for k in ("score", "relevance", "recency", "importance", "confidence")
-            ),
-            item["origin"],
-            item["content"],
-        )
-    out.print(table)
 
 
 @app.command()
 def chat(user: User = "demo-user", customer: Customer = "acme", session: SessionOpt = None) -> None:
-    """Interactive chat; /why shows the last recall, /memories, /new, /retry, /quit."""
-    from memagent.graph.agent import aopen_agent, arun_turn
-    from memagent.memory.namespaces import namespace
-
-    check_scope(user, customer, session=session)
-
-    async def loop() -> None:
-        nonlocal session
-        session = uuid.uuid4().hex[:12] if session is None else session
-        last_trace: dict[str, Any] = {}
-        async with aopen_agent() as agent:
-            known = agent.crm.check_scope(user, customer) is not None
-            note = "" if known else " (not in the CRM: memagent customers add)"
-            scope = escape(f"session {session} · {user} about {customer}{note}")
-            out.print(f"[dim]{scope} · /quit to leave[/]", highlight=False)
-            while True:
-                try:
-                    line = await asyncio.to_thread(out.input, "[bold cyan]you>[/] ")
-                except EOFError:
-                    return
-                text = line.strip()
-                if text in ("/quit", "/exit"):
-                    return
-                if text == "/why":
-                    print_trace(last_trace)
-                    continue
-                if text == "/new":
-                    session, last_trace = uuid.uuid4().hex[:12], {}
-                    out.print(f"[dim]new session {session}[/]")
-                    continue
-                if text == "/memories":
-                    items = agent.store.search(namespace(user, customer, "facts"), limit=50)
-                    for item in items:
-                        out.print(f"- [{item.value.get('type')}] {item.value.get('content')}")
-                    if not items:
-                        out.print("[dim]no memories yet[/]")
-                    continue
-                if not text:
-                    continue
-                out.print("[bold green]assistant>[/] ", end="")
-                try:
-                    result = await arun_turn(
-                        agent,
-                        None if text == "/retry" else text,
-                        user_id=user,
-                        customer_id=customer,
-                        session=session,
-                        on_token=lambda t: out.print(t, end="", highlight=False),
-                    )
-                except Exception as exc:
-                    message, _ = explain(exc, "/retry")
-                    err.print(f"\n[red]error:[/] {message}")
-                    continue
-                out.print()
-                last_trace = result.recall_trace
-
-    run_async(loop)
+    """Interactive chat; /help lists /why, /memories, /retry, /new, /quit."""
+    known = check_scope(user, customer, session=session)
+    b = open_or_fail(get_settings())
+    try:
+        Chat(b, user, customer, session, known=known).run()
+    finally:
+        b.close()
 
 
 @sessions_app.command("list")
@@ -292,14 +235,7 @@ def sessions_list(
     as_json: JsonOpt = False,
 ) -> None:
     """Sessions with their user, customer and number of turns."""
-    from memagent.graph.agent import list_sessions
-
-    rows = [
-        r
-        for r in run_async(list_sessions)
-        if (user is None or r["user_id"] == user)
-        and (customer is None or r["customer_id"] == customer)
-    ]
+    rows = request("sessions.list", {"user": user, "customer": customer})
     if as_json:
         print_json(rows)
         return
@@ -312,28 +248,14 @@ def sessions_list(
 @sessions_app.command("show")
 def sessions_show(session: str, as_json: JsonOpt = False) -> None:
     """The messages of one session and its last recall trace."""
-    from memagent.graph.agent import session_state
-
-    state = run_async(lambda: session_state(session))
-    if state is None:
-        fail(f"no session {session!r}", 2)
-    messages = [
-        {
-            "role": m.type,
-            "content": str(m.text),
-            "tool_calls": [c["name"] for c in getattr(m, "tool_calls", [])],
-        }
-        for m in state.get("messages", [])
-    ]
+    data = request("sessions.show", {"session": session})
     if as_json:
-        print_json(
-            {"session": session, "messages": messages, "recall_trace": state.get("recall_trace")}
-        )
+        print_json(data)
         return
-    for m in messages:
+    for m in data["messages"]:
         extra = f" [dim](tools: {', '.join(m['tool_calls'])})[/]" if m["tool_calls"] else ""
         out.print(f"[bold]{m['role']}>[/] {m['content']}{extra}", highlight=False)
-    print_trace(state.get("recall_trace", {}))
+    print_trace(data.get("recall_trace") or {})
 
 
 @llm_app.command("serve")
@@ -393,8 +315,10 @@ def draw_graph(
 
 @app.command()
 def doctor() -> None:
-    """Check settings, store, LLM endpoint and disk."""
-    from memagent.graph.agent import check_store
+    """Check settings, service, store, LLM endpoint and disk."""
+    from memagent.graph.service.backend import in_process, open_backend
+    from memagent.graph.service.client import ServiceClient
+    from memagent.graph.service.errors import Interrupted, OpError
 
     settings = get_settings()
     problems = 0
@@ -406,12 +330,28 @@ def doctor() -> None:
         f"rewriter={settings.rewriter} recall={settings.recall} "
         f"extractor={settings.extractor} worker={settings.worker}",
     )
+    if in_process(settings):
+        table.add_row("service", "ok", "off: commands run in their own process")
     try:
-        detail = run_async(check_store)
+        b = open_backend(settings)
+        try:
+            detail = b.call("store.check")
+        finally:
+            b.close()
         table.add_row("store", "ok", detail)
-    except typer.Exit:
+    except (OpError, Interrupted) as exc:
         problems += 1
-        table.add_row("store", "[red]fail[/]", settings.resolved_store_location())
+        reason = exc.message if isinstance(exc, OpError) else "interrupted"
+        table.add_row("store", "[red]fail[/]", f"{settings.resolved_store_location()}: {reason}")
+    if not in_process(settings):
+        status = ServiceClient(settings).status()
+        detail = (
+            f"pid {status['pid']}, up {status['uptime_s']:.0f} s, stops after "
+            f"{status['idle_stop_s']:.0f} s idle"
+            if status
+            else "not running (starts on demand)"
+        )
+        table.add_row("service", "ok", detail)
     try:
         from memagent.llm.adapter import check_llm
 

@@ -1,4 +1,8 @@
-"""``memagent jobs status|drain|retry``: look into and empty the extraction outbox."""
+"""``memagent jobs status|drain|retry``: look into and empty the extraction outbox.
+
+The work runs where the queue and the worker are (``memagent.graph.service.ops``);
+``status_report`` is shared with it.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +13,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from memagent.graph.cli_backend import request
 from memagent.graph.jobs import Job, JobQueue
-from memagent.graph.settings import get_settings
 
 app = typer.Typer(no_args_is_help=True, help="Background extraction jobs.")
 out = Console()
 err = Console(stderr=True)
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
-
-
-def _queue() -> JobQueue:
-    return JobQueue.for_settings(get_settings())
 
 
 def _job(j: Job) -> dict[str, Any]:
@@ -50,7 +50,7 @@ def status_report(queue: JobQueue, *, limit: int = 20) -> dict[str, Any]:
 @app.command("status")
 def status(limit: Annotated[int, typer.Option(min=1)] = 20, as_json: JsonOpt = False) -> None:
     """Jobs per status and the dead-letter list."""
-    rep = status_report(_queue(), limit=limit)
+    rep = request("jobs.status", {"limit": limit})
     if as_json:
         typer.echo(json.dumps(rep, ensure_ascii=False))
         return
@@ -71,20 +71,7 @@ def status(limit: Annotated[int, typer.Option(min=1)] = 20, as_json: JsonOpt = F
 @app.command("drain")
 def drain(as_json: JsonOpt = False) -> None:
     """Run every pending job now (debounced ones too) and report what was written."""
-    from memagent.graph.worker import Worker
-
-    settings = get_settings()
-    queue = JobQueue.for_settings(settings)
-    try:
-        worker = Worker.for_settings(settings, queue=queue)
-        try:
-            rep = worker.drain().to_dict()
-        finally:
-            worker.close()
-    except Exception as exc:
-        err.print(f"[red]error:[/] {type(exc).__name__}: {exc}", highlight=False)
-        raise typer.Exit(1) from None
-    rep["counts"] = queue.counts()
+    rep = request("jobs.drain")
     if as_json:
         typer.echo(json.dumps(rep, ensure_ascii=False))
         return
@@ -97,7 +84,7 @@ def drain(as_json: JsonOpt = False) -> None:
 @app.command("retry")
 def retry(job_id: Annotated[str | None, typer.Argument()] = None, as_json: JsonOpt = False) -> None:
     """Put dead-lettered jobs (one or all) back in line."""
-    n = _queue().retry_dead(job_id)
+    n = request("jobs.retry", {"id": job_id})["requeued"]
     if as_json:
         typer.echo(json.dumps({"requeued": n}))
     else:

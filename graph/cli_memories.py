@@ -4,35 +4,27 @@
 top-level commands (``app.command("forget")(forget_cmd)`` in the main CLI).
 
 Every command is scoped by ``--user`` (and ``--customer`` where it applies) and
-has ``--json``. ``add`` goes through the same write path as extraction, so a
-manual memory is redacted, checked for instructions, deduplicated and versioned
-exactly like an extracted one. Errors end in one line on stderr and a non-zero
-exit code (2 for an unknown id or a bad scope).
+has ``--json``. The work runs where the store is (the per-home service, or this
+process with ``MEMAGENT_SERVICE=off``: ``memagent.graph.service.ops``); this module
+parses options and renders. ``add`` goes through the same write path as extraction,
+so a manual memory is redacted, checked for instructions, deduplicated and versioned
+exactly like an extracted one. Errors end in one line on stderr and a non-zero exit
+code (2 for an unknown id or a bad scope).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import inspect
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
-from langgraph.store.base import BaseStore
 from rich.console import Console
 from rich.table import Table
 
-from memagent.core.settings import Settings
-from memagent.graph.settings import get_settings
-from memagent.memory import memory_ops
-from memagent.memory.extractors import candidate_from_text
-from memagent.memory.forgetting import DecayPolicy, maintain
-from memagent.memory.namespaces import InvalidScopeError
+from memagent.graph.cli_backend import fail, request
 from memagent.memory.records import RecordType
-from memagent.memory.write_path import WriteConfig, write_memory
 
 app = typer.Typer(no_args_is_help=True, help="Long-term memories: list, search, audit, edit.")
 
@@ -43,37 +35,6 @@ User = Annotated[str, typer.Option("--user", "-u", help="Salesperson id.")]
 Customer = Annotated[str, typer.Option("--customer", "-c", help="Customer account id.")]
 OptCustomer = Annotated[str | None, typer.Option("--customer", "-c", help="Customer account id.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
-
-StoreOpener = Callable[[Settings], contextlib.AbstractContextManager[BaseStore]]
-
-
-def _default_opener(settings: Settings) -> contextlib.AbstractContextManager[BaseStore]:
-    from memagent.stores import open_store
-
-    return open_store(settings.resolved_store_location(), settings=settings)
-
-
-STORE_OPENER: StoreOpener = _default_opener
-"""How commands open the store; tests swap in an in-memory store."""
-
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    err.print(f"[red]error:[/] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
-
-
-@contextlib.contextmanager
-def opened() -> Iterator[BaseStore]:
-    """The store, with every error a user can meet turned into one line and an exit code."""
-    try:
-        with STORE_OPENER(get_settings()) as store:
-            yield store
-    except typer.Exit:
-        raise
-    except (InvalidScopeError, memory_ops.MemoryNotFoundError) as exc:
-        fail(str(exc), 2)
-    except Exception as exc:
-        fail(f"{type(exc).__name__}: {exc}")
 
 
 def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:
@@ -112,10 +73,7 @@ def list_cmd(
     """Memories of a user (one customer or all), with their status and version."""
     if status not in ("active", "deprecated", "archived", "pending", "all"):
         fail(f"unknown status {status!r}", 2)
-    with opened() as store:
-        rows = memory_ops.list_memories(
-            store, user, customer, status=None if status == "all" else status
-        )
+    rows = request("memories.list", {"user": user, "customer": customer, "status": status})
     emit(rows, as_json, _table)
 
 
@@ -128,24 +86,21 @@ def search_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Active memories most relevant to QUERY."""
-    with opened() as store:
-        rows = memory_ops.search_memories(store, user, customer, query, limit=limit)
-    emit(rows, as_json, _table)
+    args = {"user": user, "customer": customer, "query": query, "limit": limit}
+    emit(request("memories.search", args), as_json, _table)
 
 
 @app.command("show")
 def show_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = False) -> None:
     """One memory with its provenance (session, messages, time, origin)."""
-    with opened() as store:
-        row = memory_ops.show_memory(store, user, customer, memory_id)
+    row = request("memories.show", {"user": user, "customer": customer, "id": memory_id})
     emit(row, as_json, _record)
 
 
 @app.command("history")
 def history_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = False) -> None:
     """Every version of the memory's key, oldest first, with what superseded what."""
-    with opened() as store:
-        rows = memory_ops.history(store, user, customer, memory_id)
+    rows = request("memories.history", {"user": user, "customer": customer, "id": memory_id})
     emit(rows, as_json, _table)
 
 
@@ -159,20 +114,9 @@ def add_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Add a memory through the same write path as extraction."""
-    cand = candidate_from_text(text)
-    updates = {k: v for k, v in (("type", type_), ("importance", importance)) if v is not None}
-    cand = cand.model_copy(update=updates)
-    from memagent.graph.jobs import JobQueue
-
-    settings = get_settings()
-    jobs = JobQueue.for_settings(settings)  # its lock serialises the write with workers
-    config = WriteConfig.for_settings(settings)
-    with opened() as store:
-        res = write_memory(
-            store, user, customer, cand, origin="manual", lock=jobs.lock, config=config
-        )
-    data = {"stored": res.stored, "content": res.content, "reason": res.reason, "id": res.id,
-            "action": res.action}  # fmt: skip
+    args = {"user": user, "customer": customer, "text": text, "type": type_,
+            "importance": importance}  # fmt: skip
+    data = request("memories.add", args)
 
     def render(d: dict[str, Any]) -> None:
         if d["stored"]:
@@ -181,7 +125,7 @@ def add_cmd(
             out.print(f"not stored ({d['action']}): {d['reason']}", highlight=False)
 
     emit(data, as_json, render)
-    if res.action == "rejected":
+    if data["action"] == "rejected":
         raise typer.Exit(1)
 
 
@@ -196,8 +140,8 @@ def delete_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Delete one memory (or every version of it)."""
-    with opened() as store:
-        rep = memory_ops.delete_memory(store, user, customer, memory_id, all_versions=all_versions)
+    args = {"user": user, "customer": customer, "id": memory_id, "all_versions": all_versions}
+    rep = request("memories.delete", args)
     emit(rep, as_json, lambda d: out.print(f"deleted {len(d['deleted'])} record(s)"))
 
 
@@ -209,8 +153,7 @@ def export_cmd(
     as_json: JsonOpt = True,
 ) -> None:
     """Everything of a user (or one customer) as JSON: facts, episodes, profiles."""
-    with opened() as store:
-        data = memory_ops.export(store, user, customer)
+    data = request("memories.export", {"user": user, "customer": customer})
     text = json.dumps(data, ensure_ascii=False, indent=2, default=str)
     if output is not None:
         output.write_text(text, encoding="utf-8")
@@ -220,25 +163,6 @@ def export_cmd(
 
 
 # -- forget and maintain -----------------------------------------------------------
-
-
-def _delete_sessions_hook(settings: Settings) -> Callable[[str, str | None], int] | None:
-    """``memagent.graph.agent.delete_sessions(user, customer, settings=...)`` when it exists."""
-    try:
-        from memagent.graph import agent
-    except ImportError:
-        return None
-    fn = getattr(agent, "delete_sessions", None)
-    if fn is None:
-        return None
-
-    def hook(user_id: str, customer_id: str | None) -> int:
-        res = fn(user_id, customer_id, settings=settings)
-        if inspect.isawaitable(res):
-            res = asyncio.run(res)  # type: ignore[arg-type]
-        return int(res)
-
-    return hook
 
 
 def forget_cmd(
@@ -251,17 +175,7 @@ def forget_cmd(
     scope = f"customer {customer!r} of user {user!r}" if customer else f"user {user!r}"
     if not yes and not as_json and not typer.confirm(f"Forget everything of {scope}?"):
         raise typer.Exit(1)
-    settings = get_settings()
-    from memagent.graph.jobs import JobQueue
-
-    with opened() as store:
-        rep = memory_ops.forget(
-            store,
-            user,
-            customer,
-            jobs=JobQueue.for_settings(settings),
-            delete_sessions=_delete_sessions_hook(settings),
-        )
+    rep = request("forget", {"user": user, "customer": customer})
     emit(rep, as_json, lambda d: out.print_json(json.dumps(d, ensure_ascii=False)))
 
 
@@ -276,9 +190,9 @@ def maintain_cmd(
     """Archive decayed memories, purge old versions, expire unconfirmed ones."""
     if customer and not user:
         fail("--customer needs --user", 2)
-    policy = DecayPolicy(half_life_days=half_life_days, retention_days=retention_days)
-    with opened() as store:
-        rep = maintain(store, user, customer, policy=policy, dry_run=dry_run).to_dict()
+    args = {"user": user, "customer": customer, "dry_run": dry_run,
+            "half_life_days": half_life_days, "retention_days": retention_days}  # fmt: skip
+    rep = request("maintain", args)
 
     def render(d: dict[str, Any]) -> None:
         verb = "would " if d["dry_run"] else ""

@@ -273,9 +273,9 @@ def session_lock(thread_id: str) -> asyncio.Lock:
     One lock per thread id *and event loop*: an ``asyncio.Lock`` is neither
     thread-safe nor usable from a second loop, so each loop gets its own. That
     covers every turn run through one agent (``aopen_agent``; ``open_agent`` funnels
-    all calling threads into its private loop). It does not serialise two agents
-    on different loops or two processes sharing one checkpointer; there only the
-    ``reduce_working`` compare-and-set protects working memory. Must be called
+    all calling threads into its private loop). Two agents on different loops or
+    in two processes sharing one home are serialised by the graph's cross-process
+    ``turn_lock`` (``memagent.graph.turn_lock``), taken after this one. Must be called
     from a running loop. A lock lives as long as someone holds or waits on it.
     """
     loop = asyncio.get_running_loop()

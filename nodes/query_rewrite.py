@@ -46,11 +46,34 @@ def message_text(message: AnyMessage) -> str:
     return str(message.text)
 
 
-def current_message(state: State) -> str:
+def current_messages(state: State) -> list[AnyMessage]:
+    """The user messages this turn answers: the last one, and any unanswered ones right
+    before it (a message sent while the model was down joins the next turn)."""
+    out: list[AnyMessage] = []
     for message in reversed(state.messages):
-        if isinstance(message, HumanMessage):
-            return message_text(message)
-    return ""
+        if not isinstance(message, HumanMessage):
+            if out:
+                break
+            continue
+        out.append(message)
+    return out[::-1]
+
+
+def current_message(state: State) -> str:
+    return "\n".join(message_text(m) for m in current_messages(state))
+
+
+def turn_number(state: State) -> int:
+    """This turn's number. Consecutive user messages are one turn (an unanswered message
+    that a later one joined), so a failed turn run again does not count twice; never
+    below the previous turn's number, which working-memory versions rely on."""
+    groups, previous_human = 0, False
+    for message in state.messages:
+        is_human = isinstance(message, HumanMessage)
+        groups += is_human and not previous_human
+        previous_human = is_human
+    joins = len(current_messages(state)) > 1
+    return max(groups, state.turn if joins else state.turn + 1)
 
 
 def recent_turns(state: State, n: int = RECENT_TURNS) -> list[str]:
@@ -108,7 +131,7 @@ def _opening(state: State, query: str) -> dict[str, Any]:
     return {
         "query": query,
         "trace_id": uuid.uuid4().hex[:16],
-        "turn": state.turn + 1,
+        "turn": turn_number(state),
         "degraded": [],
     }
 

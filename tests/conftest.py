@@ -23,6 +23,9 @@ if "MEMAGENT_HOME" not in os.environ:
     os.environ["MEMAGENT_HOME"] = _home
     atexit.register(shutil.rmtree, _home, ignore_errors=True)
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+# In-process CLI unless a test asks for the per-home service (the multi-terminal tests
+# do, with real processes): a test that forgets leaves no service process behind.
+os.environ.setdefault("MEMAGENT_SERVICE", "off")
 sys.path.insert(0, str(Path(__file__).parent / "support"))
 
 from fake_openai import FakeOpenAI, serve_fake_openai  # noqa: E402
@@ -51,7 +54,10 @@ def fake_llm() -> Iterator[FakeOpenAI]:
 def cli_env(
     tmp_path: Path, fake_llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Path]:
-    """Settings for running the CLI in-process: a temp home, the fake LLM, hash embeddings."""
+    """Settings for running the CLI in-process (``MEMAGENT_SERVICE=off``: no service
+    process): a temp home, the fake LLM, hash embeddings. The default path, through the
+    per-home service, is tested with real processes in tests/integration."""
+    monkeypatch.setenv("MEMAGENT_SERVICE", "off")
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
     monkeypatch.setenv("MEMAGENT_BASE_URL", fake_llm.url)
     monkeypatch.setenv("MEMAGENT_EMBEDDER", "hash")

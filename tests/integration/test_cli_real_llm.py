@@ -1,10 +1,11 @@
 """The embedded default end to end: `memagent ask --json` on the real local LLM.
 
-Each `ask` is its own process, like a user's: it starts (or reuses) the local
-llama.cpp server, runs one turn through the compiled graph with the SQLite
-checkpointer and the embedded Qdrant store, and exits. Between the sessions
-`memagent jobs drain` applies the extraction jobs, so the budget stated in
-session 1 must come back in session 2's recall.
+Each `ask` is its own process, like a user's: a client of the home's service, which
+the first one starts and which starts the local llama.cpp server, runs the turn
+through the compiled graph with the SQLite checkpointer and the embedded Qdrant
+store, and stays up for the next one. Between the sessions `memagent jobs drain`
+applies the extraction jobs, so the budget stated in session 1 must come back in
+session 2's recall. Each test stops its home's service (and with it the model).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,12 +24,19 @@ pytestmark = [pytest.mark.llm, pytest.mark.slow]
 pytest.importorskip("llama_cpp.server", reason="install the [llm] extra for the local LLM")
 
 
+@pytest.fixture(autouse=True)
+def stop_service(tmp_path: Path) -> Iterator[None]:
+    yield
+    _memagent(tmp_path, "service", "stop", timeout=300)
+
+
 def _memagent(home: Path, *args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
         "MEMAGENT_HOME": str(home),
         "MEMAGENT_REPLY_TOKENS": "48",
         "MEMAGENT_CONTEXT_WINDOW": "4096",
+        "MEMAGENT_SERVICE": "auto",  # the default path, whatever the suite's default
     }
     env.pop("MEMAGENT_BASE_URL", None)
     exe = Path(sys.executable).with_name("memagent")

@@ -47,7 +47,7 @@ def test_wheel_has_no_bare_top_level_packages(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == {"memagent"}, tops
-    for sub in ("graph", "nodes", "stores", "prompts"):
+    for sub in ("graph", "graph/service", "nodes", "stores", "prompts"):
         assert f"memagent/{sub}/__init__.py" in names
 
 
@@ -70,7 +70,7 @@ def test_wheel_imports_in_fresh_venv(wheel: Path, tmp_path: Path) -> None:
     Path(purelib, "_deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     code = (
         "import memagent.graph, memagent.nodes, memagent.stores, memagent.prompts, sys;"
-        "import memagent.graph.builder, memagent.graph.cli;"
+        "import memagent.graph.builder, memagent.graph.cli, memagent.graph.service.server;"
         "print(memagent.stores.__file__)"
     )
     res = subprocess.run(

@@ -2,7 +2,9 @@
 
 It answers router calls (requests with ``response_format``) with a scripted route and
 every other call with a reply that echoes the last user message, streamed or not, and
-records what it was sent. Shared by the CLI and Studio tests.
+records what it was sent. ``token_delay_s`` makes replies slow (each streamed word waits
+that long), so tests can overlap turns or interrupt one. Shared by the CLI, service and
+Studio tests.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -21,6 +24,7 @@ class FakeOpenAI:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.route: dict[str, Any] = {"tool": "none", "args": {}}
+        self.token_delay_s = 0.0
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -46,6 +50,7 @@ class FakeOpenAI:
                     last = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
                     text = f"FAKE reply to: {str(last)[:40]}"
                 if not body.get("stream"):
+                    time.sleep(fake.token_delay_s * len(text.split(" ")))
                     self._send(
                         json.dumps(
                             {
@@ -89,8 +94,20 @@ class FakeOpenAI:
                         "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
                     }
                 )
-                data = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
-                self._send(data.encode(), "text/event-stream")
+                lines = [f"data: {json.dumps(e)}\n\n" for e in events] + ["data: [DONE]\n\n"]
+                if not fake.token_delay_s:
+                    self._send("".join(lines).encode(), "text/event-stream")
+                    return
+                self.send_response(200)  # HTTP/1.0: no length, the body ends with the connection
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                for line in lines:
+                    time.sleep(fake.token_delay_s)
+                    try:
+                        self.wfile.write(line.encode())
+                        self.wfile.flush()
+                    except (BrokenPipeError, ConnectionResetError):
+                        return  # the client cancelled the reply
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"

@@ -199,13 +199,13 @@ def test_memories_add_and_jobs_use_the_tuning_settings(
 ) -> None:
     """``memories add`` merges with the configured near-duplicate threshold and the queue
     commands open the outbox with the configured attempts, as the agent does."""
-    from memagent.graph import cli_memories
     from memagent.graph.jobs import JobQueue
+    from memagent.memory import write_path
 
     monkeypatch.setenv("MEMAGENT_NEAR_DUPLICATE_THRESHOLD", "0.5")
     monkeypatch.setenv("MEMAGENT_EXTRACT_MAX_ATTEMPTS", "2")
     seen: dict[str, Any] = {}
-    real_write, real_for_settings = cli_memories.write_memory, JobQueue.for_settings
+    real_write, real_for_settings = write_path.write_memory, JobQueue.for_settings
 
     def write(*args: Any, **kwargs: Any) -> Any:
         seen["config"] = kwargs.get("config")
@@ -216,7 +216,7 @@ def test_memories_add_and_jobs_use_the_tuning_settings(
         seen.setdefault("queues", []).append(queue)
         return queue
 
-    monkeypatch.setattr(cli_memories, "write_memory", write)
+    monkeypatch.setattr(write_path, "write_memory", write)
     monkeypatch.setattr(JobQueue, "for_settings", staticmethod(for_settings))
     result = run("memories", "add", "Budget is 40k EUR", "--user", "u", "--customer", "c", "--json")
     assert result.exit_code == 0, result.output

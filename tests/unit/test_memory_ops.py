@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from memagent.graph import cli_jobs, cli_memories
 from memagent.graph.jobs import JobQueue, Turn
+from memagent.graph.service import resources
 from memagent.memory import memory_ops
 from memagent.memory.namespaces import namespace
 from memagent.memory.profile import compact_profile, load_profile
@@ -95,11 +96,12 @@ def test_forget_customer_then_user(store: InMemoryStore, tmp_path: Path) -> None
 def cli_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[InMemoryStore]:
     s = InMemoryStore(index={"dims": 64, "embed": hash_embeddings(64), "fields": ["content"]})
 
-    @contextlib.contextmanager
-    def opener(settings: object) -> Iterator[BaseStore]:
+    @contextlib.asynccontextmanager
+    async def opener(settings: object) -> AsyncIterator[BaseStore]:
         yield s
 
-    monkeypatch.setattr(cli_memories, "STORE_OPENER", opener)
+    monkeypatch.setattr(resources, "STORE_OPENER", opener)
+    monkeypatch.setenv("MEMAGENT_SERVICE", "off")
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
 
     yield s
@@ -137,6 +139,7 @@ def test_cli_bad_scope_is_a_clear_error(cli_store: InMemoryStore) -> None:
 def test_cli_jobs_status_shows_dead_letters(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("MEMAGENT_SERVICE", "off")
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
     from memagent.graph.settings import get_settings
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from memagent.graph import cli_memories
 from memagent.graph.jobs import JobQueue
-from memagent.graph.settings import Settings, get_settings
+from memagent.graph.service import resources
+from memagent.graph.settings import Settings
 from memagent.graph.worker import Worker
 
 
@@ -25,9 +25,7 @@ def hostile_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MEMAGENT_EMBEDDER", "openai")
     monkeypatch.setenv("MEMAGENT_EMBEDDINGS_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("MEMAGENT_STORE_SHARED", "false")
-    get_settings.cache_clear()
     yield
-    get_settings.cache_clear()
 
 
 def _settings(tmp_path: Path) -> Settings:
@@ -51,11 +49,13 @@ def test_worker_for_settings_opens_the_store_the_settings_describe(
         worker.close()
 
 
-def test_memories_commands_open_the_store_the_settings_describe(
+async def test_memories_commands_open_the_store_the_settings_describe(
     hostile_env, tmp_path: Path
 ) -> None:
+    """The memories commands run where the store is opened by ``Resources`` (the home's
+    service, or in-process with ``MEMAGENT_SERVICE=off``)."""
     settings = _settings(tmp_path)
-    with cli_memories._default_opener(settings) as store:
+    async with resources.STORE_OPENER(settings) as store:
         _check(store, settings)
 
 

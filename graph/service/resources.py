@@ -1,0 +1,103 @@
+"""What requests run on: the agent (graph, checkpointer, store, queue, worker) of a home.
+
+The service opens everything once at start (``eager=True``) and keeps it; the
+in-process mode (``MEMAGENT_SERVICE=off``) opens only what its one command needs (a
+``memories list`` loads the store, not the graph or the worker) and closes it after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.store.base import BaseStore
+
+from memagent.graph.agent import Agent, aopen_agent, checkpointer_factory, store_factory
+from memagent.graph.builder import build_default_graph
+from memagent.graph.jobs import JobQueue
+from memagent.graph.sessions import Graph
+from memagent.graph.settings import Settings
+
+StoreOpener = Callable[[Settings], contextlib.AbstractAsyncContextManager[BaseStore]]
+STORE_OPENER: StoreOpener = store_factory
+"""How resources open the store when no agent is open; tests swap in an in-memory one."""
+
+
+class Resources:
+    """Lazily opened, closed together by the exit stack they were opened on."""
+
+    def __init__(self, settings: Settings, stack: contextlib.AsyncExitStack) -> None:
+        self.settings = settings
+        self._stack = stack
+        self._lock = asyncio.Lock()
+        self._agent: Agent | None = None
+        self._store: BaseStore | None = None
+        self._queue: JobQueue | None = None
+        self._sessions: tuple[Graph, AsyncSqliteSaver] | None = None
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def open(cls, settings: Settings, *, eager: bool = False) -> AsyncIterator[Resources]:
+        async with contextlib.AsyncExitStack() as stack:
+            res = cls(settings, stack)
+            if eager:
+                await res.agent()
+            yield res
+
+    @property
+    def opened_agent(self) -> Agent | None:
+        return self._agent
+
+    async def agent(self) -> Agent:
+        """Everything a turn needs, the in-process worker included."""
+        async with self._lock:
+            if self._agent is None:
+                self._agent = await self._stack.enter_async_context(
+                    aopen_agent(self.settings, store=self._store)
+                )
+            return self._agent
+
+    async def store(self) -> BaseStore:
+        if self._agent is not None:
+            return self._agent.store
+        async with self._lock:
+            if self._store is None:
+                self._store = await self._stack.enter_async_context(STORE_OPENER(self.settings))
+            return self._store
+
+    def queue(self) -> JobQueue:
+        if self._agent is not None and self._agent.queue is not None:
+            return self._agent.queue
+        if self._queue is None:
+            self._queue = JobQueue.for_settings(self.settings)
+            self._stack.callback(self._queue.close)
+        return self._queue
+
+    async def sessions(self) -> tuple[Graph, AsyncSqliteSaver]:
+        """A graph to read checkpointed sessions with, and its checkpointer."""
+        if self._agent is not None:
+            return self._agent.graph, self._agent.checkpointer
+        async with self._lock:
+            if self._sessions is None:
+                saver = await self._stack.enter_async_context(checkpointer_factory(self.settings))
+                graph = build_default_graph(self.settings).compile(checkpointer=saver)
+                self._sessions = (graph, saver)
+            return self._sessions
+
+    async def warm_model(self) -> None:
+        """Start (or find) the local model server off the event loop, so other requests
+        are served while it loads; a no-op with ``MEMAGENT_BASE_URL``. Turns await it
+        after their message is checkpointed, so a failure here keeps the message."""
+        if self.settings.base_url is not None:
+            return
+        from memagent.llm.server import aensure_local_server
+
+        await aensure_local_server(self.settings)
+
+    def jobs_busy(self) -> bool:
+        """A job is running, or one is due now (the worker is about to take it)."""
+        queue = self.queue()
+        due = queue.next_due()
+        return queue.counts().get("running", 0) > 0 or (due is not None and due <= queue.clock())
