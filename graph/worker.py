@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from langgraph.store.base import BaseStore
@@ -29,7 +31,7 @@ from langgraph.store.base import BaseStore
 from memagent.core.errors import exception_chain
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings
-from memagent.core.types import DIGEST_ROLE
+from memagent.core.types import DIGEST_ROLE, Turn
 from memagent.graph.jobs import Job, JobQueue
 from memagent.memory.extractors import ExtractionResult, Extractor, rules_extractor
 from memagent.memory.forgetting import DecayPolicy, digest_candidates, maintain
@@ -87,6 +89,15 @@ class DrainReport:
             "actions": dict(self.actions),
             "seconds": round(self.seconds, 3),
         }
+
+
+def with_times(turns: list[Turn], created_at: float) -> list[Turn]:
+    """Turns whose message time is unknown get the job's time, so the extractor resolves
+    "next Friday" against when it was said, not when a backlog happens to be drained."""
+    if all(t.at for t in turns) or not created_at:
+        return turns
+    at = datetime.fromtimestamp(created_at, UTC).isoformat()
+    return [t if t.at else dataclasses.replace(t, at=at) for t in turns]
 
 
 class Worker:
@@ -204,7 +215,7 @@ class Worker:
             if not isinstance(consolidated, int):  # saved before the count was kept
                 consolidated = len(digest_candidates(digest))
             return [Candidate.model_validate(c) for c in saved], consolidated
-        turns = [t for t in job.turns if t.role != DIGEST_ROLE]
+        turns = with_times([t for t in job.turns if t.role != DIGEST_ROLE], job.created_at)
         res = ExtractionResult(candidates=digest_candidates(digest))
         consolidated = len(res.candidates)
         if turns:

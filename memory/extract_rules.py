@@ -1,12 +1,16 @@
 """Rule-based extraction of explicit, stable statements (English and Chinese).
 
-Pure functions over text. They keep only what the user said plainly about the
-customer: budgets and amounts, seats and team size, deadlines, decision makers,
-contact preferences, current vendor, and "from now on / 以后都 / 不要"
-preferences. Questions, hypotheticals and jokes are skipped; hedged statements
-("maybe around 2 million", "大概") get a low confidence, so the write path holds
-them until a second mention. A correction ("no, it's 3 million" / "不对，是300万")
-is tied to the attribute the conversation was about.
+Pure functions over text. Each user sentence is read twice and merged into one
+candidate per clause: by the sales rules (``extract_sales``: stakeholders, budget,
+dates, requirements, incumbent, competitors, contact preferences, pain points,
+commitments, deal stage, keyed by subject) and by the older detectors below, which
+lend their single-valued keys (budget, decision maker, seats, team size) and the
+"from now on / 以后都 / 不要" preferences. Questions, hypotheticals, jokes and messages
+the user says not to keep are skipped. "About"/"大概" is an approximate value, not
+doubt; only what the speaker marks as uncertain ("maybe", "可能") gets a low
+confidence, so the write path holds it until a second mention. A correction ("no,
+it's 3 million" / "不对，是300万") is tied to the attribute the conversation was about.
+Dates are resolved against each message's own time.
 """
 
 from __future__ import annotations
@@ -15,45 +19,46 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from memagent.core.types import Turn
+from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
+from memagent.memory.extract_dates import find_dates, reference_time
+from memagent.memory.extract_entities import last_person
+from memagent.memory.extract_hedges import is_approximate, is_uncertain
+from memagent.memory.extract_sales import (
+    SalesFact,
+    content_key,
+    dated_event,
+    known_names,
+    sales_facts,
+    self_note,
+)
 from memagent.memory.write_path import Candidate
 
-_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
-              "八": 8, "九": 9}  # fmt: skip
-_CN_UNITS = {"十": 10, "百": 100, "千": 1000}
-_CN_NUM = "零一二两三四五六七八九十百千"
+__all__ = ["cn_to_int", "parse_amount", "extract_rules", "user_sentences", "clean_statement"]
 
-_SPLIT = re.compile(r"(?<=[.!?;。！？；\n])\s*")
+_CN_NUM = CN_NUM
+
+_ABBREVIATIONS = ("Dr", "Mr", "Ms", "Mrs", "vs", "incl", "approx", "etc", "Inc", "Ltd", "Co", "Dir",
+                  "Dept", "No", "St", "Jr", "Sr")  # fmt: skip
+_SPLIT = re.compile(
+    r"(?<=[。！？；\n])\s*|" + "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS) + r"(?<=[.!?;])\s+"
+)
+"""Sentence ends; "Dr. Helen", "Dir. of Engineering" and "incl. implementation" go on."""
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*[。！]?$|\b(?:can you|could you|do you|would you)\b", re.I)
 _HYPOTHETICAL = re.compile(
+    r"(?<!asked )(?<!asks )(?<!ask )(?<!check )(?<!see )(?<!wondering )(?<!know )(?<!whether )"
     r"\b(?:if|suppose|supposing|imagine|hypothetically|what if|let's say|in theory|would be)\b"
     r"|如果|假如|假设|要是|万一|比如说|打个比方",
     re.I,
 )
 _JOKE = re.compile(r"\b(?:just kidding|kidding|joking|lol|haha+|jk)\b|开玩笑|哈哈|逗你|说笑", re.I)
-_HEDGE = re.compile(
-    r"\b(?:maybe|probably|perhaps|might|not sure|roughly|i think|i guess|tentative)\b"
-    r"|大概|可能|也许|估计|不确定|差不多|或许",
-    re.I,
-)
 _CORRECTION = re.compile(
     r"^\s*(?:no[,.!:]|nope\b|actually\b|correction\b|sorry,? i meant|i meant|wait,)"
     r"|^\s*(?:不对|不是的|更正|纠正一下|说错了|其实是|刚才说错)",
     re.I,
 )
-_AMOUNT = re.compile(
-    r"(?P<cur>[$€£¥￥]|usd\s?|us\$|rmb\s?|cny\s?)?\s*(?P<num>\d+(?:[,.]\d+)*|[" + _CN_NUM + r"]+)"
-    r"\s*(?P<mult>k\b|m\b|mm\b|million\b|bn\b|billion\b|thousand\b|万|亿|千)?"
-    r"\s*(?P<cur2>dollars?\b|usd\b|rmb\b|yuan\b|euros?\b|eur\b|元|块|美元|美金|人民币|欧元)?",
-    re.I,
-)
-_MULT = {"k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "万": 1e4,
-         "bn": 1e9, "billion": 1e9, "亿": 1e8}  # fmt: skip
-_CUR = {"$": "USD", "usd": "USD", "us$": "USD", "dollar": "USD", "dollars": "USD", "美元": "USD",
-        "美金": "USD", "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "欧元": "EUR",
-        "£": "GBP", "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "yuan": "CNY",
-        "元": "CNY", "块": "CNY", "人民币": "CNY"}  # fmt: skip
 _DATE = re.compile(
     r"\b(?:(?:next|this|by|before|on|until)\s+)?(?:monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday|tomorrow|next week|next month|end of (?:the )?(?:month|quarter|year)|"
@@ -76,47 +81,10 @@ class _Detector:
     keyword: re.Pattern[str]
 
 
-def cn_to_int(text: str) -> int | None:
-    """Chinese numerals up to the thousands ("三百", "两千五百", "十二") to int."""
-    if not text or any(c not in _CN_NUM for c in text):
-        return None
-    total, current = 0, 0
-    for c in text:
-        if c in _CN_DIGITS:
-            current = _CN_DIGITS[c]
-        else:
-            total += (current or 1) * _CN_UNITS[c]
-            current = 0
-    return total + current
-
-
-def parse_amount(text: str) -> tuple[str, str] | None:
-    """First money-like amount in ``text``: (surface text, normalised value "3000000 USD")."""
-    for m in _AMOUNT.finditer(text):
-        num_s, mult, cur = m.group("num"), (m.group("mult") or "").lower(), m.group("cur")
-        cur2 = m.group("cur2")
-        if not (mult or cur or cur2):
-            continue  # a bare number is not an amount
-        if num_s[0].isdigit():
-            digits = num_s.replace(",", "")
-            try:
-                num = float(digits)
-            except ValueError:
-                continue
-        else:
-            cn = cn_to_int(num_s)
-            if cn is None:
-                continue
-            num = float(cn)
-        num *= _MULT.get(mult, 1.0)
-        currency = _CUR.get((cur or cur2 or "").strip().lower(), "")
-        value = f"{int(num)}" + (f" {currency}" if currency else "")
-        return m.group(0).strip(), value
-    return None
-
-
 def parse_count(text: str, nouns: str) -> str | None:
-    m = re.search(r"(\d+|[" + _CN_NUM + r"]+)\s*(?:个|位|名)?\s*(?:" + nouns + ")", text, re.I)
+    m = re.search(
+        r"(\d+|[" + _CN_NUM + r"]+)\s*(?:个|位|名)?\s*(?:" + nouns + r")(?!民)", text, re.I
+    )
     if not m:
         return None
     raw = m.group(1)
@@ -255,7 +223,7 @@ def _cand(
 def _sentence_candidates(s: str, turn: Turn, context_attr: str | None) -> list[Candidate]:
     zh = _lang(s) == "zh"
     correction = bool(_CORRECTION.search(s))
-    conf = 0.5 if _HEDGE.search(s) else (0.95 if correction else 0.9)
+    conf = 0.5 if is_uncertain(s) else (0.95 if correction else 0.9)
     core = _core(s)
     out: list[Candidate] = []
 
@@ -263,6 +231,8 @@ def _sentence_candidates(s: str, turn: Turn, context_attr: str | None) -> list[C
     referring = correction or bool(_REFERRING.match(s))
     if amount and (_BUDGET.keyword.search(s) or (referring and context_attr == "budget")):
         surface, value = amount
+        if is_approximate(s):
+            value += " approx"
         content = f"客户预算是{surface}。" if zh else f"Customer budget is {surface}."
         out.append(_cand("budget", "fact", 0.8, content, value, conf, turn, correction))
 
@@ -411,18 +381,129 @@ def user_sentences(turns: Sequence[Turn]) -> list[tuple[str, str, bool]]:
             continue
         sentences = [s.strip() for s in _SPLIT.split(turn.content) if s.strip()]
         for j, s in enumerate(sentences):
-            out.append((s, sentence_label(sentences, j), bool(_HEDGE.search(s))))
+            out.append((s, sentence_label(sentences, j), is_uncertain(s)))
     return out
 
 
+_TYPE = {"commitment": "commitment", "timeline": "commitment", "contact_preference": "preference",
+         "deal_stage": "status"}  # fmt: skip
+_IMPORTANCE = {"budget": 0.8, "timeline": 0.8, "commitment": 0.8, "deal_stage": 0.8,
+               "stakeholder": 0.7, "requirement": 0.7, "competitor": 0.7, "contact_preference": 0.7,
+               "pain_point": 0.6, "incumbent": 0.6, "amount": 0.5, "count": 0.5}  # fmt: skip
+_OLD_TO_CATEGORY = {"budget": "budget", "decision_maker": "stakeholder", "current_vendor": "incumbent",
+                    "contact_channel": "contact_preference", "contact_avoid": "contact_preference",
+                    "seats": "count", "team_size": "count", "deadline": "timeline"}  # fmt: skip
+
+
+def _from_fact(f: SalesFact, turn: Turn, correction: bool) -> Candidate:
+    conf = 0.5 if f.uncertain and not correction else (0.95 if correction else 0.9)
+    return Candidate(
+        content=_clip(f.content),
+        type=_TYPE.get(f.category, "fact"),  # type: ignore[arg-type]
+        entity="customer",
+        attribute=f.attribute,
+        value=f.value,
+        importance=_IMPORTANCE.get(f.category, 0.6),
+        confidence=conf,
+        event_time=f.event_time,
+        message_ids=[turn.id] if turn.id else [],
+        correction=correction,
+    )
+
+
+def _mentions(fact: SalesFact, value: str | None) -> bool:
+    """Whether a clause states ``value`` (a detector's value: "3000000", "50", "sarah")."""
+    if not value:
+        return False
+    first = value.split()[0].lower()
+    text = f"{fact.content} {fact.value or ''}".lower()
+    return first in text or any(str(a.value) == first for a in parse_amounts(fact.content))
+
+
+def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction: bool,
+           ) -> list[Candidate]:  # fmt: skip
+    """One candidate per clause: the sales fact, with the single-valued key and value of
+    the detector that read the same clause (budget, decision maker, seats...)."""
+    out = [_from_fact(f, turn, correction) for f in facts]
+    cats = [f.category for f in facts]
+    used: set[int] = set()
+    for c in old:
+        if c.attribute == "deadline" and any(k in ("timeline", "commitment") for k in cats):
+            continue  # the sales rules key deadlines by their event
+        if any(o.attribute == c.attribute for o in out):
+            continue  # the sales rules read the same statement under the same key
+        want = _OLD_TO_CATEGORY.get(c.attribute)
+        idx = next((i for i, k in enumerate(cats) if k == want and i not in used
+                    and not out[i].attribute.endswith(":role")), None)  # fmt: skip
+        if idx is None:
+            idx = next((i for i, f in enumerate(facts) if i not in used and _mentions(f, c.value)),
+                       None)  # fmt: skip
+        if idx is None and c.attribute == "decision_maker":
+            # "决策人是他们的副总裁赵立新": the person's full name is in their role fact
+            role = next((f for f in facts if f.attribute.endswith(":role")
+                         and re.split(r"[:：]", f.content)[0][:2].lower() in (c.value or "")),
+                        None)  # fmt: skip
+            if role is not None:
+                name = re.split(r"[:：]", role.content)[0]
+                zh = _lang(name) == "zh"
+                c = c.model_copy(update={"value": name.lower(), "content":
+                                         f"{name}是决策人。" if zh else f"{name} is the decision maker."})  # fmt: skip
+        if idx is None:
+            out.append(c)
+            continue
+        used.add(idx)
+        target = out[idx]
+        standing = c.type == "preference" and not c.attribute.startswith("contact")
+        if (
+            standing
+            or c.attribute in ("budget", "decision_maker", "seats", "team_size")
+            or (c.attribute.startswith("contact") and ":customer:" in target.attribute)
+        ):
+            value = c.value if c.attribute != "budget" else (target.value or c.value)
+            if c.attribute == "budget" and c.value and "approx" in c.value and value:
+                value = value if "approx" in value else value + " approx"
+            out[idx] = target.model_copy(
+                update={
+                    "attribute": c.attribute,
+                    "value": value,
+                    "confidence": min(c.confidence, 0.95) if not correction else c.confidence,
+                }
+            )
+        elif c.attribute == "current_vendor" and c.value:
+            out[idx] = target.model_copy(
+                update={"attribute": f"current_vendor:{c.value[:40]}", "value": c.value}
+            )
+    return out
+
+
+def _dated(c: Candidate, sentence: str, ref: datetime) -> Candidate:
+    """A deadline only the older detector read: keyed by its own content (deadlines are
+    many per account) and valued by its absolute date."""
+    if c.attribute != "deadline":
+        return c
+    dates = find_dates(sentence, ref)
+    value = dates[-1].iso if dates else c.value
+    return c.model_copy(update={"attribute": content_key("deadline", c.content), "value": value})
+
+
 def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
-    """Candidates from the user turns, plus the reasons sentences were skipped."""
+    """Candidates from the user turns, plus the reasons sentences were skipped.
+
+    Dates are resolved against each message's own time (``Turn.at``)."""
     cands: list[Candidate] = []
     skipped: list[str] = []
+    event: str | None = None
     for i, turn in enumerate(turns):
         if turn.role != "user":
             continue
+        if self_note(turn.content):
+            skipped.append("not for memory")
+            continue
+        ref = reference_time(turn.at)
         context_attr = _topic_of(turns[:i])
+        event = event or dated_event(turns[:i])
+        names = known_names(" ".join(t.content for t in turns[: i + 1] if t.role == "user"))
+        prior_turn_person = last_person(" ".join(t.content for t in turns[:i] if t.role == "user"))
         sentences = [s.strip() for s in _SPLIT.split(turn.content) if s.strip()]
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
@@ -431,8 +512,12 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                 if label == "joke" and _BUDGET.keyword.search(s):
                     context_attr = "budget"  # the topic outlives the joke ("It's 80k.")
                 continue
-            found = _sentence_candidates(s, turn, context_attr)
+            correction = bool(_CORRECTION.search(s))
+            old = _sentence_candidates(s, turn, context_attr)
+            prior = last_person(" ".join(sentences[:j])) or prior_turn_person
+            facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
+            found = [_dated(c, s, ref) for c in _merge(old, facts, turn, correction)]
             cands.extend(found)
-            if found:
-                context_attr = found[-1].attribute
+            if old:
+                context_attr = old[-1].attribute
     return cands, skipped

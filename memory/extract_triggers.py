@@ -40,7 +40,22 @@ _CORRECTION = re.compile(
     re.IGNORECASE,
 )
 
+_SALES = re.compile(
+    r"\b(?:needs?|requires?|requirements?|must|mandatory|wants?|use|uses|using|runs? on|"
+    r"competitors?|rival|quoted?|bid|pain|problems?|issues?|worr(?:y|ied|ies)|concerns?|risks?|"
+    r"complain\w*|frustrat\w*|priority|goals?|objectives?|champion|sponsor|skeptic\w*|neutral|"
+    r"ceo|cfo|cto|coo|cio|ciso|vp|director|head of|manager|procurement|shortlist|on hold|"
+    r"pilot|poc|demo|proposal|contract|renewal|rollout|integrat\w*|sso|on[- ]prem\w*)\b"
+    r"|需要|必须|要求|想要|希望|用的是|现在用|竞争|对手|竞品|报价|痛点|问题|担心|顾虑|目标|优先|"
+    r"投诉|故障|负责人|总监|经理|主任|总经理|副总|董事长|采购|支持我们|中立|演示|方案|合同|"
+    r"试点|上线|集成|对接|私有化|部署",
+    re.IGNORECASE,
+)
+"""Sales vocabulary: a note that speaks of needs, systems, rivals, people or next steps
+reaches the LLM extractor even when no rule reads it."""
+
 TRIGGERS: dict[str, re.Pattern[str]] = {
+    "sales": _SALES,
     "amount": _AMOUNT,
     "date": _DATE,
     "decision": _DECISION,

@@ -25,19 +25,22 @@ from pydantic import BaseModel, Field, ValidationError
 
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.types import Turn
+from memagent.memory.extract_amounts import parse_amounts
+from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_rules import (
     clean_statement,
     extract_rules,
     parse_amount,
     user_sentences,
 )
+from memagent.memory.extract_sales import SINGLE_VALUED, content_key
 from memagent.memory.extract_triggers import early_triggers
 from memagent.memory.write_path import Candidate, numbers
 from memagent.prompts.extraction import EXTRACTION_SYSTEM, EXTRACTION_USER, RETRY_JSON
 
 log = memagent_logger(__name__)
 
-MAX_ITEMS = 6
+MAX_ITEMS = 10
 
 
 @dataclass
@@ -114,11 +117,19 @@ _ATTR_SYNONYMS = {
     "budget": ("budget", "预算", "budget_amount", "total_budget", "spend"),
     "seats": ("seats", "licenses", "licences", "users", "user_count", "accounts", "seat_count"),
     "team_size": ("team_size", "headcount", "employees", "team"),
-    "deadline": ("deadline", "due_date", "go_live", "decision_date", "timeline", "launch_date"),
     "decision_maker": ("decision_maker", "approver", "decider", "signatory"),
-    "contact_channel": ("contact_channel", "contact_preference", "preferred_contact",
-                        "contact_method", "communication_channel"),
-    "current_vendor": ("current_vendor", "vendor", "current_tool", "competitor", "current_crm"),
+    "current_vendor": ("current_vendor", "vendor", "current_tool", "current_crm", "incumbent",
+                       "current_system", "incumbent_system"),
+    "contact_channel": ("contact_preference", "contact_channel", "preferred_contact",
+                           "contact_method", "communication_channel", "contact"),
+    "deadline": ("deadline", "due_date", "go_live", "decision_date", "timeline", "launch_date",
+                 "date"),
+    "commitment": ("commitment", "next_step", "next_steps", "action_item", "follow_up"),
+    "competitor": ("competitor", "competitors", "competitor_quote", "rival"),
+    "requirement": ("requirement", "requirements", "must_have", "need", "needs"),
+    "pain_point": ("pain_point", "pain", "problem", "pain_points"),
+    "stakeholder": ("stakeholder", "contact_person", "person", "role"),
+    "deal_stage": ("deal_stage", "stage", "status", "deal_status"),
 }  # fmt: skip
 _CANON = {syn: canon for canon, syns in _ATTR_SYNONYMS.items() for syn in syns}
 
@@ -132,12 +143,18 @@ def transcript(turns: Sequence[Turn]) -> str:
     return "\n".join(f"{t.role}: {t.content}" for t in turns)
 
 
-def _grounded(item: LLMMemory, user_text: str) -> str | None:
-    """Reason to drop an item whose figures the user never wrote, else None."""
+def _grounded(item: LLMMemory, user_text: str, dates: Sequence[str] = ()) -> str | None:
+    """Reason to drop an item whose figures the user never wrote (or that are not one of
+    the note's dates, resolved), else None."""
     said = numbers(user_text)
-    amount = parse_amount(user_text)
-    if amount:
-        said |= numbers(amount[1])
+    for amount in parse_amounts(user_text):
+        said |= numbers(amount.normalised) | {str(amount.value)}
+    for iso in dates:
+        said |= (
+            numbers(iso)
+            | set(re.findall(r"\d+", iso))
+            | {n.lstrip("0") for n in re.findall(r"\d+", iso)}
+        )
     claimed = numbers(item.content) | numbers(item.value or "")
     missing = {
         n for n in claimed if n not in said and n.rstrip("0") not in {s.rstrip("0") for s in said}
@@ -173,6 +190,23 @@ def _source_sentence(
     return best, best_score, best_assistant
 
 
+_FAMILY = {"contact_channel": "contact_preference", "contact_avoid": "contact_preference",
+           "current_vendor": "incumbent", "commitment": "deadline", "seats": "count",
+           "team_size": "count"}  # fmt: skip
+
+
+def _family(attribute: str) -> str:
+    """The kind of fact a key stands for: "deadline:demo" and "commitment:x" are dates,
+    "current_vendor:sap" and "incumbent" are incumbents."""
+    head = attribute.split(":", 1)[0]
+    return _FAMILY.get(head, head)
+
+
+def _figures(text: str) -> set[int]:
+    """The amounts of a text as numbers ("250k" and "250,000" are one figure)."""
+    return {a.value for a in parse_amounts(text)}
+
+
 def _amount_numbers(sentence: str) -> set[str]:
     amt = parse_amount(sentence)
     return numbers(amt[1]) if amt else set()
@@ -195,24 +229,52 @@ def _checked(
         return None, f"from a {label}"
     attr, value = canonical_attribute(item.attribute), item.value
     correction = False
-    rules, _ = extract_rules([Turn("user", sentence)])
-    same = [c for c in rules if c.attribute == attr] or (rules if len(rules) == 1 else [])
+    at = next((t.at for t in turns if t.role == "user" and sentence in t.content), "")
+    rules, _ = extract_rules([Turn("user", sentence, "", at)])
     content = item.content
+    said = f"{content} {item.value or ''}".lower()
+    same = [
+        c
+        for c in rules
+        if _family(c.attribute) == _family(attr)
+        and (
+            _family(attr) in SINGLE_VALUED
+            or (c.value and c.value.split()[0].lower() in said)
+            or _similarity(c.content, content) >= 0.35
+        )
+    ]
+    budget_figures = {n for c in rules if c.attribute == "budget" for n in _figures(c.content)}
+    if _family(attr) not in ("budget", "amount", "competitor") and budget_figures & _figures(
+        f"{content} {item.value or ''}"
+    ):
+        # "Priya Raman, ops director, said the budget is 250k": the budget is its own
+        # record (which a later cut supersedes); a person's fact must not carry it too
+        if not same:
+            return None, "mixes the budget into another fact"
+        content = max(same, key=lambda c: _similarity(c.content, content)).content
     if same:
-        attr, value, correction = same[0].attribute, same[0].value, same[0].correction
+        # the rules read the same statement: their key and value, so LLM and rule
+        # memories version alike (the closest one when the sentence holds several);
+        # a fact the rules did not read keeps a key of its own (never the rules' only one)
+        rule = max(same, key=lambda c: _similarity(c.content, content))
+        attr, value, correction = rule.attribute, rule.value, rule.correction
         mixed = any(
             lab != "statement"
             and (sent.strip("。.!！") in content or _similarity(sent, content) > 0.5)
             for sent, lab, _ in sentences
         )
-        if mixed or numbers(content) - numbers(sentence) - _amount_numbers(sentence):
-            content = same[0].content  # the item mixed in a joke, question or other figures
-    elif (
-        attr == "budget"
-        and value
-        and (amt := parse_amount(value if not value.isdigit() else value + " 元"))
-    ):
-        value = amt[1].split()[0] if value.isdigit() else amt[1]
+        if mixed or numbers(content) - numbers(sentence) - _amount_numbers(sentence) - numbers(
+            rule.content
+        ):
+            content = rule.content  # the item mixed in a joke, question or other figures
+    else:
+        if (
+            attr == "budget"
+            and value
+            and (amt := parse_amount(value if not value.isdigit() else value + " 元"))
+        ):
+            value = amt[1].split()[0] if value.isdigit() else amt[1]
+        attr = content_key(attr, content, value)
     conf = min(item.confidence, 0.5) if hedged else item.confidence
     ids = [t.id for t in turns if t.role == "user" and t.id and sentence in t.content]
     return (
@@ -239,6 +301,7 @@ def to_candidates(
     user_turns = [t for t in turns if t.role == "user"]
     user_text = " ".join(t.content for t in user_turns)
     sentences = user_sentences(turns)
+    dates = [d.iso for t in user_turns for d in find_dates(t.content, reference_time(t.at))]
     for raw in items[:MAX_ITEMS]:
         try:
             item = raw if isinstance(raw, LLMMemory) else LLMMemory.model_validate(raw)
@@ -246,7 +309,7 @@ def to_candidates(
             out.dropped += 1
             out.reasons.append(f"invalid item: {exc.errors()[0]['msg']}")
             continue
-        if reason := _grounded(item, user_text):
+        if reason := _grounded(item, user_text, dates):
             out.dropped += 1
             out.reasons.append(reason)
             continue
@@ -312,15 +375,29 @@ async def _ask(model: BaseChatModel, messages: list[Any]) -> list[Any]:
     return []
 
 
+def note_dates(turns: Sequence[Turn]) -> tuple[str, str]:
+    """The note's date ("2026-11-12, Thursday") and its dates resolved by the rules
+    ("next Tuesday = 2026-11-17"), so a small model copies dates instead of computing them."""
+    users = [t for t in turns if t.role == "user"] or list(turns)
+    ref = reference_time(users[-1].at if users else "")
+    pairs = [
+        f"{d.surface} = {d.iso}" for t in users for d in find_dates(t.content, reference_time(t.at))
+    ]
+    return f"{ref.date().isoformat()}, {ref.strftime('%A')}", "; ".join(
+        dict.fromkeys(pairs)
+    ) or "none"
+
+
 class LLMExtractor:
     """Structured-output extraction with the rules as a gate."""
 
     name = "llm"
 
     def __init__(self, model: BaseChatModel, *, gate: bool = True, system: str = EXTRACTION_SYSTEM,
-                 user: str = EXTRACTION_USER) -> None:  # fmt: skip
+                 user: str = EXTRACTION_USER, with_rules: bool = True) -> None:  # fmt: skip
         self.model = model
         self.gate = gate
+        self.with_rules = with_rules
         self.system = system
         self.user = user
 
@@ -330,13 +407,46 @@ class LLMExtractor:
             return ExtractionResult(reasons=["no user text"])
         if self.gate and not early_triggers(user_text) and not extract_rules(turns)[0]:
             return ExtractionResult(reasons=["gate: nothing salient"])
+        when, dates = note_dates(turns)
         messages = [
             SystemMessage(self.system),
-            HumanMessage(self.user.format(transcript=transcript(turns))),
+            HumanMessage(self.user.format(transcript=transcript(turns), date=when, dates=dates)),
         ]
         items = await _ask(self.model, messages)
-        return to_candidates(items, turns)
+        found = to_candidates(items, turns)
+        if not self.with_rules:
+            return found
+        return with_rule_facts(found, extract_rules(turns)[0])
 
 
-def llm_extractor(model: BaseChatModel, *, gate: bool = True) -> LLMExtractor:
-    return LLMExtractor(model, gate=gate)
+def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
+    """An LLM fact the rules already hold: the same key, or the same figures, or the
+    same words (a small model often restates one sentence as one long item)."""
+    for r in rules:
+        if cand.attribute == r.attribute:
+            return True
+        if numbers(cand.content) and numbers(cand.content) <= numbers(r.content) | numbers(
+            r.value or ""
+        ):
+            return True
+        if _similarity(cand.content, r.content) >= 0.6:
+            return True
+        core = re.split(r"^[^:：]{1,30}[:：]\s*", r.content)[-1].strip(" 。.")
+        if len(core) >= 6 and core in cand.content:
+            return True  # the item restates the rules' clause inside a longer text
+    return False
+
+
+def with_rule_facts(found: ExtractionResult, rules: Sequence[Candidate]) -> ExtractionResult:
+    """The rules' facts plus what only the model found: the model adds to the rules,
+    the rules never cap the model (and a fact both read is written once)."""
+    extra = [c for c in found.candidates if not _redundant(c, rules)]
+    reasons = found.reasons + ["read by the rules too"] * (len(found.candidates) - len(extra))
+    return ExtractionResult([*rules, *extra], found.dropped, reasons)
+
+
+def llm_extractor(
+    model: BaseChatModel, *, gate: bool = True, with_rules: bool = True
+) -> LLMExtractor:
+    """The LLM extractor; ``with_rules`` adds the rules' facts to the model's (default)."""
+    return LLMExtractor(model, gate=gate, with_rules=with_rules)

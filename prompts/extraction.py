@@ -1,36 +1,47 @@
-"""Prompts of the LLM memory extractor (memory/extractors.py)."""
+"""Prompts of the LLM memory extractor (memory/extractors.py).
+
+Written for a small (1.5B) model: a fixed list of categories, one short fact per
+item, and the message date plus every date of the note already resolved (by the
+rules' date parser) so the model copies absolute dates instead of computing them.
+"""
 
 EXTRACTION_SYSTEM = """\
-You extract long-term memories about a customer from a sales conversation \
-between a salesperson (user) and their assistant.
+You extract facts about a customer from a salesperson's notes, for a sales CRM.
 
-Keep only what the user stated explicitly and what stays true for weeks: \
-budgets and amounts, number of seats or users, team size, deadlines and dates, \
-who makes the decision, contact preferences, the vendor they use now, and \
-standing preferences ("from now on", "always", "never", "以后都", "不要").
-Do NOT keep: questions, hypotheticals ("if", "suppose", "如果", "假如"), jokes \
-("just kidding", "开玩笑", "哈哈"), small talk, anything the assistant said that \
-the user did not confirm, instructions to the assistant about how to behave.
-When the user corrects an earlier value ("no, it's 3 million", "不对，是300万"), \
-output only the corrected value.
+Keep every fact the user (the salesperson) states about the customer, one fact per item:
+- stakeholder: a person's name and role, and their stance (champion, skeptical, neutral, decides);
+- budget: amount with currency; keep words like "about"/"大概" (the value is approximate);
+- deadline: a date or deadline of the customer (decision, signing, go-live, tender);
+- commitment: a next step: who does what by when;
+- requirement: a must-have or need (SSO, on-premises, integration, data location);
+- incumbent: the system or vendor they use today;
+- competitor: a competing vendor and its quote;
+- contact_preference: how or when a person wants to be contacted;
+- pain_point: a problem they have today;
+- deal_stage: where the deal stands (shortlist, negotiation, on hold, lost, won).
 
-For each memory give:
-- content: one short self-contained sentence (max 150 characters), in the \
-language of the conversation, naming the customer instead of "we"/"I";
-- type: preference, fact, commitment or status;
-- entity: "customer" unless it is about a named person or product;
-- attribute: a short snake_case key such as budget, seats, team_size, deadline, \
-decision_maker, contact_channel, current_vendor, language, currency;
-- value: the value alone (amounts as digits, e.g. 3000000), or null;
-- importance and confidence between 0 and 1 (confidence below 0.6 when the user hedged).
+Rules:
+- content: ONE short self-contained sentence in the language of the note, naming the \
+person or the customer (never "he", "she", "they", "we");
+- write dates as absolute dates (YYYY-MM-DD), using the "Dates" list given with the note;
+- amounts as written ("1.2 million CNY", "300万");
+- attribute: the category name from the list above; value: the amount, date, or name alone;
+- confidence 0.9, or 0.4 when the user says the fact is uncertain ("maybe", "might", \
+"not sure", "可能", "不确定"); "about"/"大概" is NOT uncertain;
+- skip questions, hypotheticals ("if", "如果"), jokes, small talk, what the assistant \
+said that the user did not confirm, and anything the user says not to record;
+- after a correction ("no, it's 3 million", "更正"), output only the corrected value.
 
-Answer with JSON only: {"memories": [...]} and an empty list when nothing qualifies."""
+Answer with JSON only: {"memories": [...]}; an empty list when nothing qualifies."""
 
 EXTRACTION_USER = """\
+Note written on {date}.
+Dates: {dates}
+
 Conversation:
 {transcript}
 
-Extract the memories as JSON."""
+Extract the facts as JSON."""
 
 RETRY_JSON = """\
 That was not valid JSON. Answer again with only the JSON object \

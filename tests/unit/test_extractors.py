@@ -30,7 +30,7 @@ async def extract(*texts: str) -> list[tuple[str, str | None, float]]:
         ("Our budget is $3 million for this project.", "budget", "3000000 USD"),
         ("The budget is 500k.", "budget", "500000"),
         ("我们的预算是300万。", "budget", "3000000"),
-        ("预算大约两百万人民币。", "budget", "2000000 CNY"),
+        ("预算大约两百万人民币。", "budget", "2000000 CNY approx"),
         ("We need 50 seats.", "seats", "50"),
         ("我们需要80个账号。", "seats", "80"),
         ("我们有200名员工。", "team_size", "200"),
@@ -40,8 +40,8 @@ async def extract(*texts: str) -> list[tuple[str, str | None, float]]:
         ("Please contact me by email, not phone.", "contact_channel", "email"),
         ("以后都用微信联系我。", "contact_channel", "wechat"),
         ("不要打电话，发邮件就行。", "contact_channel", "email"),
-        ("合同要在6月30日之前签。", "deadline", "6月30日"),
-        ("We currently use Salesforce.", "current_vendor", "salesforce"),
+        ("合同要在6月30日之前签。", "deadline:signing", "2027-06-30"),
+        ("We currently use Salesforce.", "current_vendor:salesforce", "salesforce"),
         ("From now on send all quotes in USD.", "currency", None),
         ("以后报价都用人民币。", "currency", None),
     ],
@@ -67,8 +67,18 @@ async def test_rules_skip_traps(text: str) -> None:
     assert await extract(text) == []
 
 
-async def test_hedged_statement_has_low_confidence() -> None:
-    ((attr, _, conf),) = await extract("我们预算大概200万左右。")
+async def test_approximate_value_is_a_confirmed_fact() -> None:
+    """Hedging is not doubt: "大概"/"about" give an approximate value, not a pending fact."""
+    for text in ("我们预算大概200万左右。", "Budget is about 2 million."):
+        ((attr, value, conf),) = await extract(text)
+        assert (attr, value) == ("budget", "2000000 approx") and conf >= 0.9
+
+
+@pytest.mark.parametrize(
+    "text", ["Budget might be around 2 million.", "预算可能是200万，还不确定。", "Maybe 2M budget."]
+)
+async def test_uncertain_statement_has_low_confidence(text: str) -> None:
+    ((attr, _, conf),) = await extract(text)
     assert attr == "budget" and conf < 0.6
 
 
@@ -125,7 +135,9 @@ async def test_llm_gate_skips_model_on_small_talk() -> None:
 
 async def test_llm_malformed_json_retried_then_raised() -> None:
     model = scripted("sure! here you go", _answer([]))
-    res = await llm_extractor(model)([Turn("user", "Our budget is 3 million.", "m1")])
+    res = await llm_extractor(model, with_rules=False)(
+        [Turn("user", "Our budget is 3 million.", "m1")]
+    )
     assert res.candidates == [] and len(model.seen) == 2
     broken = scripted("not json", "still not json")
     with pytest.raises(MalformedExtractionError):
@@ -161,3 +173,95 @@ async def test_llm_items_checked_against_user_sentences() -> None:
     assert "一个亿" not in budget.content  # figures of the joke are not kept
     assert "400k" in stretch.content and stretch.confidence <= 0.5  # hedged: held as pending
     assert any("assistant" in r for r in res.reasons)
+
+
+async def test_llm_gate_lets_salient_turns_the_rules_do_not_read_reach_the_model() -> None:
+    text = "Their biggest worry is data migration from the old platform."
+    assert (await rules_extractor()([Turn("user", text, "m1")])).candidates == []
+    model = scripted(
+        _answer([{"content": "The customer's biggest worry is data migration from the old "
+                  "platform.", "attribute": "pain_point", "confidence": 0.9}])
+    )  # fmt: skip
+    res = await llm_extractor(model)([Turn("user", text, "m1")])
+    assert len(model.seen) == 1
+    ((attr, content),) = [(c.attribute, c.content) for c in res.candidates]
+    assert attr.startswith("pain_point:") and "data migration" in content
+
+
+async def test_llm_facts_are_not_capped_by_the_rules_keys() -> None:
+    """The rules read one requirement here; the model's three facts keep three keys."""
+    text = "Lanhai's CTO Wang Lei prefers monthly invoices, wants SSO, and we promised a demo next Tuesday"
+    turn = Turn("user", text, "m1", "2026-11-12T10:00:00+08:00")  # a Thursday
+    model = scripted(
+        _answer([
+            {"content": "Wang Lei, CTO of Lanhai, prefers monthly invoices.",
+             "attribute": "stakeholder", "confidence": 0.9},
+            {"content": "Wang Lei wants SSO.", "attribute": "requirement", "confidence": 0.9},
+            {"content": "We promised Lanhai a demo on 2026-11-17.", "attribute": "commitment",
+             "value": "2026-11-17", "confidence": 0.9},
+        ])
+    )  # fmt: skip
+    res = await llm_extractor(model, with_rules=False)([turn])
+    assert res.dropped == 0, res.reasons
+    keys = [c.attribute for c in res.candidates]
+    assert len(keys) == len(set(keys)) == 3
+    demo = next(c for c in res.candidates if "demo" in c.content)
+    assert (demo.attribute, demo.value) == ("deadline:demo", "2026-11-17")
+    prompt = "\n".join(str(m.text) for m in model.seen[0])
+    assert "next Tuesday = 2026-11-17" in prompt and "2026-11-12, Thursday" in prompt
+
+
+async def test_llm_date_not_in_the_note_is_ungrounded() -> None:
+    turn = Turn("user", "We promised a demo next Tuesday.", "m1", "2026-11-12T10:00:00+08:00")
+    model = scripted(
+        _answer(
+            [{"content": "Demo on 2026-12-24.", "attribute": "commitment", "value": "2026-12-24"}]
+        )
+    )
+    res = await llm_extractor(model, with_rules=False)([turn])
+    assert res.candidates == [] and any("ungrounded" in r for r in res.reasons)
+
+
+async def test_llm_person_fact_does_not_carry_the_budget() -> None:
+    """A later budget cut supersedes the budget record; a person's fact that repeated
+    the old figure would keep it alive."""
+    turn = Turn("user", "Ops director Priya Raman said budget is roughly 250k.", "m1")
+    model = scripted(
+        _answer([
+            {"content": "Priya Raman, ops director, said the budget is 250k.",
+             "attribute": "stakeholder", "confidence": 0.9},
+            {"content": "Budget is roughly 250k.", "attribute": "budget", "value": "250000"},
+        ])
+    )  # fmt: skip
+    res = await llm_extractor(model)([turn])
+    assert [c.attribute for c in res.candidates if "250" in c.content] == ["budget"]
+    assert any(c.attribute.startswith("stakeholder:priya_raman") for c in res.candidates)
+
+
+async def test_llm_adds_to_the_rules_and_a_fact_both_read_is_written_once() -> None:
+    """A small model often returns one sentence as one item under a wrong category: the
+    rules' facts stay, the model's item is not written twice; what only the model found
+    is added."""
+    text = "赵总说预算提到280万了，但要求必须私有化部署。他们最担心数据迁移。"
+    turn = Turn("user", text, "m1", "2026-11-10T09:30:00+08:00")
+    model = scripted(
+        _answer([
+            {"content": "赵总说预算提到280万了，但要求必须私有化部署。", "attribute": "requirement"},
+            {"content": "客户最担心数据迁移。", "attribute": "pain_point"},
+        ])
+    )  # fmt: skip
+    res = await llm_extractor(model)([turn])
+    rules = (await rules_extractor()([turn])).candidates
+    keys = [c.attribute for c in res.candidates]
+    assert keys[: len(rules)] == [c.attribute for c in rules]
+    assert "budget" in keys and len(keys) == len(set(keys))
+    assert [c.content for c in res.candidates[len(rules) :]] == ["客户最担心数据迁移。"]
+
+
+async def test_llm_item_restating_the_whole_note_is_not_a_second_copy() -> None:
+    text = "他们现在用的是金蝶的WMS，老系统经常宕机。"
+    turn = Turn("user", text, "m1", "2026-11-04T10:20:00+08:00")
+    model = scripted(_answer([{"content": text, "attribute": "pain_point"}]))
+    res = await llm_extractor(model)([turn])
+    rules = (await rules_extractor()([turn])).candidates
+    assert [c.content for c in res.candidates] == [c.content for c in rules]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -351,7 +352,10 @@ def test_message_times_survive_the_outbox_and_reach_extractor_and_episode(
     store = InMemoryStore()
     clock.t += 31
     Worker(q, store, extractor=spy, profile=False).drain()
-    assert [t.at for t in seen] == ["2026-11-03T09:30:00+08:00", "2026-11-03T09:31:00+08:00", ""]
+    assert [t.at for t in seen[:2]] == ["2026-11-03T09:30:00+08:00", "2026-11-03T09:31:00+08:00"]
+    # a turn without a message time is read at the job's time, not when the job runs
+    (done,) = q.jobs("done")
+    assert seen[2].at == datetime.fromtimestamp(done.created_at, UTC).isoformat()
     episode = store.get(namespace("u1", "c1", "episodes"), "t1")
     assert episode is not None
     at = [t["at"] for t in episode.value["turns"]]

@@ -1,0 +1,131 @@
+"""Money amounts in English and Chinese notes: "1.2 million", "$1.2M", "800k", "120万",
+"三百万", "3百万", "¥3,000,000", "1.5亿", "2.6M RMB", "人民币150万元".
+
+Pure functions. ``parse_amounts`` returns every amount of a text with its value in
+units, its currency when written, and whether the writer marked it approximate
+("about", "~", "大概", "左右"); approximate is not uncertain (see ``extract_hedges``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+             "七": 7, "八": 8, "九": 9}  # fmt: skip
+_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
+CN_NUM = "零〇一二两三四五六七八九十百千万亿"
+
+_NUM = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+_AMOUNT = re.compile(
+    r"(?P<cur>[$€£¥￥]|\b(?:usd|us\$|rmb|cny|eur)\s?|人民币\s?)?"
+    r"(?P<num>" + _NUM + r"(?:\s*[十百千万亿]+)?|[" + CN_NUM + r"]+)"
+    r"\s*(?P<mult>k\b|m\b|mm\b|million\b|mn\b|bn\b|billion\b|thousand\b)?"
+    r"\s*(?P<cur2>dollars?\b|usd\b|rmb\b|cny\b|yuan\b|euros?\b|eur\b|元|块|美元|美金|人民币|欧元)?",
+    re.I,
+)
+_MULT = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6,
+         "bn": 1e9, "billion": 1e9}  # fmt: skip
+_CUR = {"$": "USD", "usd": "USD", "us$": "USD", "dollar": "USD", "dollars": "USD", "美元": "USD",
+        "美金": "USD", "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "欧元": "EUR",
+        "£": "GBP", "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "yuan": "CNY",
+        "元": "CNY", "块": "CNY", "人民币": "CNY"}  # fmt: skip
+_APPROX_BEFORE = re.compile(
+    r"(?:\b(?:about|around|roughly|approximately|approx\.?|circa|some|nearly|almost|close to|"
+    r"in the region of|ballpark(?: of)?)\s*|~\s*|大概|大约|约|差不多|将近|接近)$",
+    re.I,
+)
+_APPROX_AFTER = re.compile(r"^\s*(?:左右|上下|出头|or so\b|-ish\b|ish\b)", re.I)
+
+
+@dataclass(frozen=True)
+class Amount:
+    surface: str
+    value: int
+    currency: str = ""
+    approx: bool = False
+    start: int = 0
+    end: int = 0
+
+    @property
+    def normalised(self) -> str:
+        """ "3000000 USD" (or "3000000" when no currency was written)."""
+        return f"{self.value}" + (f" {self.currency}" if self.currency else "")
+
+
+def cn_number(text: str) -> float | None:
+    """A Chinese or mixed numeral to a number: "三百万", "3百万", "两千八百万", "1.5亿",
+    "一亿五千万", "十二", "2800万". None when ``text`` is not a numeral."""
+    text = text.replace(" ", "")
+    if not text:
+        return None
+    total, section, current = 0.0, 0.0, 0.0
+    for tok in re.findall(r"\d+(?:\.\d+)?|.", text):
+        if tok[0].isdigit():
+            current = float(tok)
+        elif tok in CN_DIGITS:
+            current = float(CN_DIGITS[tok])
+        elif tok in _SMALL_UNITS:
+            section += (current or 1) * _SMALL_UNITS[tok]
+            current = 0
+        elif tok == "万":
+            total += (section + current or 1) * 1e4
+            section = current = 0
+        elif tok == "亿":
+            total = (total + section + current or 1) * 1e8
+            section = current = 0
+        else:
+            return None
+    return total + section + current
+
+
+def cn_to_int(text: str) -> int | None:
+    """Chinese numerals ("三百", "两千五百", "十二", "三百万") to int."""
+    if not text or any(c not in CN_NUM for c in text):
+        return None
+    n = cn_number(text)
+    return None if n is None else int(n)
+
+
+def parse_amounts(text: str) -> list[Amount]:
+    """Every money-like amount of ``text`` (a bare number without a multiplier, a 万/亿
+    or a currency is not an amount)."""
+    out: list[Amount] = []
+    for m in _AMOUNT.finditer(text):
+        num_s = m.group("num")
+        mult = (m.group("mult") or "").lower()
+        cur = (m.group("cur") or m.group("cur2") or "").strip().lower()
+        cn_unit = bool(re.search(r"[万亿]", num_s))
+        if not (mult or cur or cn_unit):
+            continue
+        if num_s[0] in "万亿":
+            continue  # "万一" (in case) is not a number
+        if num_s[0].isdigit() and not re.search(r"[十百千万亿]", num_s):
+            try:
+                num = float(num_s.replace(",", ""))
+            except ValueError:
+                continue
+        else:
+            parsed = cn_number(num_s.replace(",", ""))
+            if parsed is None:
+                continue
+            num = parsed
+        if num <= 0 or (not mult and not cn_unit and not cur):
+            continue
+        if not (mult or cn_unit) and num < 100 and cur in ("元", "块"):
+            continue  # "3块" is small change, not a deal figure
+        num *= _MULT.get(mult, 1.0)
+        before = text[max(0, m.start() - 30) : m.start()]
+        approx = bool(_APPROX_BEFORE.search(before)) or bool(_APPROX_AFTER.match(text[m.end() :]))
+        out.append(
+            Amount(
+                m.group(0).strip(), int(round(num)), _CUR.get(cur, ""), approx, m.start(), m.end()
+            )  # fmt: skip
+        )
+    return out
+
+
+def parse_amount(text: str) -> tuple[str, str] | None:
+    """First amount in ``text``: (surface text, normalised value "3000000 USD")."""
+    found = parse_amounts(text)
+    return (found[0].surface, found[0].normalised) if found else None

@@ -1,0 +1,133 @@
+"""People and their roles in sales notes (English and Chinese).
+
+"Sandra Okafor (VP Operations)", "CFO Alan Pierce", "the CFO, Mark Delaney",
+"Karen Liu, Procurement Lead", "Li Wei is the CTO", "采购总监许静", "王建国主任",
+"周敏（教务处处长）", "采购负责人是王芳". Names are matched by shape (capitalised words in
+English, a common surname plus one or two characters in Chinese); roles by title words.
+Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TITLE_EN = (
+    r"(?:(?:group |chief |senior |deputy |regional |global |sr\.? |ops |it |hr )?"
+    r"(?:c[efotims]o|ciso|cro|cmo|cpo|gc|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
+    r"vice president(?: of [A-Za-z ]{2,25})?|"
+    r"(?:director|dir\.|head|manager|mgr|lead|chair|officer)(?: of [A-Za-z&\- ]{2,30})?|"
+    r"(?:[A-Za-z]+ ){0,2}(?:director|manager|mgr|lead|head|officer|architect|engineer|"
+    r"controller|counsel|buyer|analyst|administrator|owner|founder|dean|principal|chair)"
+    r"|general counsel|controller|owner|founder|dean(?: of [A-Za-z ]{2,25})?|procurement))"
+)
+_NAME_EN = r"(?:Dr\.? |Mr\.? |Ms\.? |Mrs\.? )?[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}"
+_NOT_NAMES = {"Next", "Budget", "Met", "Call", "Email", "Also", "Update", "Their", "The", "Our",
+              "We", "They", "Must", "Core", "Deal", "Target", "Visit", "Note", "Thanks"}  # fmt: skip
+
+_EN_PATTERNS = [
+    re.compile(r"(?P<name>" + _NAME_EN + r")\s*\((?P<role>(?:[^)]{0,25}\b)?(?i:" + _TITLE_EN + r")[^)]{0,20})\)"),
+    re.compile(r"(?P<name>" + _NAME_EN + r"),\s+(?:(?:the|their|our|its) )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
+    re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r")),?\s+(?P<name>" + _NAME_EN + r")"),
+    re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: [A-Za-z]+){0,2})"),
+    re.compile(r"(?P<name>" + _NAME_EN + r")\s+(?:is|was|as)\s+(?:the |their |our |its )?(?:new )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
+]  # fmt: skip
+
+SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任"
+    "沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+)
+_ZH_TITLES = (
+    r"(?:首席[\u4e00-\u9fff]{2,4}官|[A-Z]{2,4}|总经理|副总经理|副总裁|总裁|副总|董事长|总监|副院长|院长|行长|"
+    r"主任|部长|处长|科长|经理|负责人|对接人|联系人|主管|厂长|局长|校长|老板)"
+)
+_ZH_NAME = r"[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}"
+_ZH_DEPT = r"(?:处|部|科|中心|室|局|组)"
+_ZH_DEPT_NAME = r"[\u4e00-\u9fffA-Z]{1,6}" + _ZH_DEPT
+_ZH_PATTERNS = [
+    re.compile(r"(?P<role>[\u4e00-\u9fff]{2,6}(?:处|部|科|中心|室|局))的?(?P<name>[" + SURNAMES + r"](?:总|主任|处长|经理|部长|院长|工))"),
+    re.compile(r"(?P<name>" + _ZH_NAME + r")[（(](?P<role>[^）)]{0,12}(?:" + _ZH_TITLES + r"|" + _ZH_DEPT + r")[^）)]{0,6})[）)]"),
+    re.compile(r"(?P<role>" + _ZH_DEPT_NAME + r")的?(?P<name>" + _ZH_NAME + r")(?P<title>" + _ZH_TITLES + r")"),
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?(?P<name>" + _ZH_NAME + r")(?![\u4e00-\u9fff]{0,0}[主总经部处])"),
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?P<name>" + _ZH_NAME + r")"),
+    re.compile(r"(?P<name>" + _ZH_NAME + r")(?P<role>" + _ZH_TITLES + r")"),
+]  # fmt: skip
+_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲]$")
+_ZH_DEPT_ONLY = re.compile(
+    r"(?P<role>(?:(?![和与及的是了在说])[\u4e00-\u9fffA-Z]){1,6}?"
+    + _ZH_DEPT
+    + r")的(?P<name>"
+    + _ZH_NAME
+    + r")(?=[，。、；和与]|$)"
+)
+_ZH_ROLE_TRIM = re.compile(
+    r"^(?:的|是|见了|和|跟|与|及|还有|拜访了?|今天|他们|我们|对接人是|说|，)+"
+)
+
+
+@dataclass(frozen=True)
+class Person:
+    name: str
+    role: str
+    start: int
+    end: int
+
+
+def _ok_en(name: str) -> bool:
+    first = name.split()[0].rstrip(".")
+    return first not in _NOT_NAMES
+
+
+def _clean_en(name: str) -> str:
+    """ "Met Sandra Okafor" -> "Sandra Okafor" (a capitalised word that is no name)."""
+    words = name.split()
+    while len(words) > 2 and words[0].rstrip(".") in _NOT_NAMES:
+        words = words[1:]
+    return " ".join(words)
+
+
+def find_people(text: str) -> list[Person]:
+    """Named people with a role, in text order, not overlapping."""
+    out: list[Person] = []
+    taken: list[tuple[int, int]] = []
+    for p in _EN_PATTERNS + _ZH_PATTERNS + [_ZH_DEPT_ONLY]:
+        for m in p.finditer(text):
+            name, role = m.group("name").strip(), m.group("role").strip(" ,，")
+            if "title" in p.groupindex:
+                role += m.group("title")
+            if any(m.start() < e and m.end() > s for s, e in taken):
+                continue
+            if p in _EN_PATTERNS:
+                name = _clean_en(name)
+                role = re.sub(r"^(?:s|the|their|our|its)\s+", "", role, flags=re.I)
+                if not _ok_en(name) or not re.search(r"[A-Za-z]", role):
+                    continue
+            else:
+                role = _ZH_ROLE_TRIM.sub("", role.split("的")[-1])
+                name = _ZH_NAME_TAIL.sub("", name) if len(name) > 2 else name
+                if not role or role.endswith(name):
+                    continue
+            offset = max(0, m.group(0).find(role)) if p not in _EN_PATTERNS else 0
+            out.append(Person(name, role, m.start() + offset, m.end()))
+            taken.append((m.start(), m.end()))
+    return sorted(out, key=lambda x: x.start)
+
+
+_EN_NAME_ONLY = re.compile(_NAME_EN)
+_ZH_HONORIFIC = re.compile(r"[" + SURNAMES + r"](?:总|工|主任|处长|经理|部长|院长|老师|局)")
+
+
+def last_person(text: str) -> str | None:
+    """The last person named in ``text`` (a full name or "王总"/"钱主任"), for clauses
+    that refer back to them ("she prefers email", "他不怎么看微信")."""
+    people = find_people(text)
+    best = people[-1].name if people else None
+    pos = people[-1].start if people else -1
+    if best is None:
+        for m in _EN_NAME_ONLY.finditer(text):
+            if _ok_en(m.group(0)):
+                best, pos = _clean_en(m.group(0)), m.start()
+    for m in _ZH_HONORIFIC.finditer(text):
+        if m.start() > pos:
+            best, pos = m.group(0), m.start()
+    return best

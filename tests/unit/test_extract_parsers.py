@@ -1,0 +1,234 @@
+"""Parsers behind the sales rules: amounts, dates, hedges, people, clauses (EN and ZH)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from memagent.graph.jobs import Turn
+from memagent.graph.worker import with_times
+from memagent.memory.extract_amounts import cn_number, parse_amounts
+from memagent.memory.extract_dates import find_dates, reference_time
+from memagent.memory.extract_entities import find_people, last_person
+from memagent.memory.extract_hedges import is_approximate, is_uncertain
+from memagent.memory.extract_sales import categorise, sales_facts, self_note, split_clauses
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "currency", "approx"),
+    [
+        ("Budget is 1.2 million CNY", 1_200_000, "CNY", False),
+        ("about $1.2M", 1_200_000, "USD", True),
+        ("quoted 800k", 800_000, "", False),
+        ("1.5bn deal", 1_500_000_000, "", False),
+        ("¥3,000,000", 3_000_000, "CNY", False),
+        ("$410,000/yr", 410_000, "USD", False),
+        ("2.6M RMB", 2_600_000, "CNY", False),
+        ("120万", 1_200_000, "", False),
+        ("三百万", 3_000_000, "", False),
+        ("3百万", 3_000_000, "", False),
+        ("两千八百万", 28_000_000, "", False),
+        ("1.5亿", 150_000_000, "", False),
+        ("一亿五千万", 150_000_000, "", False),
+        ("人民币150万元", 1_500_000, "CNY", False),
+        ("预算大概300万", 3_000_000, "", True),
+        ("三千万左右", 30_000_000, "", True),
+    ],
+)
+def test_amounts_in_every_common_form(text: str, value: int, currency: str, approx: bool) -> None:
+    (a,) = parse_amounts(text)
+    assert (a.value, a.currency, a.approx) == (value, currency, approx)
+
+
+@pytest.mark.parametrize("text", ["400 trucks", "万一不行", "we have 12 people", "3块钱", "Q3"])
+def test_not_amounts(text: str) -> None:
+    assert parse_amounts(text) == []
+
+
+def test_cn_numerals() -> None:
+    assert cn_number("十二") == 12 and cn_number("两百八十万") == 2_800_000
+    assert cn_number("abc") is None
+
+
+THU = date(2026, 11, 12)  # a Thursday
+MON = date(2026, 11, 23)
+
+
+@pytest.mark.parametrize(
+    ("text", "ref", "iso"),
+    [
+        ("send it by Friday", THU, "2026-11-13"),
+        ("demo next Tuesday", THU, "2026-11-17"),
+        ("Wednesday next week", MON, "2026-12-02"),
+        ("by Friday of next week", MON, "2026-12-04"),
+        ("in two weeks", THU, "2026-11-26"),
+        ("decision by end of March", THU, "2027-03-31"),
+        ("contract ends March 31, 2027", THU, "2027-03-31"),
+        ("go live before Jan 15", THU, "2027-01-15"),
+        ("starting 1 February", THU, "2027-02-01"),
+        ("signature expected end of month", THU, "2026-11-30"),
+        ("decision by end of Q1", THU, "2027-Q1 (by 2027-03-31)"),
+        ("runs out in June", THU, "June 2027 (2027-06)"),
+        ("on 2026-12-01", THU, "2026-12-01"),
+        ("下个月15号之前要报价", THU, "2026-12-15"),
+        ("下周三去现场演示", date(2026, 11, 4), "2026-11-11"),
+        ("签约改到下周五", date(2026, 11, 25), "2026-12-04"),
+        ("12月4日前提交", THU, "2026-12-04"),
+        ("1月底前定下来", date(2026, 12, 15), "2027-01-31"),
+        ("今年年底前要定下来", THU, "2026-12-31"),
+        ("两周后看到结果", date(2026, 12, 10), "2026-12-24"),
+        ("明年3月招标", THU, "2027年3月 (2027-03)"),
+        ("明年Q2再启动", THU, "2027-Q2 (by 2027-06-30)"),
+        ("明年扩展至1200人", THU, "2027年"),
+    ],
+)
+def test_relative_dates_resolved_from_the_message_time(text: str, ref: date, iso: str) -> None:
+    (hit,) = find_dates(text, ref)
+    assert hit.iso == iso
+
+
+def test_words_that_are_not_dates() -> None:
+    assert find_dates("May I ask a question?", THU) == []
+    assert find_dates("we have 12 people", THU) == []
+
+
+def test_reference_time_defaults() -> None:
+    assert reference_time("2026-11-12T10:00:00+08:00").date() == THU
+    fallback = datetime(2026, 1, 2)
+    assert reference_time("", fallback) == fallback
+    assert reference_time("not a time", fallback) == fallback
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Budget might be 2M", "maybe the week of Jan 11", "not sure she's interested",
+     "项目可能要推迟", "还不确定", "还没定"],
+)  # fmt: skip
+def test_uncertainty_markers(text: str) -> None:
+    assert is_uncertain(text)
+
+
+@pytest.mark.parametrize("text", ["about 3 million", "~400 trucks", "大概300万", "150万左右"])
+def test_hedges_are_approximate_not_uncertain(text: str) -> None:
+    assert is_approximate(text) and not is_uncertain(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "role"),
+    [
+        ("Met Sandra Okafor (VP Operations) today", "Sandra Okafor", "VP Operations"),
+        ("the CFO, Mark Delaney, signs anything", "Mark Delaney", "CFO"),
+        ("Their CTO Li Wei is the decision maker", "Li Wei", "CTO"),
+        ("Karen Liu, Procurement Lead", "Karen Liu", "Procurement Lead"),
+        ("Greg Tillman from IT security", "Greg Tillman", "IT security"),
+        ("华信科技的采购负责人是王芳", "王芳", "采购负责人"),
+        ("嘉禾零售的采购总监许静说", "许静", "采购总监"),
+        ("周敏（教务处处长）确认", "周敏", "教务处处长"),
+        ("见了信息中心的王建国主任", "王建国", "信息中心主任"),
+        ("还有财务部的刘芳。", "刘芳", "财务部"),
+    ],
+)
+def test_people_and_roles(text: str, name: str, role: str) -> None:
+    (p,) = find_people(text)
+    assert (p.name, p.role) == (name, role)
+
+
+def test_places_are_not_roles() -> None:
+    assert find_people("Met Chen Hao (Shenzhen office)") == []
+    assert last_person("对接人是总务处的钱主任，打电话沟通就行") == "钱主任"
+
+
+def test_clauses_and_labels() -> None:
+    parts = split_clauses("Must-haves: SSO through Okta, and all data stays in US-East")
+    assert [c.label for c in parts] == ["Must-haves", "Must-haves"]
+    assert split_clauses("Requirements are as follows:") == []
+    assert len(split_clauses("预算大概300万，必须私有化部署")) == 2
+    assert [c.text for c in split_clauses("Sarah, our CFO, is the decision maker")] == [
+        "Sarah, our CFO, is the decision maker"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("clause", "category"),
+    [
+        ("Budget is 1.2 million CNY", "budget"),
+        ("they were quoted 900k by a competitor", "competitor"),
+        ("They need SSO with Okta", "requirement"),
+        ("They currently use Salesforce", "incumbent"),
+        ("he hates phone calls, email only", "contact_preference"),
+        ("outage texts go out 40 minutes late", "pain_point"),
+        ("we're on the shortlist", "deal_stage"),
+        ("I send the questionnaire by Friday", "commitment"),
+        ("decision by end of March", "timeline"),
+        ("必须私有化部署", "requirement"),
+        ("他们现在用的是金蝶的WMS", "incumbent"),
+        ("会员数据在Salesforce里", "incumbent"),
+        ("已经进入商务谈判阶段", "deal_stage"),
+        ("Nice weather today", None),
+        ("聊了聊他家孩子考研的事", None),
+    ],
+)
+def test_categories(clause: str, category: str | None) -> None:
+    assert categorise(clause) == category
+
+
+def test_reschedule_keeps_the_event_key() -> None:
+    ref = datetime(2026, 11, 23)
+    facts, event = sales_facts("Kickoff workshop set for Dec 3.", ref)
+    assert [f.attribute for f in facts] == ["deadline:workshop"] and event == "deadline:workshop"
+    moved, _ = sales_facts("They moved it to Wednesday next week.", ref, context_event=event)
+    assert [(f.attribute, f.value) for f in moved] == [("deadline:workshop", "2026-12-02")]
+
+
+def test_do_not_record_messages() -> None:
+    assert self_note("Ha, no idea. Don't record any of that.")
+    assert self_note("这些我先自己琢磨，别记。")
+    assert not self_note("Budget is 2M.")
+
+
+def test_turns_without_a_time_get_the_job_time() -> None:
+    turns = [Turn("user", "by Friday", "m1"), Turn("user", "x", "m2", "2026-01-01T00:00:00+00:00")]
+    timed = with_times(turns, datetime(2026, 11, 12, 2).timestamp())
+    assert timed[0].at.startswith("2026-11-12") and timed[1].at == turns[1].at
+
+
+def test_abbreviations_do_not_end_a_sentence() -> None:
+    from memagent.memory.extract_rules import _SPLIT
+
+    text = "Maria Gonzalez (Dir. of Engineering) joins. Dr. Helen Marsh too. 1.1M incl. support."
+    assert _SPLIT.split(text) == [
+        "Maria Gonzalez (Dir. of Engineering) joins.",
+        "Dr. Helen Marsh too.",
+        "1.1M incl. support.",
+    ]
+
+
+def test_competitor_named_once_carries_to_its_price_clause() -> None:
+    facts, _ = sales_facts(
+        "那单丢了，他们选了石基，价格比我们低了差不多三成。", datetime(2026, 12, 1)
+    )
+    assert any(f.content.startswith("石基") and "三成" in f.content for f in facts)
+
+
+async def test_pronoun_refers_to_the_person_named_before() -> None:
+    from memagent.memory.extractors import rules_extractor
+
+    text = (
+        "Spoke with Delta Foods' COO, Ahmed Khan. He is our champion, but the CEO, Laura Pike, "
+        "is skeptical and signs off on anything above 500k."
+    )
+    res = await rules_extractor()([Turn("user", text, "m1", "2026-11-12T10:00:00+08:00")])
+    contents = [c.content for c in res.candidates]
+    assert "Ahmed Khan: He is our champion" in contents, contents
+    assert any(c.attribute == "decision_maker" and c.value == "laura pike" for c in res.candidates)
+
+
+async def test_deadlines_are_never_one_shared_key() -> None:
+    from memagent.memory.extractors import rules_extractor
+
+    turns = [Turn("user", "下个月底之前要确定供应商。合同要在6月30日之前签。", "m1",
+                  "2026-11-12T10:00:00+08:00")]  # fmt: skip
+    res = await rules_extractor()(turns)
+    dated = {c.attribute: c.value for c in res.candidates if c.attribute.startswith("deadline")}
+    assert dated == {"deadline:decision": "2026-12-31", "deadline:signing": "2027-06-30"}
