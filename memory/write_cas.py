@@ -93,12 +93,22 @@ class _Writes:
         return derived_id("next", *ns, supersedes) if self.cas else rid
 
     def first_id(self, ns: tuple[str, ...], rec: MemoryRecord, rid: str) -> str:
-        """Id of a record that supersedes none: the key's first free slot."""
+        """Id of a record that supersedes none: the key's first free slot.
+
+        Called after this attempt read that the key has no active record. A taken
+        slot may be one another writer filled since that read: the next slot is
+        then the key's only if the key still has no active record (a new version is
+        written before the one it supersedes is closed, so a filled slot's chain
+        always shows one); otherwise the read is stale and this attempt is redone,
+        so two writers never both start a chain (two version 1 records of one key).
+        """
         if not self.cas:
             return rid
         for n in range(1000):
             sid = derived_id("first", *ns, rec.entity, rec.attribute, str(n))
             if self.store.get(ns, sid) is None:
+                if n and _active(self.store, ns, (rec.entity, rec.attribute)):
+                    raise _Conflict(f"{rec.key} got a first version since it was read")
                 return sid
         raise WriteConflictError(f"no free record slot for {rec.key} in {ns}")
 
@@ -145,6 +155,12 @@ def _find(
 # -- repair and retries ---------------------------------------------------------
 
 
+def _active(store: BaseStore, ns: tuple[str, ...], key: tuple[str, str]) -> list[Item]:
+    """The key's active records (pending ones aside)."""
+    items = _find(store, ns, {"entity": key[0], "attribute": key[1], "status": "active"})
+    return [i for i in items if not i.key.startswith(PENDING_PREFIX)]
+
+
 def _repair_key(
     w: _Writes, ns: tuple[str, ...], key: tuple[str, str], now: datetime
 ) -> Item | None:
@@ -153,8 +169,7 @@ def _repair_key(
     A crash between writing a new version and closing the old one leaves two
     active records; the next write of that key (or a retry) repairs it here.
     """
-    items = _find(w.store, ns, {"entity": key[0], "attribute": key[1], "status": "active"})
-    items = [i for i in items if not i.key.startswith(PENDING_PREFIX)]
+    items = _active(w.store, ns, key)
     if not items:
         return None
     items.sort(key=lambda i: (i.value.get("version", 1), i.value.get("valid_from", ""), i.key))

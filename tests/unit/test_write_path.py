@@ -425,3 +425,34 @@ def test_retried_job_after_a_later_correction_is_a_no_op(cas_store: CasStore) ->
     assert again.reason == "already applied (retry)"
     assert [r.value for r in items(cas_store, status="active")] == ["2000000"]
     assert len(items(cas_store)) == 2
+
+
+def test_first_version_racing_after_the_read_is_versioned_not_duplicated(
+    cas_store: CasStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both writers read "no budget yet"; the rival's version 1 lands before the late
+    writer picks its record id. The late one must re-read and version it, not start a
+    second version 1 in the key's next free slot."""
+    from memagent.stores import write_path
+
+    read = write_path._repair_key
+    fired: list[int] = []
+
+    def read_then_rival(*args: Any, **kwargs: Any) -> Any:
+        got = read(*args, **kwargs)
+        if not fired:
+            fired.append(1)
+            write_memory(
+                cas_store, "u1", "c1", budget("1000000", "Budget 1 million."), lock=no_lock
+            )
+        return got
+
+    monkeypatch.setattr(write_path, "_repair_key", read_then_rival)
+    res = write_memory(cas_store, "u1", "c1", budget("2000000", "Budget 2 million."), lock=no_lock)
+    assert fired
+    recs = sorted(items(cas_store), key=lambda r: r.version)
+    assert [(r.version, r.value, r.status) for r in recs] == [
+        (1, "1000000", "deprecated"),
+        (2, "2000000", "active"),
+    ]
+    assert res.action == "versioned"
