@@ -433,7 +433,7 @@ def test_first_version_racing_after_the_read_is_versioned_not_duplicated(
     """Both writers read "no budget yet"; the rival's version 1 lands before the late
     writer picks its record id. The late one must re-read and version it, not start a
     second version 1 in the key's next free slot."""
-    from memagent.stores import write_path
+    from memagent.memory import write_path
 
     read = write_path._repair_key
     fired: list[int] = []
