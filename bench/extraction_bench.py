@@ -28,12 +28,12 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.store.memory import InMemoryStore
 
-from memagent.graph.context import Context
-from memagent.graph.state import InputState, State
+from memagent.core.context import Context
+from memagent.core.state import InputState, State
+from memagent.graph.jobs import JobQueue, Turn
 from memagent.graph.worker import Worker
 from memagent.nodes.async_extract import make_async_extract
 from memagent.stores.embeddings import hash_embeddings
-from memagent.stores.jobs import JobQueue, Turn
 
 STATEMENTS = [
     "Our budget is {n} million dollars.",
@@ -141,7 +141,7 @@ def main() -> None:
             "throughput (in-memory store):", fmt(throughput(args.jobs, memory_store(), home / "a"))
         )
         if args.qdrant:
-            from memagent.graph.settings import Settings
+            from memagent.core.settings import Settings
             from memagent.stores import open_store
 
             s = Settings(home=home / "q", embedder="hash")

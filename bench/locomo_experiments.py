@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memagent.graph.evaluation import (
+from memagent.evals.evaluation import (
     REFERENCE_STOP_WORDS,
     Conversation,
     Turn,
@@ -668,7 +668,7 @@ def seed_harness_cache(
 ) -> None:
     """Write the cached passage vectors where ``memagent eval locomo --embed-cache`` reads
     them (same model, same prefix, same texts: the store would compute identical vectors)."""
-    from memagent.graph.evaluation import CachedEmbeddings
+    from memagent.evals.evaluation import CachedEmbeddings
     from memagent.stores.embeddings import default_embeddings
 
     cache = CachedEmbeddings(default_embeddings(), directory)
@@ -686,7 +686,7 @@ def store_check(data: Path = DATA, cache: Path = HARNESS_CACHE) -> dict:
     a keyword-only field, weighted fusion with e5's floor 0.7 and weights 0.7/0.3 (first
     prototyped here by patching the store, now in ``memagent.stores``). Same as
     ``memagent eval locomo --embed-cache DIR``."""
-    from memagent.graph.evaluation import run_locomo
+    from memagent.evals.evaluation import run_locomo
 
     return run_locomo(data, recall="hybrid", context="field", embed_cache=cache)
 

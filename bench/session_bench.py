@@ -1,4 +1,4 @@
-"""Session memory benchmark (issue 4); the code lives in ``memagent.graph.eval_sessions``.
+"""Session memory benchmark (issue 4); the code lives in ``memagent.evals.eval_sessions``.
 
 .venv/bin/python bench/session_bench.py [en|zh|both]
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from memagent.graph.eval_sessions import main
+from memagent.evals.eval_sessions import main
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -1,4 +1,4 @@
-"""Train the poisoning classifier (``memagent.stores.poison_model``) and write its weights.
+"""Train the poisoning classifier (``memagent.memory.poison_model``) and write its weights.
 
     OMP_NUM_THREADS=1 .venv/bin/python bench/train_poison_model.py [--out PATH] [--folds 5]
 
@@ -24,8 +24,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 from numpy.typing import NDArray  # noqa: E402
 
-from memagent.stores.poison import assess, model_input  # noqa: E402
-from memagent.stores.poison_model import MODEL_PATH, LinearProbe, fit_logistic  # noqa: E402
+from memagent.memory.poison import assess, model_input  # noqa: E402
+from memagent.memory.poison_model import MODEL_PATH, LinearProbe, fit_logistic  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 CORPORA = (

@@ -10,7 +10,7 @@ is honest only until its misses are used to change the rules:
   positives), then used to generalise the rules. Its current rate is no longer unseen.
 
 - holdout3 : written blind (by someone who never saw the rules) and kept out of all training:
-  printed for the rules alone and for rules + classifier (``memagent.stores.poison_model``).
+  printed for the rules alone and for rules + classifier (``memagent.memory.poison_model``).
   The classifier is trained on main, holdout, holdout2 and poison_train_extra, so its rate on
   those is in-sample; they are printed for the rules alone.
 
@@ -37,8 +37,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from memagent.stores.poison import assess, check_instruction
-from memagent.stores.redact import redact
+from memagent.core.redact import redact
+from memagent.memory.poison import assess, check_instruction
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 KEY = b"bench-key-not-a-secret-0123456789"

@@ -27,11 +27,12 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
 from langgraph.types import StateSnapshot
 
+from memagent.core.context import Context
+from memagent.core.settings import Settings
 from memagent.graph.builder import LLM, ChatModelFactory, build_default_graph
 from memagent.graph.builder import default_chat_model_factory as _default_factory
-from memagent.graph.context import Context
-from memagent.graph.crm import Crm
-from memagent.graph.settings import Settings, get_settings
+from memagent.graph.jobs import JobQueue
+from memagent.graph.settings import get_settings
 from memagent.graph.turn_lock import turn_lock
 from memagent.graph.validation import (
     MAX_MESSAGE_CHARS as MAX_MESSAGE_CHARS,
@@ -45,11 +46,13 @@ from memagent.graph.validation import (
     validate_session,
 )
 from memagent.graph.worker import Worker
+from memagent.memory.crm import Crm
+from memagent.memory.working_memory import session_lock
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
-from memagent.nodes.working_memory import session_lock
+from memagent.memory.working_memory import session_lock
 from memagent.stores.file_access import aconnect_readonly, open_failure, require_writable
-from memagent.stores.jobs import JobQueue
+from memagent.graph.jobs import JobQueue
 
 T = TypeVar("T")
 
@@ -111,8 +114,8 @@ def prepare_home(settings: Settings) -> None:
     """First use of a home, blocking: its directory and the redaction key memagent's log
     records are redacted with (created on first use). The async openers run it in a
     thread; the first composition root to pin a key keeps it."""
-    from memagent.stores.log_redaction import use_key_file
-    from memagent.stores.redact import REDACTION_KEY_FILE
+    from memagent.core.log_redaction import use_key_file
+    from memagent.core.redact import REDACTION_KEY_FILE
 
     settings.home.mkdir(parents=True, exist_ok=True)
     use_key_file(settings.home / REDACTION_KEY_FILE, replace=False)
@@ -178,7 +181,7 @@ async def studio_store(settings: Settings | None = None) -> AsyncIterator[BaseSt
 
     Entered before the server serves; everything that blocks (home, redaction key, job
     queue, store, worker) runs in threads, and the local LLM starts off the event loop
-    on the first model call (``memagent.graph.llm``), as langgraph dev demands. On
+    on the first model call (``memagent.llm.adapter``), as langgraph dev demands. On
     shutdown the local LLM server the runs started is stopped with it.
     """
     settings = settings or get_settings()
@@ -201,7 +204,7 @@ async def _local_llm_lifetime() -> AsyncIterator[None]:
     try:
         yield
     finally:
-        from memagent.graph.llm_server import close_local_servers
+        from memagent.llm.server import close_local_servers
 
         await asyncio.to_thread(close_local_servers)
 
@@ -508,7 +511,7 @@ async def session_state(session: str, settings: Settings | None = None) -> dict[
 
 async def check_store(settings: Settings | None = None) -> str:
     """Open the store and run one scoped search (for ``memagent doctor``)."""
-    from memagent.stores.namespaces import namespace
+    from memagent.memory.namespaces import namespace
 
     settings = settings or get_settings()
     async with store_factory(settings, read_only=True) as store:

@@ -23,11 +23,12 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from memagent.graph.context import Context
-from memagent.graph.crm import Crm
-from memagent.graph.settings import Settings, get_settings
-from memagent.graph.state import InputState, State
+from memagent.core.context import Context
+from memagent.core.settings import Settings
+from memagent.core.state import InputState, State
+from memagent.graph.settings import get_settings
 from memagent.graph.tracing import traced
+from memagent.memory.crm import Crm
 from memagent.nodes.llm import MAX_TOOL_ROUNDS, ToolRouter, adapter_router, make_llm_node
 from memagent.nodes.query_rewrite import Rewriter, make_rewriter
 from memagent.nodes.recall import AccessLog, RecallNode, make_recall_node
@@ -35,7 +36,7 @@ from memagent.nodes.recall_expand import RecallTuning
 from memagent.nodes.tools import make_tool_node, make_tools
 
 if TYPE_CHECKING:
-    from memagent.stores.jobs import JobQueue
+    from memagent.graph.jobs import JobQueue
 
 
 QUERY_REWRITE: Final = "query_rewrite"
@@ -59,7 +60,7 @@ class ExtractNode(Node, Protocol):
 
 
 class ChatModelFactory(Protocol):
-    """``memagent.graph.llm.chat_model``'s shape: a chat model for settings, small or main."""
+    """``memagent.llm.adapter.chat_model``'s shape: a chat model for settings, small or main."""
 
     def __call__(
         self, settings: Settings | None = None, *, small: bool = False
@@ -70,7 +71,7 @@ def default_chat_model_factory(
     settings: Settings | None = None, *, small: bool = False
 ) -> BaseChatModel:
     """The LLM adapter (imported on first model use, so importing the graph is cheap)."""
-    from memagent.graph.llm import chat_model
+    from memagent.llm.adapter import chat_model
 
     return chat_model(settings, small=small)
 
@@ -219,7 +220,7 @@ def build_default_graph(
     small = functools.cache(lambda: chat_model_factory(settings, small=True))
 
     def default_queue() -> JobQueue:
-        from memagent.stores.jobs import JobQueue
+        from memagent.graph.jobs import JobQueue
 
         return JobQueue.for_settings(settings)
 
@@ -237,14 +238,20 @@ def build_default_graph(
 
 
 @functools.cache
-def _studio_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
-    return build_default_graph().compile(name="memagent")
+def studio_graph() -> CompiledStateGraph[State, Context, InputState, State]:
+    """The agent without persistence, for ``langgraph dev`` / Studio (langgraph.json's
+    ``memagent.graph.builder:graph``): built with the process's settings on first access,
+    which is also where the install's redaction key is pinned for log records."""
+    from memagent.core.log_redaction import pin_redaction_key
+    from memagent.core.redact import install_key
+
+    settings = get_settings()
+    pin_redaction_key(lambda: install_key(settings.home))  # read on the first record
+    return build_default_graph(settings).compile(name="memagent")
 
 
-def __getattr__(name: str) -> Any:
-    """``graph``: the agent without persistence, for ``langgraph dev`` / Studio
-    (langgraph.json). Built on first access, not on import: importing this module reads
-    no settings (an invalid one would otherwise break every importer, ``doctor`` too)."""
-    if name == "graph":
-        return _studio_graph()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def graph() -> CompiledStateGraph[State, Context, InputState, State]:
+    """langgraph.json's ``memagent.graph.builder:graph``: a zero-argument graph factory
+    (``langgraph dev`` calls it; it reads a module-level name, so it cannot be lazy any
+    other way). Importing this module compiles nothing and reads no environment."""
+    return studio_graph()

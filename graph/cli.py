@@ -29,11 +29,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from memagent.core.errors import exception_chain
 from memagent.graph import cli_customers, cli_jobs, cli_memories, cli_service
 from memagent.graph.cli_backend import fail, open_or_fail, request
 from memagent.graph.cli_chat import Chat, print_trace
 from memagent.graph.cli_errors import OneLineErrors, describe
-from memagent.graph.errors import exception_chain
 from memagent.graph.settings import Settings, get_settings, load_settings_lenient
 
 
@@ -41,7 +41,7 @@ class LazyGroup(OneLineErrors):
     """Sub-commands whose modules are heavy (``eval``: numpy, LangGraph, datasets) load
     when they are asked for, so the client commands start fast."""
 
-    lazy = {"eval": ("memagent.graph.evaluation", "app")}
+    lazy = {"eval": ("memagent.evals.evaluation", "app")}
 
     def list_commands(self, ctx: Any) -> list[str]:
         return [*super().list_commands(ctx), *(n for n in self.lazy if n not in self.commands)]
@@ -106,7 +106,7 @@ def llm_unavailable(exc: BaseException) -> bool:
 def unavailable_reason(exc: BaseException) -> str:
     """The adapter's own words when it raised (they name the endpoint or the missing
     model), else a generic line naming the configured endpoint."""
-    from memagent.graph.llm import LLMUnavailableError
+    from memagent.llm.adapter import LLMUnavailableError
 
     for e in exception_chain(exc):
         if isinstance(e, LLMUnavailableError) and str(e).strip():
@@ -118,8 +118,8 @@ def unavailable_reason(exc: BaseException) -> str:
 def explain(exc: BaseException, retry: str | None = None) -> tuple[str, int]:
     """One line for the user and an exit code, for any error of a turn."""
     from memagent.graph.agent import InvalidMessageError, SessionScopeError
-    from memagent.graph.crm import UnknownScopeError
-    from memagent.stores.namespaces import InvalidScopeError
+    from memagent.memory.crm import UnknownScopeError
+    from memagent.memory.namespaces import InvalidScopeError
 
     if isinstance(exc, InvalidMessageError | InvalidScopeError | UnknownScopeError):
         return str(exc), 2
@@ -142,8 +142,9 @@ def main_options(
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    get_settings.cache_clear()  # once per command: the environment as it is now
+    from memagent.core.redact import REDACTION_KEY_FILE
     from memagent.graph.tracing import install_log_redaction
-    from memagent.stores.redact import REDACTION_KEY_FILE
 
     # Lenient: an invalid setting is reported by the command that reads it (one line
     # naming the variable), or by doctor; ``--help`` works whatever the environment.
@@ -155,9 +156,9 @@ def check_scope(
 ) -> bool:
     """Reject bad input before the service (or anything heavy) is asked; True when the
     customer has a CRM record. The service checks again: this only saves a round trip."""
-    from memagent.graph.crm import Crm, UnknownScopeError
     from memagent.graph.validation import InvalidMessageError, validate_message, validate_session
-    from memagent.stores.namespaces import InvalidScopeError
+    from memagent.memory.crm import Crm, UnknownScopeError
+    from memagent.memory.namespaces import InvalidScopeError
 
     known, problem = True, None
     try:
@@ -263,7 +264,7 @@ def sessions_show(session: str, as_json: JsonOpt = False) -> None:
 @llm_app.command("serve")
 def llm_serve() -> None:
     """Run the local llama.cpp OpenAI-compatible server in the foreground."""
-    from memagent.graph.llm_server import serve_foreground
+    from memagent.llm.server import serve_foreground
 
     try:
         code = serve_foreground(get_settings())
@@ -278,8 +279,8 @@ def llm_serve() -> None:
 @app.command()
 def worker() -> None:
     """Run the extraction worker in the foreground (for MEMAGENT_WORKER=external)."""
+    from memagent.graph.jobs import JobQueue
     from memagent.graph.worker import Worker
-    from memagent.stores.jobs import JobQueue
 
     settings = get_settings()
     try:
@@ -390,7 +391,7 @@ def doctor_rows(
         )
         rows.append(("service", "ok", detail))
     try:
-        from memagent.graph.llm import check_llm
+        from memagent.llm.adapter import check_llm
 
         ok, detail = check_llm(settings)
     except Exception as exc:  # noqa: BLE001 - doctor reports, never crashes
@@ -402,6 +403,25 @@ def doctor_rows(
     free_gb = shutil.disk_usage(existing).free / 1e9
     rows.append(("disk", "low" if free_gb < 1.0 else "ok", f"{free_gb:.1f} GB free"))
     return rows
+
+
+EVALS_APP = "memagent.evals.evaluation"
+"""The ``eval`` sub-app's module: loaded by name when ``memagent eval`` runs, so the
+composition root never imports the evaluation layer above it."""
+
+
+@app.command(
+    "eval",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)
+def eval_cmd(ctx: typer.Context) -> None:
+    """Evaluation harnesses: retrieval (LoCoMo), extraction, sessions (memagent eval --help)."""
+    import importlib
+
+    sub = typer.main.get_command(importlib.import_module(EVALS_APP).app)
+    prog = f"{ctx.find_root().info_name or 'memagent'} eval"
+    sub.main(args=list(ctx.args), prog_name=prog, obj=get_settings())
 
 
 def main() -> None:

@@ -20,7 +20,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from memagent.graph.crm import (
+from memagent.graph.settings import get_settings
+from memagent.memory.crm import (
     DEFAULT_CURRENCY,
     DEFAULT_STAGE,
     Crm,
@@ -29,8 +30,7 @@ from memagent.graph.crm import (
     UnknownScopeError,
     new_customer,
 )
-from memagent.graph.settings import get_settings
-from memagent.stores.namespaces import InvalidScopeError
+from memagent.memory.namespaces import InvalidScopeError
 
 app = typer.Typer(no_args_is_help=True, help="Customer accounts in the local CRM.")
 out = Console()

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from memagent.graph.cli_backend import request
 from memagent.stores.id_prefix import resolve_prefix
-from memagent.stores.jobs import Job, JobQueue
+from memagent.graph.jobs import Job, JobQueue
 
 app = typer.Typer(no_args_is_help=True, help="Background extraction jobs.")
 out = Console()

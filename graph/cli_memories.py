@@ -28,7 +28,7 @@ from rich.table import Table
 
 from memagent.graph.cli_backend import fail, request
 from memagent.stores.id_prefix import abbreviate
-from memagent.stores.records import RecordType
+from memagent.memory.records import RecordType
 
 app = typer.Typer(no_args_is_help=True, help="Long-term memories: list, search, audit, edit.")
 

@@ -70,8 +70,8 @@ def stop(as_json: JsonOpt = False) -> None:
 @app.command("run")
 def run() -> None:
     """Run the service in the foreground (logs here; Ctrl-C stops it)."""
+    from memagent.core.log_redaction import memagent_logger
     from memagent.graph.service.server import AlreadyRunningError, serve
-    from memagent.stores.log_redaction import memagent_logger
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))

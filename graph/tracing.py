@@ -12,8 +12,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from memagent.stores.log_redaction import memagent_logger, use_key_file
-from memagent.stores.redact import RedactingFilter
+from memagent.core.log_redaction import memagent_logger, use_key_file
+from memagent.core.redact import RedactingFilter
 
 logger = memagent_logger("memagent.trace")
 
@@ -56,7 +56,7 @@ def install_log_redaction(key_path: Path) -> RedactingFilter:
     """The CLI's logging: redact with the install's key, also other libraries' records.
 
     memagent's own records are redacted by the filter on its loggers
-    (``memagent.stores.log_redaction``); this pins the key loaded from ``key_path`` for
+    (``memagent.core.log_redaction``); this pins the key loaded from ``key_path`` for
     it and puts a ``RedactingFilter`` on the root's handlers (the CLI's ``basicConfig``),
     so nothing the CLI prints carries PII in clear. Idempotent. If the key file cannot be
     read or created, a throwaway key still redacts (tokens are then only stable within

@@ -1,6 +1,6 @@
 """Turns of one session, one at a time across processes that share a home.
 
-``session_lock`` (``memagent.nodes.working_memory``) serialises turns on one event
+``session_lock`` (``memagent.memory.working_memory``) serialises turns on one event
 loop; the per-home service runs every CLI turn on one loop, so it is enough there.
 This lock covers the rest: two processes each with their own agent on one home
 (``MEMAGENT_SERVICE=off``, notebooks, scripts; on the embedded store only with

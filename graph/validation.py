@@ -2,7 +2,7 @@
 
 Pure and cheap to import (no LangGraph): the CLI runs them before it starts or asks the
 service, and ``arun_turn`` runs them again for library callers. User and customer ids
-are checked where every store access gets its namespace (``memagent.stores.namespaces``,
+are checked where every store access gets its namespace (``memagent.memory.namespaces``,
 via ``Crm.check_scope``).
 """
 
@@ -33,7 +33,7 @@ def validate_session(session: str | None) -> None:
     """A session id a person can type back (``None`` starts a new session): not blank, at
     most ``MAX_SESSION_LEN`` characters, no control characters, valid Unicode; raises
     ``InvalidScopeError``."""
-    from memagent.stores.namespaces import InvalidScopeError, check_text_id
+    from memagent.memory.namespaces import InvalidScopeError, check_text_id
 
     if session is None:
         return

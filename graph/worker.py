@@ -30,21 +30,22 @@ from typing import Any
 
 from langgraph.store.base import BaseStore
 
-from memagent.graph.errors import exception_chain
-from memagent.graph.settings import Settings
-from memagent.nodes.extractors import (
+from memagent.core.errors import exception_chain
+from memagent.core.log_redaction import memagent_logger
+from memagent.core.settings import Settings
+from memagent.core.types import DIGEST_ROLE, Turn
+from memagent.graph.jobs import Job, JobQueue
+from memagent.memory.extractors import (
     MAX_CANDIDATES_PER_JOB,
     ExtractionResult,
     Extractor,
     bound_candidates,
     rules_extractor,
 )
-from memagent.stores.forgetting import DecayPolicy, digest_candidates, maintain
-from memagent.stores.jobs import Job, JobQueue, Turn
-from memagent.stores.log_redaction import memagent_logger
-from memagent.stores.namespaces import namespace
-from memagent.stores.profile import compact_profile
-from memagent.stores.write_path import (
+from memagent.memory.forgetting import DecayPolicy, digest_candidates, maintain
+from memagent.memory.namespaces import namespace
+from memagent.memory.profile import compact_profile
+from memagent.memory.write_path import (
     Candidate,
     WriteConfig,
     derived_id,
@@ -55,9 +56,6 @@ from memagent.stores.write_path import (
 
 log = memagent_logger(__name__)
 
-DIGEST_ROLE = "digest"
-"""Role of job turns that are working-memory digest lines to consolidate (session end or
-idle expiry), submitted like any turn so consolidation is as durable as extraction."""
 
 StoreFactory = Callable[[], contextlib.AbstractContextManager[BaseStore]]
 _OUTAGE_NAMES = ("Unavailable", "Connection", "Timeout", "Locked", "ResponseHandlingException")
@@ -164,14 +162,14 @@ class Worker:
         extractor: Extractor = rules_extractor()
         if settings.extractor == "llm":
             try:
-                from memagent.graph.llm import chat_model
-                from memagent.nodes.extractors import llm_extractor
+                from memagent.llm.adapter import chat_model
+                from memagent.memory.extractors import llm_extractor
 
                 extractor = llm_extractor(chat_model(settings, small=True))
             except Exception as exc:  # no model adapter: rules keep working offline
                 log.warning("LLM extractor unavailable, using rules: %s", exc)
         if store is None:
-            from memagent.stores import open_store  # type: ignore[attr-defined]
+            from memagent.stores import open_store
 
             kwargs.setdefault(
                 "store_factory",

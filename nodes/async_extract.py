@@ -1,7 +1,7 @@
 """async_extract node: hand the latest turn to the background worker and return.
 
 The reply never waits for extraction: the node only appends a row to the
-durable outbox (``memagent.stores.jobs``) and returns ``{}``. Rules decide
+durable outbox (``memagent.graph.jobs``) and returns ``{}``. Rules decide
 whether the job is urgent (amounts, dates, decisions, explicit preferences);
 otherwise it is debounced per thread. If the outbox cannot be written the turn
 still succeeds and ``degraded`` says so.
@@ -24,13 +24,12 @@ from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from memagent.graph.context import Context
-from memagent.graph.state import State
-from memagent.graph.worker import DIGEST_ROLE
-from memagent.nodes.extract_triggers import early_triggers
-from memagent.nodes.working_memory import WorkingMemory
-from memagent.stores.jobs import Job, JobQueue, Turn
-from memagent.stores.log_redaction import memagent_logger
+from memagent.core.context import Context
+from memagent.core.log_redaction import memagent_logger
+from memagent.core.state import State
+from memagent.core.types import DIGEST_ROLE, Job, JobSink, Turn
+from memagent.memory.extract_triggers import early_triggers
+from memagent.memory.working_memory import WorkingMemory
 
 log = memagent_logger(__name__)
 
@@ -92,7 +91,7 @@ def digest_turns(thread_id: str, wm: WorkingMemory) -> list[Turn]:
 
 
 def offer_digest(
-    queue: JobQueue, *, thread_id: str, user_id: str, customer_id: str, wm: WorkingMemory
+    queue: JobSink, *, thread_id: str, user_id: str, customer_id: str, wm: WorkingMemory
 ) -> Job | None:
     """Submit the latest expiry's digest for consolidation (None when there is none).
 
@@ -124,7 +123,7 @@ def _expired_this_turn(state: State) -> WorkingMemory | None:
 
 
 def make_async_extract(
-    queue: JobQueue,
+    queue: JobSink,
 ) -> Callable[[State, Runtime[Context]], Awaitable[dict[str, Any]]]:
     """Node factory: the returned node enqueues the latest turn on ``queue``."""
 

@@ -20,11 +20,11 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolCal
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
-from memagent.graph.context import Context
-from memagent.graph.state import State
+from memagent.core.context import Context
+from memagent.core.log_redaction import memagent_logger
+from memagent.core.state import State
 from memagent.nodes.tools import needs_tool
 from memagent.prompts.tools import TOOL_RESULTS
-from memagent.stores.log_redaction import memagent_logger
 
 logger = memagent_logger(__name__)
 
@@ -78,7 +78,7 @@ def adapter_router(small_model: Callable[[], BaseChatModel]) -> ToolRouter:
     router; imported on first use so importing the graph stays cheap."""
 
     async def route(messages: Sequence[AnyMessage], tools: Sequence[BaseTool]) -> list[ToolCall]:
-        from memagent.graph.llm import achoose_tool
+        from memagent.llm.adapter import achoose_tool
 
         return _as_tool_calls(await achoose_tool(small_model(), list(messages), list(tools)))
 

@@ -16,7 +16,7 @@ from typing import Any, Literal, TypeVar
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from memagent.stores.tokens import count_message_tokens
+from memagent.llm.tokens import count_message_tokens
 
 META_KEY = "memagent"
 

@@ -30,9 +30,29 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from memagent.graph.context import Context
-from memagent.graph.settings import Settings, get_settings
-from memagent.graph.state import State
+from memagent.core.context import Context
+from memagent.core.log_redaction import memagent_logger
+from memagent.core.settings import Settings, default_settings
+from memagent.core.state import State
+from memagent.llm.tokens import (
+    MESSAGE_OVERHEAD,
+    REPLY_PRIMING,
+    Budget,
+    content_text,
+    count_message_tokens,
+    count_tokens,
+    truncate_to_tokens,
+)
+from memagent.memory.working_memory import (
+    StaleVersionError,
+    WorkingMemory,
+    apply_patch,
+    expire,
+    propose_patch,
+    render,
+    superseded,
+)
+from memagent.memory.working_rules import rules_patch
 from memagent.nodes.messages import stamp_missing
 from memagent.nodes.summary import (
     bound_summary,
@@ -43,16 +63,6 @@ from memagent.nodes.summary import (
     without_repeats,
 )
 from memagent.nodes.trimming import trim_messages
-from memagent.nodes.working_memory import (
-    StaleVersionError,
-    WorkingMemory,
-    apply_patch,
-    expire,
-    propose_patch,
-    render,
-    superseded,
-)
-from memagent.nodes.working_rules import rules_patch
 from memagent.prompts.prompt_assembly import (
     BRIEFING_CLOSE,
     BRIEFING_HEADER,
@@ -63,16 +73,6 @@ from memagent.prompts.prompt_assembly import (
     SUMMARY_HEADER,
 )
 from memagent.prompts.system import SYSTEM_PROMPT
-from memagent.stores.log_redaction import memagent_logger
-from memagent.stores.tokens import (
-    MESSAGE_OVERHEAD,
-    REPLY_PRIMING,
-    Budget,
-    content_text,
-    count_message_tokens,
-    count_tokens,
-    truncate_to_tokens,
-)
 
 logger = memagent_logger(__name__)
 
@@ -299,14 +299,14 @@ def update_working(
 
 async def prompt_assembly(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Update working memory, trim, fold, and assemble this turn's prompt."""
-    return await assemble_turn(state, runtime, get_settings())
+    return await assemble_turn(state, runtime, default_settings())
 
 
 def make_prompt_assembly(settings: Settings | None = None) -> Callable[..., Any]:
     """prompt_assembly bound to explicit settings (window, reply reserve, TTL)."""
 
     async def prompt_assembly(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-        return await assemble_turn(state, runtime, settings or get_settings())
+        return await assemble_turn(state, runtime, settings or default_settings())
 
     return prompt_assembly
 
@@ -372,12 +372,12 @@ def wants_model_summaries(settings: Settings) -> bool:
 
 
 def default_small_model(settings: Settings | None = None) -> BaseChatModel | None:
-    """The small model of ``settings`` (the process's when None) if they ask for model
+    """The small model of ``settings`` (the documented defaults when None) if they ask for model
     summaries, else None (rules only)."""
-    settings = settings or get_settings()
+    settings = settings or default_settings()
     if not wants_model_summaries(settings):
         return None
-    from memagent.graph.llm import chat_model  # type: ignore[import-not-found,unused-ignore]
+    from memagent.llm.adapter import chat_model  # type: ignore[import-not-found,unused-ignore]
 
     return chat_model(settings, small=True)
 
@@ -391,7 +391,7 @@ def make_after_reply(
 
     Runs after the reply, so the reply never waits for it; failures leave the
     rules results in place and are reported in ``degraded``. ``settings`` are the agent's
-    (budget, whether to use a model); only when None are the process's read, per call.
+    (budget, whether to use a model); when None, the documented defaults (never the environment).
     ``model_factory`` defaults to the small model those settings choose.
     """
     if model_factory is None:
@@ -408,7 +408,7 @@ def make_after_reply(
             return {**update, "degraded": [f"after_reply: no small model ({e})"]}
         if model is None:
             return update
-        budget = _budget(runtime, settings or get_settings())
+        budget = _budget(runtime, settings or default_settings())
         notes: list[str] = []
         pending = pending_messages(state.summary, state.messages, state.summarized_ids)
         if pending:

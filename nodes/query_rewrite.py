@@ -17,13 +17,13 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.runtime import Runtime
 
-from memagent.graph.context import Context
-from memagent.graph.state import State, fresh_notes
+from memagent.core.context import Context
+from memagent.core.log_redaction import memagent_logger
+from memagent.core.state import State, fresh_notes
+from memagent.llm.tokens import truncate_to_tokens
 from memagent.nodes.query_rewrite_rules import rewrite_query
 from memagent.nodes.recall import refers_back
 from memagent.prompts.query_rewrite import QUERY_REWRITE_PROMPT
-from memagent.stores.log_redaction import memagent_logger
-from memagent.stores.tokens import truncate_to_tokens
 
 logger = memagent_logger(__name__)
 
@@ -101,7 +101,7 @@ def needs_context(message: str) -> bool:
 
 def working_terms(working: dict[str, Any]) -> list[str]:
     """Values of the working-memory slots that name what the task is about (facts,
-    goals, constraints; see ``memagent.nodes.working_memory``)."""
+    goals, constraints; see ``memagent.memory.working_memory``)."""
     terms: list[str] = []
     for category in ("facts", "goals", "constraints"):
         slots = working.get(category) or {}

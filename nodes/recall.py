@@ -19,18 +19,18 @@ from typing import Any, Literal, Protocol
 from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore, GetOp, Item, PutOp
 
-from memagent.graph.context import Context
-from memagent.graph.state import State
+from memagent.core.context import Context
+from memagent.core.log_redaction import memagent_logger
+from memagent.core.state import State
+from memagent.memory.namespaces import namespace
+from memagent.memory.scoring import ScoreWeights, score
 from memagent.nodes.recall_expand import (
     RecallTuning,
     feedback_terms,
     focus,
     named_entities,
 )
-from memagent.stores.log_redaction import memagent_logger
-from memagent.stores.namespaces import namespace
 from memagent.stores.protocols import MemoryStoreExtensions
-from memagent.stores.scoring import ScoreWeights, score
 
 logger = memagent_logger(__name__)
 
@@ -40,7 +40,7 @@ LockFactory = Callable[[str], AbstractContextManager[object]]
 DEFAULT_WEIGHTS = ScoreWeights()
 DEFAULT_TUNING = RecallTuning()
 MAX_PROFILE_ITEMS = 3
-"""Top facts of the customer profile (``memagent.stores.profile``) pinned at session start."""
+"""Top facts of the customer profile (``memagent.memory.profile``) pinned at session start."""
 MAX_COMMITMENTS = 3
 """Open commitments shown at session start, before any question is asked."""
 
@@ -304,7 +304,7 @@ def _pinned(
     """The profile's top facts and the most important open commitments, for a session
     start (before any question narrows the search). Pinned items skip the threshold;
     their relevance is 1.0 by definition, so their score ranks them among themselves."""
-    from memagent.stores.profile import load_profile
+    from memagent.memory.profile import load_profile
 
     facts = namespace(user_id, customer_id, "facts")
     profile = load_profile(store, user_id, customer_id) or {}
@@ -425,7 +425,7 @@ def touch_records(
     if isinstance(store, MemoryStoreExtensions):
         store.touch(ns, keys, at=now)
         return len(keys)
-    from memagent.stores.write_path import local_lock
+    from memagent.memory.write_path import local_lock
 
     with (lock or local_lock)("/".join(ns)):
         puts = []

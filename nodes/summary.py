@@ -26,15 +26,15 @@ from dataclasses import dataclass, field
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from memagent.llm.tokens import content_text, count_tokens
+from memagent.memory.working_rules import HYPOTHETICAL
 from memagent.nodes.messages import turn_of
-from memagent.nodes.working_rules import HYPOTHETICAL
 from memagent.prompts.summary import (
     PENDING_HEADER,
     RESUMMARIZE_USER,
     SUMMARY_SYSTEM,
     SUMMARY_USER,
 )
-from memagent.stores.tokens import content_text, count_tokens
 
 MAX_LINE_CHARS = 220
 MAX_TRANSCRIPT_CHARS = 600

@@ -10,8 +10,8 @@ from __future__ import annotations
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.prebuilt import ToolNode, ToolRuntime
 
-from memagent.graph.context import Context
-from memagent.graph.crm import Crm
+from memagent.core.context import Context
+from memagent.memory.crm import Crm
 from memagent.nodes.recall import DEFAULT_TUNING, recall_memories
 from memagent.nodes.recall_expand import RecallTuning
 from memagent.prompts import tools as texts

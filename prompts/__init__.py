@@ -1,1 +1,1 @@
-"""memagent.prompts."""
+"""memagent.prompts: every prompt text, as constants. Imports nothing but ``core``."""

@@ -1,4 +1,4 @@
-"""Prompts of the LLM memory extractor (nodes/extractors.py).
+"""Prompts of the LLM memory extractor (memory/extractors.py).
 
 Written for a small (1.5B) model: a fixed list of categories, one short fact per
 item, and the message date plus every date of the note already resolved (by the

@@ -1,6 +1,6 @@
 """Descriptions of the sales tools (the router and the model read them).
 
-The router prompt itself belongs to the LLM adapter (``memagent.graph.llm.achoose_tool``).
+The router prompt itself belongs to the LLM adapter (``memagent.llm.adapter.choose_tool``).
 """
 
 LOOKUP_CUSTOMER = "Look up the current customer in the CRM: contact, stage, deal size, notes."

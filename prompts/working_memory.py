@@ -1,4 +1,4 @@
-"""Prompts and labels of working memory (nodes/working_memory.py)."""
+"""Prompts and labels of working memory (memory/working_memory.py)."""
 
 SLOTS_HEADER = (
     "Must-keep notes for this task (working memory, from this session; they stay true "

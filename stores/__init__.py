@@ -1,4 +1,10 @@
-"""memagent.stores: the long-term memory store and its parts.
+"""memagent.stores: the Qdrant + BM25 ``BaseStore`` adapter, and nothing else.
+
+Engines (embedded edge, client), hybrid search, fusion, tokenizers, BM25,
+embedders, conditional writes, TTL sweeps and ``open_store``/``aopen_store``, all
+taking explicit arguments: this layer never reads settings. It imports only
+``core``. ``namespace`` and ``MemoryRecord`` (now in ``memagent.memory``) are
+re-exported here because they are part of the documented public path.
 
 Imports are lazy (PEP 562): ``import memagent.stores`` loads neither Qdrant nor
 the embedding model; the e5 model itself loads on its first embed.
@@ -10,11 +16,11 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from memagent.memory.namespaces import namespace
+    from memagent.memory.records import MemoryRecord
     from memagent.stores.embeddings import default_embeddings, hash_embeddings
     from memagent.stores.fusion import FusionConfig, HybridConfig
-    from memagent.stores.namespaces import namespace
     from memagent.stores.qdrant_store import QdrantStore, ScoredItem, aopen_store, open_store
-    from memagent.stores.records import MemoryRecord
 
 _EXPORTS = {
     "QdrantStore": "memagent.stores.qdrant_store",
@@ -25,8 +31,8 @@ _EXPORTS = {
     "FusionConfig": "memagent.stores.fusion",
     "default_embeddings": "memagent.stores.embeddings",
     "hash_embeddings": "memagent.stores.embeddings",
-    "namespace": "memagent.stores.namespaces",
-    "MemoryRecord": "memagent.stores.records",
+    "namespace": "memagent.memory.namespaces",
+    "MemoryRecord": "memagent.memory.records",
 }
 __all__ = [
     "FusionConfig",

@@ -29,7 +29,7 @@ from langchain_core.embeddings import Embeddings
 from pydantic import SecretStr
 
 if TYPE_CHECKING:
-    from memagent.graph.settings import Settings
+    from memagent.core.settings import Settings
 
 E5_DIMS = 384
 MINILM_DIMS = 384

@@ -3,7 +3,7 @@
 Compare-and-set: ``get_rev`` reads an item with its write token, ``put_if`` writes only
 if the token is unchanged (or only if the item is absent). Qdrant decides it per point
 (a conditional upsert), so it holds across processes and hosts without any lock; the
-write path builds on it (``memagent.stores.write_cas``).
+write path builds on it (``memagent.memory.write_cas``).
 
 ``touch(namespace, keys, at=...)`` records reads (``last_accessed_at``, ``access_count``
 in the value) as a payload-only update conditioned on the same write token: nothing is

@@ -13,6 +13,7 @@ from memagent.stores.engines import Distance, Engine
 from memagent.stores.fusion import HybridConfig
 
 if TYPE_CHECKING:
+    from memagent.core.settings import Settings
     from memagent.stores.qdrant_store import QdrantStore
 
 EngineName = Literal["auto", "edge", "client"]
@@ -69,16 +70,17 @@ def open_store(
     *,
     hybrid: HybridConfig | None = None,
     ttl: TTLConfig | None = None,
-    settings: Any = None,
+    settings: Settings,
     read_only: bool = False,
 ) -> Iterator[QdrantStore]:
     """The store exactly as the agent uses it: settings' embedder, hybrid, ``content`` indexed.
 
-    ``read_only`` for commands that only read: they then work on a read-only home."""
-    from memagent.graph.settings import get_settings
+    ``settings`` is the caller's (the composition root reads them once); nothing here reads
+    the environment. ``read_only`` for commands that only read: they then work on a
+    read-only home.
+    """
     from memagent.stores.embeddings import embeddings_from_settings
 
-    settings = settings or get_settings()
     loc = location or settings.resolved_store_location()
     emb, dims = embeddings_from_settings(settings)
     index: IndexConfig = {"dims": dims, "embed": emb, "fields": ["content"]}
@@ -91,7 +93,7 @@ def open_store(
         ttl=ttl,
         hybrid=hybrid,
         api_key=key,
-        shared=bool(getattr(settings, "store_shared", False)),
+        shared=settings.store_shared,
         read_only=read_only,
     ) as store:
         yield store

@@ -10,7 +10,7 @@ import concurrent.futures as cf
 import threading
 from collections.abc import Callable
 
-from memagent.stores.log_redaction import memagent_logger
+from memagent.core.log_redaction import memagent_logger
 
 log = memagent_logger(__name__)
 

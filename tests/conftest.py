@@ -30,6 +30,18 @@ sys.path.insert(0, str(Path(__file__).parent / "support"))
 
 from fake_openai import FakeOpenAI, serve_fake_openai  # noqa: E402
 
+from memagent.graph.settings import get_settings  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def settings_per_test() -> Iterator[None]:
+    """Each test is a fresh process for the composition root: the settings it reads once
+    (``memagent.graph.settings.get_settings``) are read again after a test changes the
+    environment. The one place the tests touch that cache; the layers below never read it."""
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
 
 @pytest.fixture
 def fake_llm() -> Iterator[FakeOpenAI]:
@@ -45,13 +57,9 @@ def cli_env(
     """Settings for running the CLI in-process (``MEMAGENT_SERVICE=off``: no service
     process): a temp home, the fake LLM, hash embeddings. The default path, through the
     per-home service, is tested with real processes in tests/integration."""
-    from memagent.graph.settings import get_settings
-
     monkeypatch.setenv("MEMAGENT_SERVICE", "off")
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
     monkeypatch.setenv("MEMAGENT_BASE_URL", fake_llm.url)
     monkeypatch.setenv("MEMAGENT_EMBEDDER", "hash")
     monkeypatch.setenv("MEMAGENT_LLM_TIMEOUT", "10")
-    get_settings.cache_clear()
     yield tmp_path
-    get_settings.cache_clear()

@@ -9,9 +9,9 @@ from __future__ import annotations
 import logging
 import sys
 
+from memagent.core.log_redaction import memagent_logger
 from memagent.graph.service.server import serve
 from memagent.graph.settings import Settings
-from memagent.stores.log_redaction import memagent_logger
 
 
 def main() -> int:
@@ -26,8 +26,8 @@ def main() -> int:
     except Exception as exc:
         print(f"memagent service: invalid settings: {exc}".splitlines()[0], file=sys.stderr)
         return 2
+    from memagent.core.redact import REDACTION_KEY_FILE
     from memagent.graph.tracing import install_log_redaction
-    from memagent.stores.redact import REDACTION_KEY_FILE
 
     install_log_redaction(settings.home / REDACTION_KEY_FILE)
     return serve(settings)

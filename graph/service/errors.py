@@ -38,7 +38,7 @@ def describe(exc: BaseException) -> tuple[str, int]:
     if isinstance(exc, OpError):
         return exc.message, exc.code
     from memagent.graph.cli import explain
-    from memagent.stores.memory_ops import MemoryNotFoundError
+    from memagent.memory.memory_ops import MemoryNotFoundError
 
     if isinstance(exc, MemoryNotFoundError):
         return str(exc), 2

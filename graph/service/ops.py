@@ -134,7 +134,7 @@ def _on_loop(loop: asyncio.AbstractEventLoop, coro: Any) -> Any:
 
 @op("memories.list")
 async def memories_list(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
-    from memagent.stores.memory_ops import list_memories
+    from memagent.memory.memory_ops import list_memories
 
     status = args.get("status", "active")
     return await _on_store(
@@ -145,7 +145,7 @@ async def memories_list(res: Resources, args: dict[str, Any], emit: Emit) -> Any
 
 @op("memories.search")
 async def memories_search(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
-    from memagent.stores.memory_ops import search_memories
+    from memagent.memory.memory_ops import search_memories
 
     return await _on_store(
         res, search_memories, args["user"], args["customer"], args["query"],
@@ -155,14 +155,14 @@ async def memories_search(res: Resources, args: dict[str, Any], emit: Emit) -> A
 
 @op("memories.show")
 async def memories_show(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
-    from memagent.stores.memory_ops import show_memory
+    from memagent.memory.memory_ops import show_memory
 
     return await _on_store(res, show_memory, args["user"], args["customer"], args["id"])
 
 
 @op("memories.history")
 async def memories_history(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
-    from memagent.stores.memory_ops import history
+    from memagent.memory.memory_ops import history
 
     return await _on_store(res, history, args["user"], args["customer"], args["id"])
 
@@ -172,7 +172,7 @@ async def memories_delete(res: Resources, args: dict[str, Any], emit: Emit) -> A
     """The memory and what was derived from it: the profile and episodes
     (``memory_ops.delete_memory``) and the sessions' latest state (``session_scrub``)."""
     from memagent.graph.session_scrub import scrub_sessions
-    from memagent.stores.memory_ops import SessionSources, delete_memory
+    from memagent.memory.memory_ops import SessionSources, delete_memory
 
     user, customer = str(args["user"]), str(args["customer"])
     graph, saver = await res.sessions(write=True)
@@ -197,7 +197,7 @@ async def memories_delete(res: Resources, args: dict[str, Any], emit: Emit) -> A
 
 @op("memories.export")
 async def memories_export(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
-    from memagent.stores.memory_ops import export
+    from memagent.memory.memory_ops import export
 
     return await _on_store(res, export, args["user"], args.get("customer"))
 
@@ -206,9 +206,9 @@ async def memories_export(res: Resources, args: dict[str, Any], emit: Emit) -> A
 async def memories_add(res: Resources, args: dict[str, Any], emit: Emit) -> dict[str, Any]:
     """Through the write path extraction uses; the queue's lock serialises it with workers."""
     from memagent.graph.validation import validate_memory_text
-    from memagent.nodes.extractors import candidate_from_text
-    from memagent.stores.profile import compact_profile
-    from memagent.stores.write_path import WriteConfig, write_memory
+    from memagent.memory.extractors import candidate_from_text
+    from memagent.memory.profile import compact_profile
+    from memagent.memory.write_path import WriteConfig, write_memory
 
     text = validate_memory_text(str(args["text"]))
     cand = candidate_from_text(text)
@@ -233,7 +233,7 @@ async def memories_add(res: Resources, args: dict[str, Any], emit: Emit) -> dict
 
 @op("forget")
 async def forget(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
-    from memagent.stores.memory_ops import forget as forget_scope
+    from memagent.memory.memory_ops import forget as forget_scope
 
     graph, saver = await res.sessions(write=True)
     loop = asyncio.get_running_loop()
@@ -250,8 +250,8 @@ async def forget(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
 
 @op("maintain")
 async def maintain(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
-    from memagent.stores.forgetting import DecayPolicy
-    from memagent.stores.forgetting import maintain as run_maintenance
+    from memagent.memory.forgetting import DecayPolicy
+    from memagent.memory.forgetting import maintain as run_maintenance
 
     policy = DecayPolicy(
         half_life_days=float(args.get("half_life_days", 30.0)),
@@ -271,7 +271,7 @@ async def maintain(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
 @op("store.check")
 async def store_check(res: Resources, args: dict[str, Any], emit: Emit) -> str:
     """One scoped search (``memagent doctor``)."""
-    from memagent.stores.namespaces import namespace
+    from memagent.memory.namespaces import namespace
 
     store = await res.store()
     await asyncio.to_thread(

@@ -22,10 +22,10 @@ from langgraph.store.base import BaseStore
 
 from memagent.graph.agent import Agent, aopen_agent, checkpointer_factory, store_factory
 from memagent.graph.builder import build_default_graph
+from memagent.graph.jobs import JobQueue
 from memagent.graph.sessions import Graph
 from memagent.graph.settings import Settings
 from memagent.stores.file_access import require_writable, unwritable_reason
-from memagent.stores.jobs import JobQueue
 
 StoreOpener = Callable[..., contextlib.AbstractAsyncContextManager[BaseStore]]
 STORE_OPENER: StoreOpener = store_factory
@@ -120,7 +120,7 @@ class Resources:
         after their message is checkpointed, so a failure here keeps the message."""
         if self.settings.base_url is not None:
             return
-        from memagent.graph.llm_server import aensure_local_server
+        from memagent.llm.server import aensure_local_server
 
         await aensure_local_server(self.settings)
 

@@ -26,13 +26,13 @@ import socket
 import time
 from typing import Any
 
+from memagent.core.log_redaction import memagent_logger
 from memagent.graph.service import ops, protocol
 from memagent.graph.service.client import connect
 from memagent.graph.service.errors import describe
 from memagent.graph.service.paths import ServicePaths
 from memagent.graph.service.resources import Resources
 from memagent.graph.settings import Settings
-from memagent.stores.log_redaction import memagent_logger
 
 log = memagent_logger("memagent.service")
 

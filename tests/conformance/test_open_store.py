@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from memagent.graph.settings import Settings
+from memagent.core.settings import Settings
 from memagent.stores import open_store
 from memagent.stores.embeddings import hash_embeddings
 from memagent.stores.engine_edge import StoreLockedError

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from store_contract_helpers import is_persistent
 
-from memagent.stores.namespaces import namespace, scope_of
+from memagent.memory.namespaces import namespace, scope_of
 
 USERS = ["john.smith@corp.com", "john", "john smith@corp com", "j.o.h.n", "..", "张.三"]
 CUSTOMERS = ["acme.com", "Acme Inc.", "acme", "acme com", "acme.com.cn"]

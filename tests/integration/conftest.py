@@ -15,14 +15,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from memagent.graph.settings import Settings
+from memagent.core.settings import Settings
 
 
 @pytest.fixture(scope="session")
 def llm_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     if importlib.util.find_spec("llama_cpp") is None:
         pytest.skip("llama-cpp-python is not installed (pip install 'memagent[llm]')")
-    from memagent.graph import llm_server
+    from memagent.llm import server as llm_server
 
     home = tmp_path_factory.mktemp("llm-home")
     settings = Settings(home=home, context_window=4096, reply_tokens=128, llm_timeout=300)

@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 
-from memagent.stores import write_path
+from memagent.memory import write_path
+from memagent.memory.namespaces import namespace
+from memagent.memory.records import MemoryRecord
+from memagent.memory.write_path import Candidate, write_memory
 from memagent.stores.embeddings import hash_embeddings
-from memagent.stores.namespaces import namespace
 from memagent.stores.qdrant_store import QdrantStore
-from memagent.stores.records import MemoryRecord
-from memagent.stores.write_path import Candidate, write_memory
 
 NS = namespace("u1", "c1", "facts")
 DIMS = 64

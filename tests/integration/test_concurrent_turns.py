@@ -15,8 +15,8 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
+from memagent.core.settings import Settings
 from memagent.graph.agent import aopen_agent, arun_turn
-from memagent.graph.settings import Settings
 
 FIRST = "Keep every proposal under 500 words."
 SECOND = "Our budget is $120,000 for the rollout."

@@ -23,11 +23,11 @@ from langchain_core.messages import AIMessage
 from langgraph.store.base import BaseStore, Op, Result
 from store_fakes import gated
 
+from memagent.core.settings import Settings
 from memagent.graph.agent import Agent, aopen_agent, arun_turn, settle, store_factory
-from memagent.graph.settings import Settings
+from memagent.graph.jobs import JobQueue
 from memagent.graph.worker import Worker
-from memagent.stores.jobs import JobQueue
-from memagent.stores.namespaces import namespace
+from memagent.memory.namespaces import namespace
 
 OUTAGE_DELAY_S = 0.05
 

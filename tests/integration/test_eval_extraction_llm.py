@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from memagent.graph.eval_dataset import load_dataset
-from memagent.graph.eval_extraction import _llm, run_extraction_eval
-from memagent.graph.settings import Settings
+from memagent.core.settings import Settings
+from memagent.evals.eval_dataset import load_dataset
+from memagent.evals.eval_extraction import _llm, run_extraction_eval
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
 

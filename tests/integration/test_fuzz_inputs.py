@@ -27,6 +27,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from typer.testing import CliRunner
 
+from memagent.core.settings import Settings
 from memagent.graph.agent import (
     MAX_MESSAGE_CHARS,
     InvalidMessageError,
@@ -36,9 +37,8 @@ from memagent.graph.agent import (
     settle,
 )
 from memagent.graph.cli import app
-from memagent.graph.crm import UnknownScopeError
-from memagent.graph.settings import Settings, get_settings
-from memagent.stores.namespaces import InvalidScopeError, namespace
+from memagent.memory.crm import UnknownScopeError
+from memagent.memory.namespaces import InvalidScopeError, namespace
 
 UNANTICIPATED = re.compile(r"error: \w+(Error|Exception|Warning)\b")
 SEED = "Our budget for the CRM rollout is $3 million."
@@ -103,9 +103,7 @@ SESSIONS = st.one_of(st.none(), st.sampled_from(["s1", "unknown-session", "%_*",
 @pytest.fixture
 def env(cli_env: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("MEMAGENT_REWRITER", "llm")  # one more structured call to break
-    get_settings.cache_clear()
     yield cli_env
-    get_settings.cache_clear()
 
 
 def run(*args: str) -> Any:

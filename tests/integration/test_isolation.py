@@ -20,11 +20,11 @@ import pytest
 from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
 
+from memagent.memory.namespaces import InvalidScopeError, namespace
+from memagent.memory.records import MemoryRecord
+from memagent.memory.scoring import ScoreWeights
 from memagent.nodes.recall import recall_memories
 from memagent.stores.embeddings import hash_embeddings
-from memagent.stores.namespaces import InvalidScopeError, namespace
-from memagent.stores.records import MemoryRecord
-from memagent.stores.scoring import ScoreWeights
 
 SEED = 20261129
 N_USERS = 200
@@ -203,7 +203,7 @@ def test_randomized_reads_never_cross_a_namespace(populated: tuple[BaseStore, Un
 
 def test_a_wildcard_id_is_refused() -> None:
     """LangGraph reads a '*' label in a namespace prefix as a wildcard, so '*' is no id."""
-    from memagent.stores.namespaces import InvalidScopeError
+    from memagent.memory.namespaces import InvalidScopeError
 
     for args in (("*",), ("u1", "*"), ("*", "acme", "facts")):
         with pytest.raises(InvalidScopeError, match="wildcard"):
@@ -211,8 +211,8 @@ def test_a_wildcard_id_is_refused() -> None:
 
 
 def test_forgetting_a_wildcard_user_leaves_other_users_alone() -> None:
-    from memagent.stores.memory_ops import forget
-    from memagent.stores.namespaces import InvalidScopeError
+    from memagent.memory.memory_ops import forget
+    from memagent.memory.namespaces import InvalidScopeError
 
     store = InMemoryStore()
     for user in ("alice", "bob"):

@@ -14,9 +14,9 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langchain_core.tools import tool
 from pydantic import BaseModel, Field
 
-from memagent.graph import llm_server
-from memagent.graph.llm import achoose_tool, aforce_tool_call, astructured, chat_model
-from memagent.graph.settings import Settings
+from memagent.core.settings import Settings
+from memagent.llm import server as llm_server
+from memagent.llm.adapter import achoose_tool, aforce_tool_call, astructured, chat_model
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
 ONE_LOOP = pytest.mark.asyncio(loop_scope="module")

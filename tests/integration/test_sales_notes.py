@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from memagent.graph.jobs import JobQueue, Turn
 from memagent.graph.settings import Settings
 from memagent.graph.worker import Worker
+from memagent.memory.namespaces import namespace
 from memagent.stores import open_store
-from memagent.stores.jobs import JobQueue, Turn
-from memagent.stores.namespaces import namespace
 
 
 class Notes:

@@ -18,6 +18,8 @@ import pytest
 from graph_fakes import ScriptedChatModel, factory
 from langchain_core.messages import AIMessage, HumanMessage
 
+from memagent.core.context import Context
+from memagent.core.settings import Settings
 from memagent.graph.agent import (
     aopen_agent,
     arun_turn,
@@ -28,11 +30,9 @@ from memagent.graph.agent import (
     studio_store,
 )
 from memagent.graph.builder import build_default_graph
-from memagent.graph.context import Context
-from memagent.graph.settings import Settings
-from memagent.stores import memory_ops
-from memagent.stores.jobs import JobQueue
-from memagent.stores.namespaces import namespace, scope_of
+from memagent.graph.jobs import JobQueue
+from memagent.memory import memory_ops
+from memagent.memory.namespaces import namespace, scope_of
 
 USER, CUSTOMER = "john.smith@corp.com", "huaxin.com"
 FACT = "Our budget for the CRM rollout is $3 million, for 200 seats."

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from memagent.graph import eval_sessions
+from memagent.evals import eval_sessions
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from memagent.stores.namespaces import namespace
+from memagent.memory.namespaces import namespace
+from memagent.memory.records import MemoryRecord
 from memagent.stores.qdrant_store import QdrantStore
-from memagent.stores.records import MemoryRecord
 
 pytestmark = pytest.mark.slow
 
@@ -43,7 +43,7 @@ def store_dir(tmp_path: Path) -> Iterator[Path]:
 def _run_writers(store_dir: Path, tmp_path: Path, jobs_db: Path | None) -> list[dict]:
     go = tmp_path / "go"
     if jobs_db is not None:  # created here: two processes creating it at once may clash
-        from memagent.stores.jobs import JobQueue
+        from memagent.graph.jobs import JobQueue
 
         JobQueue(jobs_db)
     env = {**os.environ, "OMP_NUM_THREADS": "1"}

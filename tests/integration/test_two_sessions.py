@@ -17,9 +17,9 @@ import pytest
 from graph_fakes import ScriptedChatModel
 from langchain_core.messages import AIMessage
 
+from memagent.core.settings import Settings
 from memagent.graph.agent import Agent, aopen_agent, arun_turn, settle
-from memagent.graph.settings import Settings
-from memagent.stores.namespaces import namespace
+from memagent.memory.namespaces import namespace
 
 
 class Recording(ScriptedChatModel):
@@ -166,8 +166,8 @@ def test_sync_variant_runs_turns(settings: Settings, model: Recording) -> None:
 async def test_a_new_session_starts_with_profile_and_open_commitments(
     settings: Settings, model: Recording
 ) -> None:
-    from memagent.stores.profile import compact_profile
-    from memagent.stores.records import MemoryRecord
+    from memagent.memory.profile import compact_profile
+    from memagent.memory.records import MemoryRecord
 
     async with aopen_agent(settings, chat_model_factory=factory(model)) as agent:
         facts = namespace("alice", "acme", "facts")

@@ -16,12 +16,12 @@ from typing import Any
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
+from memagent.core.settings import Settings
 from memagent.graph.agent import Agent, aopen_agent, arun_turn, settle
-from memagent.graph.settings import Settings
 from memagent.graph.worker import DIGEST_ROLE
+from memagent.memory.namespaces import namespace
+from memagent.memory.working_memory import WorkingMemory
 from memagent.nodes.async_extract import offer_digest
-from memagent.nodes.working_memory import WorkingMemory
-from memagent.stores.namespaces import namespace
 
 TTL_S = 0.5
 CONSTRAINT = "Keep every proposal under 500 words."

@@ -26,9 +26,9 @@ CHILD = textwrap.dedent(
     """
     import os, sys, time
     from memagent.graph import worker as worker_mod
-    from memagent.graph.settings import Settings
+    from memagent.core.settings import Settings
     from memagent.stores import open_store
-    from memagent.stores.jobs import JobQueue
+    from memagent.graph.jobs import JobQueue
 
     settings = Settings()
     slow = float(os.environ.get("SLOW_WRITE_S", "0"))
@@ -42,7 +42,7 @@ CHILD = textwrap.dedent(
 
     worker_mod.write_memory = traced
     queue = JobQueue(settings.jobs_path, lease_s=2.0)
-    with open_store(settings.resolved_store_location()) as store:
+    with open_store(settings.resolved_store_location(), settings=settings) as store:
         w = worker_mod.Worker(queue, store, profile=False)
         print("READY", flush=True)
         deadline = time.time() + 120
@@ -66,7 +66,7 @@ def _env(home: Path, slow: float) -> dict[str, str]:
 
 
 def _submit_jobs(home: Path) -> list[str]:
-    from memagent.stores.jobs import JobQueue, Turn
+    from memagent.graph.jobs import JobQueue, Turn
 
     q = JobQueue(home / "jobs.sqlite")
     ids = []
@@ -112,7 +112,7 @@ def test_kill_9_while_writing_then_restart_applies_every_job_once(tmp_path: Path
     child.wait(30)
     assert writes == 2, "the worker never started writing"
 
-    from memagent.stores.jobs import JobQueue
+    from memagent.graph.jobs import JobQueue
 
     q = JobQueue(home / "jobs.sqlite")
     assert q.counts()["running"] == 1  # the killed worker's job holds an expiring lease
@@ -129,9 +129,9 @@ def test_kill_9_while_writing_then_restart_applies_every_job_once(tmp_path: Path
     assert counts["done"] == len(job_ids) and counts["dead"] == 0 and counts["pending"] == 0
     assert max(q.get(j).attempts for j in job_ids) == 2  # type: ignore[union-attr]
 
-    from memagent.graph.settings import Settings
+    from memagent.core.settings import Settings
+    from memagent.memory.namespaces import namespace
     from memagent.stores import open_store
-    from memagent.stores.namespaces import namespace
 
     settings = Settings(home=home, embedder="hash")
     with open_store(settings.resolved_store_location(), settings=settings) as store:

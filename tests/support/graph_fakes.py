@@ -13,7 +13,7 @@ from langgraph.runtime import Runtime
 from langgraph.store.memory import InMemoryStore
 from pydantic import Field
 
-from memagent.graph.context import Context
+from memagent.core.context import Context
 from memagent.stores.embeddings import hash_embeddings
 
 

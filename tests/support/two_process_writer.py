@@ -18,9 +18,9 @@ import sys
 import time
 from pathlib import Path
 
+from memagent.memory.write_path import Candidate, LockFactory, write_memory
 from memagent.stores.embeddings import hash_embeddings
 from memagent.stores.qdrant_store import QdrantStore
-from memagent.stores.write_path import Candidate, LockFactory, write_memory
 
 DIMS = 64
 
@@ -69,13 +69,13 @@ def main(argv: list[str]) -> None:
     store_dir, writer, rounds, go = argv[0], int(argv[1]), int(argv[2]), Path(argv[3])
     lock: LockFactory = no_lock
     if len(argv) > 4:
-        from memagent.stores.jobs import JobQueue
+        from memagent.graph.jobs import JobQueue
 
         lock = JobQueue(argv[4]).lock
     index = {"dims": DIMS, "embed": hash_embeddings(DIMS), "fields": ["content"]}
     actions: list[str] = []
     races = _Races()
-    log = logging.getLogger("memagent.stores.write_path")
+    log = logging.getLogger("memagent.memory.write_path")
     log.addHandler(races)
     log.setLevel(logging.DEBUG)
     with QdrantStore.from_location(store_dir, index=index, shared=True) as store:  # type: ignore[arg-type]

@@ -13,13 +13,13 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.store.memory import InMemoryStore
 
-from memagent.graph.context import Context
-from memagent.graph.state import InputState, State
+from memagent.core.context import Context
+from memagent.core.state import InputState, State
+from memagent.graph.jobs import JobQueue
 from memagent.graph.worker import Worker
+from memagent.memory.extractors import ExtractionResult, rules_extractor
+from memagent.memory.namespaces import namespace
 from memagent.nodes.async_extract import latest_turn, make_async_extract
-from memagent.nodes.extractors import ExtractionResult, rules_extractor
-from memagent.stores.jobs import JobQueue
-from memagent.stores.namespaces import namespace
 
 
 def build(queue: JobQueue) -> Any:

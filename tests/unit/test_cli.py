@@ -56,8 +56,8 @@ def test_memory_reaches_the_next_session_through_the_cli(env: Path, fake_llm: Fa
         "--session",
         "s1",
     )
+    from memagent.graph.jobs import JobQueue
     from memagent.graph.worker import Worker
-    from memagent.stores.jobs import JobQueue
 
     settings = get_settings()
     Worker.for_settings(settings, queue=JobQueue(settings.jobs_path)).drain()
@@ -130,7 +130,6 @@ def test_dead_endpoint_keeps_the_message_and_retry_finishes_the_turn(
     env: Path, fake_llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MEMAGENT_BASE_URL", "http://127.0.0.1:9/v1")
-    get_settings.cache_clear()
     result = run(
         "ask", "Budget is 5 million", "--user", "alice", "--customer", "acme", "--session", "d1"
     )
@@ -139,7 +138,6 @@ def test_dead_endpoint_keeps_the_message_and_retry_finishes_the_turn(
     assert "Traceback" not in result.stderr
 
     monkeypatch.setenv("MEMAGENT_BASE_URL", fake_llm.url)
-    get_settings.cache_clear()
     out = ask_json("--retry", "--user", "alice", "--customer", "acme", "--session", "d1")
     assert out["reply"].startswith("FAKE reply to: Budget is 5 million")
     shown = json.loads(run("sessions", "show", "d1", "--json").stdout)
@@ -181,7 +179,6 @@ def test_doctor_checks_store_and_llm(env: Path, monkeypatch: pytest.MonkeyPatch)
     assert ok.exit_code == 0, ok.stdout + ok.stderr
     assert "QdrantStore" in ok.stdout and "is up" in ok.stdout
     monkeypatch.setenv("MEMAGENT_BASE_URL", "http://127.0.0.1:9/v1")
-    get_settings.cache_clear()
     dead = run("doctor")
     assert dead.exit_code == 1 and "unreachable" in dead.stdout
 
@@ -202,12 +199,11 @@ def test_memories_add_and_jobs_use_the_tuning_settings(
 ) -> None:
     """``memories add`` merges with the configured near-duplicate threshold and the queue
     commands open the outbox with the configured attempts, as the agent does."""
-    from memagent.stores import write_path
-    from memagent.stores.jobs import JobQueue
+    from memagent.graph.jobs import JobQueue
+    from memagent.memory import write_path
 
     monkeypatch.setenv("MEMAGENT_NEAR_DUPLICATE_THRESHOLD", "0.5")
     monkeypatch.setenv("MEMAGENT_EXTRACT_MAX_ATTEMPTS", "2")
-    get_settings.cache_clear()
     seen: dict[str, Any] = {}
     real_write, real_for_settings = write_path.write_memory, JobQueue.for_settings
 

@@ -43,8 +43,8 @@ def one_line_error(result: Any, needle: str) -> str:
 
 
 def drain() -> None:
+    from memagent.graph.jobs import JobQueue
     from memagent.graph.worker import Worker
-    from memagent.stores.jobs import JobQueue
 
     settings = get_settings()
     Worker.for_settings(settings, queue=JobQueue(settings.jobs_path)).drain()
@@ -89,7 +89,7 @@ def test_email_and_domain_ids_work_in_every_command(cli_env: Path) -> None:
         (USER, "Acme Inc."),
     }
     assert as_json("maintain", "-u", USER)["scopes"] == 2
-    from memagent.stores.jobs import JobQueue
+    from memagent.graph.jobs import JobQueue
 
     jobs = JobQueue(get_settings().jobs_path).jobs(limit=10)
     assert {(j.user_id, j.customer_id) for j in jobs} == {(USER, "acme.com"), (USER, "Acme Inc.")}
@@ -150,7 +150,6 @@ def test_the_retry_hint_can_be_pasted_with_any_id(
     cli_env: Path, fake_llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MEMAGENT_BASE_URL", "http://127.0.0.1:9/v1")
-    get_settings.cache_clear()
     result = run("ask", "Budget is 5 million", "-u", USER, "-c", "Acme Inc.", "-s", "my session")
     assert result.exit_code == 3, result.stderr
     hint = result.stderr.split("retry with `", 1)[1].split("`", 1)[0]
@@ -158,7 +157,6 @@ def test_the_retry_hint_can_be_pasted_with_any_id(
         "ask", "--retry", "--session", "my session", "--user", USER, "--customer", "Acme Inc."
     ]  # fmt: skip
     monkeypatch.setenv("MEMAGENT_BASE_URL", fake_llm.url)
-    get_settings.cache_clear()
     out = run(*shlex.split(hint)[1:], "--json")
     assert out.exit_code == 0 and json.loads(out.stdout)["reply"].startswith("FAKE reply to:")
 

@@ -13,7 +13,6 @@ import pytest
 from typer.testing import CliRunner
 
 from memagent.graph.cli import app
-from memagent.graph.settings import get_settings
 
 
 @pytest.mark.parametrize(
@@ -27,7 +26,6 @@ def test_a_bad_gguf_path_is_one_clear_line(
     bad.write_bytes(content)
     monkeypatch.delenv("MEMAGENT_BASE_URL")
     monkeypatch.setenv("MEMAGENT_GGUF_PATH", str(bad))
-    get_settings.cache_clear()
     result = CliRunner().invoke(app, ["ask", "hello", "--user", "alice", "--customer", "acme"])
     assert result.exit_code == 3, result.output
     lines = result.stderr.strip().splitlines()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memagent.graph.errors import exception_chain
+from memagent.core.errors import exception_chain
 from memagent.graph.worker import is_outage
 
 

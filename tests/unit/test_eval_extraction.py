@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from memagent.graph.eval_extraction import jobs_of, load_dialogs, run_extraction_eval, score_dialog
-from memagent.nodes.extractors import ExtractionResult
+from memagent.evals.eval_extraction import jobs_of, load_dialogs, run_extraction_eval, score_dialog
+from memagent.memory.extractors import ExtractionResult
 
 
 def test_labelled_set_shape() -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from memagent.graph.eval_dataset import Dialog, GoldItem
-from memagent.graph.eval_metrics import (
+from memagent.evals.eval_dataset import Dialog, GoldItem
+from memagent.evals.eval_metrics import (
     aggregate,
     matches,
     max_assignment,

@@ -17,14 +17,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from memagent.graph import eval_extraction
+from memagent.evals import eval_extraction
+from memagent.evals.eval_dataset import DatasetError, load_dataset
+from memagent.evals.eval_extraction import run_extraction_eval
+from memagent.evals.eval_replay import replay
 from memagent.graph.cli import app
-from memagent.graph.eval_dataset import DatasetError, load_dataset
-from memagent.graph.eval_extraction import run_extraction_eval
-from memagent.graph.eval_replay import replay
-from memagent.nodes.extractors import ExtractionResult
-from memagent.stores.jobs import Turn
-from memagent.stores.write_path import Candidate
+from memagent.graph.jobs import Turn
+from memagent.memory.extractors import ExtractionResult
+from memagent.memory.write_path import Candidate
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sales_extraction_v2_sample.json"
 HEDGES = ("maybe", "可能")

@@ -6,13 +6,13 @@ from datetime import date, datetime
 
 import pytest
 
+from memagent.graph.jobs import Turn
 from memagent.graph.worker import with_times
-from memagent.nodes.extract_amounts import cn_number, parse_amounts
-from memagent.nodes.extract_dates import find_dates, reference_time
-from memagent.nodes.extract_entities import find_people, last_person
-from memagent.nodes.extract_hedges import is_approximate, is_uncertain
-from memagent.nodes.extract_sales import categorise, sales_facts, self_note, split_clauses
-from memagent.stores.jobs import Turn
+from memagent.memory.extract_amounts import cn_number, parse_amounts
+from memagent.memory.extract_dates import find_dates, reference_time
+from memagent.memory.extract_entities import find_people, last_person
+from memagent.memory.extract_hedges import is_approximate, is_uncertain
+from memagent.memory.extract_sales import categorise, sales_facts, self_note, split_clauses
 
 
 @pytest.mark.parametrize(
@@ -194,7 +194,7 @@ def test_turns_without_a_time_get_the_job_time() -> None:
 
 
 def test_abbreviations_do_not_end_a_sentence() -> None:
-    from memagent.nodes.extract_rules import _SPLIT
+    from memagent.memory.extract_rules import _SPLIT
 
     text = "Maria Gonzalez (Dir. of Engineering) joins. Dr. Helen Marsh too. 1.1M incl. support."
     assert _SPLIT.split(text) == [
@@ -212,7 +212,7 @@ def test_competitor_named_once_carries_to_its_price_clause() -> None:
 
 
 async def test_pronoun_refers_to_the_person_named_before() -> None:
-    from memagent.nodes.extractors import rules_extractor
+    from memagent.memory.extractors import rules_extractor
 
     text = (
         "Spoke with Delta Foods' COO, Ahmed Khan. He is our champion, but the CEO, Laura Pike, "
@@ -225,7 +225,7 @@ async def test_pronoun_refers_to_the_person_named_before() -> None:
 
 
 async def test_deadlines_are_never_one_shared_key() -> None:
-    from memagent.nodes.extractors import rules_extractor
+    from memagent.memory.extractors import rules_extractor
 
     turns = [Turn("user", "下个月底之前要确定供应商。合同要在6月30日之前签。", "m1",
                   "2026-11-12T10:00:00+08:00")]  # fmt: skip

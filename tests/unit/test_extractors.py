@@ -7,15 +7,15 @@ import json
 import pytest
 from graph_fakes import scripted
 
-from memagent.nodes.extract_rules import cn_to_int, parse_amount
-from memagent.nodes.extract_triggers import early_triggers
-from memagent.nodes.extractors import (
+from memagent.graph.jobs import Turn
+from memagent.memory.extract_rules import cn_to_int, parse_amount
+from memagent.memory.extract_triggers import early_triggers
+from memagent.memory.extractors import (
     MalformedExtractionError,
     canonical_attribute,
     llm_extractor,
     rules_extractor,
 )
-from memagent.stores.jobs import Turn
 
 
 async def extract(*texts: str) -> list[tuple[str, str | None, float]]:

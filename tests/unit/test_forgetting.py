@@ -6,16 +6,16 @@ from datetime import UTC, datetime, timedelta
 
 from langgraph.store.memory import InMemoryStore
 
-from memagent.stores.forgetting import (
+from memagent.memory.forgetting import (
     DecayPolicy,
     consolidate,
     decide,
     digest_candidates,
     maintain,
 )
-from memagent.stores.namespaces import namespace
-from memagent.stores.records import MemoryRecord
-from memagent.stores.write_path import Candidate, write_memory
+from memagent.memory.namespaces import namespace
+from memagent.memory.records import MemoryRecord
+from memagent.memory.write_path import Candidate, write_memory
 
 NS = namespace("u1", "c1", "facts")
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

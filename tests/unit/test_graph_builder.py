@@ -11,10 +11,10 @@ from graph_fakes import factory, memory_store, runtime, scripted
 from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
+from memagent.core.context import Context
+from memagent.core.settings import Settings
+from memagent.core.state import State
 from memagent.graph import builder as b
-from memagent.graph.context import Context
-from memagent.graph.settings import Settings
-from memagent.graph.state import State
 
 
 def _boom(settings: Any = None, *, small: bool = False) -> Any:
@@ -132,7 +132,7 @@ def test_add_notes_appends_in_order_and_resets_on_the_marker() -> None:
 
 
 async def test_extractor_enqueues_on_the_queue(tmp_path: Path) -> None:
-    from memagent.stores.jobs import JobQueue
+    from memagent.graph.jobs import JobQueue
 
     queue = JobQueue(tmp_path / "jobs.sqlite")
     settings = Settings(home=tmp_path, extractor="rules")

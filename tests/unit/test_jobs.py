@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from langgraph.store.memory import InMemoryStore
 
+from memagent.graph.jobs import JobQueue, JobQueueError, Turn, backoff_s
 from memagent.graph.worker import Worker
-from memagent.nodes.extractors import ExtractionResult
-from memagent.stores.jobs import JobQueue, JobQueueError, Turn, backoff_s
-from memagent.stores.namespaces import namespace
+from memagent.memory.extractors import ExtractionResult
+from memagent.memory.namespaces import namespace
 
 
 class Clock:
@@ -142,7 +142,7 @@ def test_worker_failure_retries_then_succeeds(tmp_path: Path) -> None:
         calls["n"] += 1
         if calls["n"] == 1:
             raise ValueError("model returned garbage")
-        from memagent.nodes.extractors import rules_extractor
+        from memagent.memory.extractors import rules_extractor
 
         return await rules_extractor()(turns)  # type: ignore[arg-type]
 
@@ -285,7 +285,7 @@ def test_digest_records_are_consolidated_and_turn_records_extracted(
 def test_queue_and_worker_take_their_thresholds_from_settings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memagent.graph.settings import Settings
+    from memagent.core.settings import Settings
 
     defaults = Settings(home=tmp_path)
     q = JobQueue.for_settings(defaults)
@@ -328,7 +328,7 @@ def test_queue_and_worker_take_their_thresholds_from_settings(
 def test_bad_threshold_settings_are_rejected(tmp_path: Path, name: str, value: float) -> None:
     from pydantic import ValidationError
 
-    from memagent.graph.settings import Settings
+    from memagent.core.settings import Settings
 
     with pytest.raises(ValidationError, match=name):
         Settings(home=tmp_path, **{name: value})  # type: ignore[arg-type]

@@ -21,8 +21,9 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langchain_core.tools import tool
 from pydantic import BaseModel, Field
 
-from memagent.graph import llm_server
-from memagent.graph.llm import (
+from memagent.core.settings import Settings
+from memagent.llm import server as llm_server
+from memagent.llm.adapter import (
     LLMOutputError,
     LLMUnavailableError,
     achoose_tool,
@@ -34,7 +35,7 @@ from memagent.graph.llm import (
     router_schema,
     tool_specs,
 )
-from memagent.graph.llm_server import (
+from memagent.llm.server import (
     LocalServer,
     ServerState,
     read_state,
@@ -44,7 +45,6 @@ from memagent.graph.llm_server import (
     state_file,
     write_state,
 )
-from memagent.graph.settings import Settings
 
 # --- a recording OpenAI-compatible stub ---------------------------------------------------
 
@@ -470,8 +470,8 @@ def test_a_server_that_dies_at_startup_gives_its_reason_in_the_first_line(
 CLIENT = r"""
 import sys, time
 from pathlib import Path
-from memagent.graph import llm_server
-from memagent.graph.settings import Settings
+from memagent.llm import server as llm_server
+from memagent.core.settings import Settings
 fake, home, gguf = sys.argv[1:4]
 llm_server.server_command = lambda s, m, port: [
     sys.executable, "-c", fake, "llama_cpp.server", "--port", str(port), "ok"]

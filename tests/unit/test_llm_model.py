@@ -14,8 +14,9 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from memagent.graph import llm_model
-from memagent.graph.llm_model import (
+from memagent.graph.settings import Settings
+from memagent.llm import model as llm_model
+from memagent.llm.model import (
     LLMUnavailableError,
     ModelAssemblyError,
     assemble_model,
@@ -23,7 +24,6 @@ from memagent.graph.llm_model import (
     model_path,
     part_paths,
 )
-from memagent.graph.settings import Settings
 
 
 def fake_parts(tmp_path: Path) -> tuple[list[Path], int, str]:

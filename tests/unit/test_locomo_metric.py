@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memagent.graph.evaluation import (
+from memagent.evals.evaluation import (
     LocomoFormatError,
     context_text,
     evaluated,
@@ -177,16 +177,11 @@ def test_harness_ingests_into_the_store_and_finds_the_evidence(data_file: Path, 
 def test_cli_prints_one_json_object(data_file: Path, monkeypatch: pytest.MonkeyPatch):
     from typer.testing import CliRunner
 
-    from memagent.graph.evaluation import app
-    from memagent.graph.settings import get_settings
+    from memagent.evals.evaluation import app
 
     monkeypatch.setenv("MEMAGENT_EMBEDDER", "hash")
-    get_settings.cache_clear()
-    try:
-        args = ["locomo", "--data", str(data_file), "--recall", "keyword", "--k", "1,3"]
-        result = CliRunner().invoke(app, [*args, "--json", "--dense-floor", "0.5"])
-    finally:
-        get_settings.cache_clear()
+    args = ["locomo", "--data", str(data_file), "--recall", "keyword", "--k", "1,3"]
+    result = CliRunner().invoke(app, [*args, "--json", "--dense-floor", "0.5"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["k"] == [1, 3] and report["recall"] == "keyword"
@@ -197,7 +192,7 @@ def test_cli_prints_one_json_object(data_file: Path, monkeypatch: pytest.MonkeyP
 def test_cli_rejects_bad_options(data_file: Path):
     from typer.testing import CliRunner
 
-    from memagent.graph.evaluation import app
+    from memagent.evals.evaluation import app
 
     result = CliRunner().invoke(app, ["locomo", "--data", str(data_file), "--k", "0"])
     assert result.exit_code != 0

@@ -25,11 +25,10 @@ from pathlib import Path
 
 import pytest
 
+from memagent.core.log_redaction import REDACTION, memagent_logger
+from memagent.core.redact import RedactingFilter, redact
 from memagent.graph.cli import main_options
-from memagent.graph.settings import get_settings
 from memagent.graph.tracing import install_log_redaction
-from memagent.stores.log_redaction import REDACTION, memagent_logger
-from memagent.stores.redact import RedactingFilter, redact
 
 PHONE = "138 0013 8000"
 EMAIL = "dana.whitfield@acme-corp.com"
@@ -39,9 +38,7 @@ TOKEN = re.compile(r"\[(PHONE|EMAIL)#[0-9a-f]{8}\]")
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
-    get_settings.cache_clear()
     yield tmp_path
-    get_settings.cache_clear()
 
 
 @contextlib.contextmanager
@@ -123,7 +120,7 @@ def test_same_value_gets_the_same_token_as_the_key_file(tmp_path: Path) -> None:
 LIBRARY_SCRIPT = """
 import logging, sys
 logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="%(name)s: %(message)s")
-import {module}
+{setup}
 log = logging.getLogger("{logger}")
 try:
     raise ConnectionError("store unreachable for {email}")
@@ -135,17 +132,29 @@ logging.getLogger("thirdparty").info("not ours %s", "{email}")
 """
 
 
+# Importing reads no settings: the install's key is pinned where the app is assembled
+# (langgraph.json's graph factory), or by a store-only user who has no such root.
+STUDIO_SETUP = "from memagent.graph.builder import graph; graph()  # as langgraph dev does"
+STORE_ONLY_SETUP = """
+import os, pathlib
+import memagent.memory.write_path
+from memagent.core.log_redaction import use_key_file
+from memagent.core.redact import REDACTION_KEY_FILE
+use_key_file(pathlib.Path(os.environ["MEMAGENT_HOME"]) / REDACTION_KEY_FILE)
+"""
+
+
 @pytest.mark.parametrize(
-    ("module", "logger"),
+    ("setup", "logger"),
     [
-        ("memagent.graph.builder", "memagent.nodes.recall"),  # langgraph.json's graph path
-        ("memagent.stores.write_path", "memagent.stores.write_path"),  # a store-only user
+        (STUDIO_SETUP, "memagent.nodes.recall"),  # langgraph.json's graph path
+        (STORE_ONLY_SETUP, "memagent.memory.write_path"),  # a store-only user
     ],
 )
 def test_library_user_with_basic_config_sees_placeholders(
-    tmp_path: Path, module: str, logger: str
+    tmp_path: Path, setup: str, logger: str
 ) -> None:
-    script = LIBRARY_SCRIPT.format(module=module, logger=logger, email=EMAIL, phone=PHONE)
+    script = LIBRARY_SCRIPT.format(setup=setup, logger=logger, email=EMAIL, phone=PHONE)
     env = {**os.environ, "MEMAGENT_HOME": str(tmp_path), "OMP_NUM_THREADS": "1"}
     done = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
@@ -196,7 +205,7 @@ def test_memagent_logger_is_idempotent_and_the_filter_never_raises() -> None:
 
 def _package_modules() -> list[str]:
     names = []
-    for package in ("graph", "nodes", "stores", "prompts"):
+    for package in ("core", "llm", "stores", "memory", "prompts", "nodes", "graph", "evals"):
         root = Path(__file__).resolve().parents[2] / package
         names += [f"memagent.{package}.{m.name}" for m in pkgutil.iter_modules([str(root)])]
     return names
@@ -221,7 +230,7 @@ def test_memagent_modules_get_their_loggers_through_memagent_logger() -> None:
     """A module calling ``logging.getLogger("memagent…")`` itself would log in clear."""
     offenders = []
     root = Path(__file__).resolve().parents[2]
-    for package in ("graph", "nodes", "stores", "prompts"):
+    for package in ("core", "llm", "stores", "memory", "prompts", "nodes", "graph", "evals"):
         for path in (root / package).rglob("*.py"):
             if path.name == "log_redaction.py":
                 continue
@@ -245,7 +254,7 @@ def snapshot():
     return (logging.getLogRecordFactory(), list(root.handlers), list(root.filters), root.level,
             logging.root.manager.disable, logging.lastResort)
 before = snapshot()
-import memagent.stores, memagent.stores.write_path, memagent.graph.builder, memagent.graph.agent
+import memagent.stores, memagent.memory.write_path, memagent.graph.builder, memagent.graph.agent
 import memagent.graph.cli, memagent.graph.worker
 assert snapshot() == before, "importing memagent changed global logging state"
 ours = [l for n, l in logging.root.manager.loggerDict.items()

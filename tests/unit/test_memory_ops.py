@@ -13,13 +13,13 @@ from langgraph.store.memory import InMemoryStore
 from typer.testing import CliRunner
 
 from memagent.graph import cli_jobs, cli_memories
+from memagent.graph.jobs import JobQueue, Turn
 from memagent.graph.service import resources
-from memagent.stores import memory_ops
+from memagent.memory import memory_ops
+from memagent.memory.namespaces import namespace
+from memagent.memory.profile import compact_profile, load_profile
+from memagent.memory.write_path import Candidate, write_episode, write_memory
 from memagent.stores.embeddings import hash_embeddings
-from memagent.stores.jobs import JobQueue, Turn
-from memagent.stores.namespaces import namespace
-from memagent.stores.profile import compact_profile, load_profile
-from memagent.stores.write_path import Candidate, write_episode, write_memory
 
 
 @pytest.fixture
@@ -103,11 +103,8 @@ def cli_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[InMem
     monkeypatch.setattr(resources, "STORE_OPENER", opener)
     monkeypatch.setenv("MEMAGENT_SERVICE", "off")
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
-    from memagent.graph.settings import get_settings
 
-    get_settings.cache_clear()
     yield s
-    get_settings.cache_clear()
 
 
 def test_cli_add_json_and_versioning(cli_store: InMemoryStore) -> None:
@@ -146,11 +143,9 @@ def test_cli_jobs_status_shows_dead_letters(
     monkeypatch.setenv("MEMAGENT_HOME", str(tmp_path))
     from memagent.graph.settings import get_settings
 
-    get_settings.cache_clear()
     q = JobQueue(get_settings().jobs_path, max_attempts=1)
     q.submit(thread_id="t", user_id="u", customer_id="c", turns=[Turn("user", "x", "m1")])
     job = q.claim()
     assert job is not None and q.fail(job, "boom") == "dead"
     rep = json.loads(CliRunner().invoke(cli_jobs.app, ["status", "--json"]).stdout)
     assert rep["counts"]["dead"] == 1 and rep["dead_letters"][0]["last_error"] == "boom"
-    get_settings.cache_clear()

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from langgraph.store.base import InvalidNamespaceError
 from langgraph.store.memory import InMemoryStore
 
-from memagent.stores import memory_ops
-from memagent.stores.forgetting import fact_scopes, maintain
-from memagent.stores.namespaces import (
+from memagent.memory import memory_ops
+from memagent.memory.forgetting import fact_scopes, maintain
+from memagent.memory.namespaces import (
     MAX_ID_LEN,
     InvalidScopeError,
     check_id,
@@ -22,7 +22,7 @@ from memagent.stores.namespaces import (
     namespace,
     scope_of,
 )
-from memagent.stores.write_path import Candidate, write_memory
+from memagent.memory.write_path import Candidate, write_memory
 
 # Any text a person could type as an id: every printable character, dots often.
 CHARS = st.characters(blacklist_categories=["Cs", "Cc"])

@@ -16,7 +16,7 @@ from langchain_core.messages import (
 )
 from langchain_core.tools import BaseTool, tool
 
-from memagent.graph.state import State
+from memagent.core.state import State
 from memagent.nodes.llm import make_llm_node, with_tool_results
 
 

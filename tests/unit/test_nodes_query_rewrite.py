@@ -6,7 +6,7 @@ import pytest
 from graph_fakes import FailingChatModel, runtime, scripted
 from langchain_core.messages import AIMessage, HumanMessage
 
-from memagent.graph.state import State, add_notes
+from memagent.core.state import State, add_notes
 from memagent.nodes.query_rewrite import make_rewriter, needs_context, rules_query
 
 

@@ -11,17 +11,17 @@ from langchain_core.messages import HumanMessage
 from langgraph.store.base import BaseStore
 from store_fakes import ExtensionStubs
 
-from memagent.graph.state import State
+from memagent.core.state import State
+from memagent.memory.namespaces import namespace
+from memagent.memory.profile import compact_profile
+from memagent.memory.records import MemoryRecord
+from memagent.memory.scoring import ScoreWeights
 from memagent.nodes.recall import (
     AccessLog,
     make_recall_node,
     recall_memories,
     should_search,
 )
-from memagent.stores.namespaces import namespace
-from memagent.stores.profile import compact_profile
-from memagent.stores.records import MemoryRecord
-from memagent.stores.scoring import ScoreWeights
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 

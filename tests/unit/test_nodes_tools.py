@@ -20,14 +20,14 @@ from langchain_core.tools import BaseTool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.runtime import Runtime
 
+from memagent.core.context import Context
+from memagent.core.state import State
 from memagent.graph.builder import build_graph, off_extractor
-from memagent.graph.context import Context
-from memagent.graph.crm import Crm, InvalidCustomerError, UnknownScopeError, new_customer
-from memagent.graph.state import State
+from memagent.memory.crm import Crm, InvalidCustomerError, UnknownScopeError, new_customer
+from memagent.memory.namespaces import InvalidScopeError
 from memagent.nodes.query_rewrite import make_rewriter
 from memagent.nodes.recall import make_recall_node
 from memagent.nodes.tools import make_tools, needs_tool
-from memagent.stores.namespaces import InvalidScopeError
 
 
 async def simple_prompt(state: State, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from memagent.stores.poison import THRESHOLD, assess, check_instruction, normalise, quote_memory
+from memagent.memory.poison import THRESHOLD, assess, check_instruction, normalise, quote_memory
 
 DATA = Path(__file__).parents[1] / "data"
 BLOCKED_TARGET = 0.95  # issue 6: >= 95% of attacks blocked, 0 false positives

@@ -10,9 +10,10 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 
-from memagent.graph.context import Context
-from memagent.graph.settings import Settings, get_settings
-from memagent.graph.state import InputState, State
+from memagent.core.context import Context
+from memagent.core.settings import Settings
+from memagent.core.state import InputState, State
+from memagent.llm.tokens import Budget, count_message_tokens, count_tokens
 from memagent.nodes.prompt_assembly import (
     assemble,
     briefing_line,
@@ -27,7 +28,6 @@ from memagent.prompts.prompt_assembly import (
     SUMMARY_HEADER,
 )
 from memagent.prompts.working_memory import SLOTS_HEADER
-from memagent.stores.tokens import Budget, count_message_tokens, count_tokens
 
 BUDGET = Budget.from_window(8192, 512)
 SYSTEM = "You are a careful B2B sales assistant."
@@ -206,8 +206,8 @@ async def test_correction_replaces_slot_and_clears_stale_summary_line() -> None:
 async def test_idle_working_memory_is_archived_on_the_next_turn() -> None:
     from datetime import UTC, datetime, timedelta
 
-    from memagent.nodes.working_memory import WorkingMemory, apply_patch
-    from memagent.nodes.working_rules import rules_patch
+    from memagent.memory.working_memory import WorkingMemory, apply_patch
+    from memagent.memory.working_rules import rules_patch
 
     long_ago = datetime.now(UTC) - timedelta(hours=3)
     wm, _ = apply_patch(
@@ -245,30 +245,26 @@ async def test_after_reply_uses_the_agents_settings_not_the_process(
     # The process asks for a model and a big window; the agent's own settings do not.
     monkeypatch.setenv("MEMAGENT_SUMMARIZER", "llm")
     monkeypatch.setenv("MEMAGENT_CONTEXT_WINDOW", "32768")
-    get_settings.cache_clear()
 
     def no_process_model(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("after_reply built a model from the process settings")
 
-    monkeypatch.setattr("memagent.graph.llm.chat_model", no_process_model)
-    try:
-        mine = Settings(home=tmp_path, summarizer="rules", context_window=4096)
-        update = await make_after_reply(settings=mine)(await _consolidation_state(), None)  # type: ignore[arg-type]
-        assert "summary" not in update and "degraded" not in update  # rules only: no model
+    monkeypatch.setattr("memagent.llm.adapter.chat_model", no_process_model)
+    mine = Settings(home=tmp_path, summarizer="rules", context_window=4096)
+    update = await make_after_reply(settings=mine)(await _consolidation_state(), None)  # type: ignore[arg-type]
+    assert "summary" not in update and "degraded" not in update  # rules only: no model
 
-        seen: list[int] = []
+    seen: list[int] = []
 
-        async def fold(model: Any, summary: str, pending: Any, *, max_tokens: int) -> str:
-            seen.append(max_tokens)
-            return summary
+    async def fold(model: Any, summary: str, pending: Any, *, max_tokens: int) -> str:
+        seen.append(max_tokens)
+        return summary
 
-        monkeypatch.setattr("memagent.nodes.prompt_assembly.fold_model", fold)
-        model = FakeListChatModel(responses=["{}"] * 4)
-        await make_after_reply(lambda: model, settings=mine)(await _consolidation_state(), None)  # type: ignore[arg-type]
-        assert seen == [Budget.from_window(4096, mine.reply_tokens).summary]
-        assert seen[0] != Budget.from_window(32768, mine.reply_tokens).summary
-    finally:
-        get_settings.cache_clear()
+    monkeypatch.setattr("memagent.nodes.prompt_assembly.fold_model", fold)
+    model = FakeListChatModel(responses=["{}"] * 4)
+    await make_after_reply(lambda: model, settings=mine)(await _consolidation_state(), None)  # type: ignore[arg-type]
+    assert seen == [Budget.from_window(4096, mine.reply_tokens).summary]
+    assert seen[0] != Budget.from_window(32768, mine.reply_tokens).summary
 
 
 def test_graph_summary_model_follows_the_graphs_settings_and_factory(tmp_path: Path) -> None:

@@ -8,6 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from memagent.memory.namespaces import namespace
+from memagent.memory.records import MemoryRecord
+from memagent.memory.scoring import ScoreWeights
 from memagent.nodes.recall import recall_memories
 from memagent.nodes.recall_expand import (
     NO_EXPANSION,
@@ -18,10 +21,7 @@ from memagent.nodes.recall_expand import (
     named_entities,
 )
 from memagent.stores.embeddings import hash_embeddings
-from memagent.stores.namespaces import namespace
 from memagent.stores.qdrant_store import QdrantStore
-from memagent.stores.records import MemoryRecord
-from memagent.stores.scoring import ScoreWeights
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 ALL = ScoreWeights(threshold=0.0, max_items=20)

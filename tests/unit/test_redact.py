@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage
 
-from memagent.stores.redact import (
+from memagent.core.redact import (
     ALL,
     BANK_CARD,
     CN_ID,

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from memagent.graph.jobs import JobQueue
 from memagent.graph.service import resources
-from memagent.graph.settings import Settings, get_settings
+from memagent.graph.settings import Settings
 from memagent.graph.worker import Worker
-from memagent.stores.jobs import JobQueue
 
 
 @pytest.fixture
@@ -25,9 +25,7 @@ def hostile_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MEMAGENT_EMBEDDER", "openai")
     monkeypatch.setenv("MEMAGENT_EMBEDDINGS_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("MEMAGENT_STORE_SHARED", "false")
-    get_settings.cache_clear()
     yield
-    get_settings.cache_clear()
 
 
 def _settings(tmp_path: Path) -> Settings:
@@ -86,7 +84,7 @@ def test_a_server_api_key_comes_from_the_settings_only(
 def test_the_write_path_redacts_with_the_key_under_the_settings_home(
     hostile_env, tmp_path: Path
 ) -> None:
-    from memagent.stores.write_path import Candidate, WriteConfig, build_record, utcnow
+    from memagent.memory.write_path import Candidate, WriteConfig, build_record, utcnow
 
     settings = _settings(tmp_path)
     cand = Candidate(content="Call Dana on 13812345678 about the renewal")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from memagent.llm.tokens import count_tokens
 from memagent.nodes.messages import stamp
 from memagent.nodes.summary import (
     Summary,
@@ -19,7 +20,6 @@ from memagent.nodes.summary import (
     without_repeats,
 )
 from memagent.prompts.summary import PENDING_HEADER
-from memagent.stores.tokens import count_tokens
 
 
 def turn(n: int, user: str, ai: str) -> list[BaseMessage]:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from memagent.nodes.messages import meta, stamp, tokens_of, turn_of
-from memagent.stores.tokens import (
+from memagent.llm.tokens import (
     MESSAGE_OVERHEAD,
     REPLY_PRIMING,
     Budget,
@@ -14,6 +13,7 @@ from memagent.stores.tokens import (
     count_tokens,
     encoding,
 )
+from memagent.nodes.messages import meta, stamp, tokens_of, turn_of
 
 
 def test_counts_match_the_encoding() -> None:

@@ -12,8 +12,8 @@ from langchain_core.messages import (
     ToolMessage,
 )
 
+from memagent.llm.tokens import count_message_tokens
 from memagent.nodes.trimming import broken_indices, trim_messages
-from memagent.stores.tokens import count_message_tokens
 
 WORDS = st.text(alphabet="abc xyz 预算订单 0123", min_size=0, max_size=40)
 

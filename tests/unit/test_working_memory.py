@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from pydantic import ValidationError
 
-from memagent.nodes.working_memory import (
+from memagent.core.reducers import reduce_working
+from memagent.memory.working_memory import (
     Patch,
     SlotOp,
     StaleVersionError,
@@ -20,11 +21,10 @@ from memagent.nodes.working_memory import (
     expire,
     parse_model_patch,
     propose_patch,
-    reduce_working,
     render,
     session_lock,
 )
-from memagent.nodes.working_rules import rules_patch
+from memagent.memory.working_rules import rules_patch
 
 T0 = datetime(2026, 1, 12, 9, 0, tzinfo=UTC)
 

@@ -14,11 +14,11 @@ from langgraph.store.base import Item, Op, PutOp, Result
 from langgraph.store.memory import InMemoryStore
 from store_fakes import ExtensionStubs
 
+from memagent.memory.namespaces import namespace
+from memagent.memory.records import MemoryRecord
 from memagent.stores.embeddings import hash_embeddings
 from memagent.stores.hybrid_search import ScoredItem
-from memagent.stores.namespaces import namespace
-from memagent.stores.records import MemoryRecord
-from memagent.stores.write_path import (
+from memagent.memory.write_path import (
     PENDING_PREFIX,
     Candidate,
     WriteConfig,
@@ -28,6 +28,7 @@ from memagent.stores.write_path import (
     write_episode,
     write_memory,
 )
+from memagent.stores.embeddings import hash_embeddings
 
 NS = namespace("u1", "c1", "facts")
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -213,7 +214,7 @@ def test_two_writers_same_key_no_lost_update_no_duplicate(store: InMemoryStore) 
 
 
 def test_episode_is_stored_once_per_message(store: InMemoryStore) -> None:
-    from memagent.stores.jobs import Turn
+    from memagent.graph.jobs import Turn
 
     turns = [Turn("user", "hi, my phone is 13812345678", "m1"), Turn("assistant", "hello", "m2")]
     assert write_episode(store, "u1", "c1", "t1", turns) == 2
@@ -441,7 +442,7 @@ def test_first_version_racing_after_the_read_is_versioned_not_duplicated(
     """Both writers read "no budget yet"; the rival's version 1 lands before the late
     writer picks its record id. The late one must re-read and version it, not start a
     second version 1 in the key's next free slot."""
-    from memagent.stores import write_path
+    from memagent.memory import write_path
 
     read = write_path._repair_key
     fired: list[int] = []

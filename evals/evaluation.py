@@ -1,0 +1,674 @@
+"""LoCoMo retrieval evaluation: loader, turn-level evidence recall, and the harness.
+
+Loader and metric follow ``shared/data/locomo/README.md`` exactly so the figures are
+comparable with the reference baselines there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import numpy as np
+import typer
+from langchain_core.embeddings import Embeddings
+from langgraph.store.base import PutOp
+
+from memagent.core.settings import Settings, default_settings
+from memagent.nodes.recall_expand import RecallTuning
+from memagent.stores.fusion import HybridConfig
+from memagent.stores.tokenize import TokenizerConfig
+
+CATEGORIES = (1, 2, 3, 4)
+CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+REFERENCE_STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "to",
+        "of",
+        "and",
+        "or",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "what",
+        "when",
+        "where",
+        "who",
+        "why",
+        "how",
+        "did",
+        "do",
+        "does",
+        "i",
+        "you",
+        "he",
+        "she",
+        "it",
+        "they",
+        "we",
+        "my",
+        "your",
+        "his",
+        "her",
+        "their",
+        "me",
+        "him",
+        "them",
+        "that",
+        "this",
+    ]
+)
+_SESSION_KEY = re.compile(r"^session_(\d+)$")
+
+
+class LocomoFormatError(ValueError):
+    """The file is not LoCoMo-shaped."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    dia_id: str
+    speaker: str
+    text: str
+    session: int
+    date: str
+    caption: str | None = None
+
+    @property
+    def document(self) -> str:
+        """The reference document text: ``"{speaker}: {text}"`` plus the image caption."""
+        doc = f"{self.speaker}: {self.text}"
+        return f"{doc} [image: {self.caption}]" if self.caption else doc
+
+
+@dataclass(frozen=True)
+class Question:
+    question: str
+    evidence: tuple[str, ...]
+    category: int
+
+
+@dataclass(frozen=True)
+class Conversation:
+    sample_id: str
+    speakers: tuple[str, str]
+    turns: tuple[Turn, ...]
+    questions: tuple[Question, ...]
+
+
+def split_evidence(raw: Iterable[str]) -> tuple[str, ...]:
+    """Evidence ids, with malformed entries like ``"D8:6; D9:17"`` split on ';' and stripped."""
+    return tuple(part.strip() for item in raw for part in str(item).split(";") if part.strip())
+
+
+def _turns(conv: dict) -> list[Turn]:
+    sessions = sorted((int(m.group(1)), key) for key in conv if (m := _SESSION_KEY.match(key)))
+    turns: list[Turn] = []
+    for number, key in sessions:
+        date = str(conv.get(f"{key}_date_time", ""))
+        for t in conv[key] or []:
+            turns.append(
+                Turn(
+                    dia_id=str(t["dia_id"]).strip(),
+                    speaker=str(t["speaker"]),
+                    text=str(t["text"]),
+                    session=number,
+                    date=date,
+                    caption=t.get("blip_caption") or None,
+                )
+            )
+    return turns
+
+
+def parse_conversation(entry: dict) -> Conversation:
+    """One LoCoMo entry; category-5 (adversarial) questions are kept, the metric skips them."""
+    try:
+        conv = entry["conversation"]
+        questions = tuple(
+            Question(str(q["question"]), split_evidence(q.get("evidence", [])), int(q["category"]))
+            for q in entry["qa"]
+        )
+        return Conversation(
+            sample_id=str(entry["sample_id"]),
+            speakers=(str(conv["speaker_a"]), str(conv["speaker_b"])),
+            turns=tuple(_turns(conv)),
+            questions=questions,
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise LocomoFormatError(f"not a LoCoMo conversation entry: {exc!r}") from exc
+
+
+def load_locomo(path: str | Path) -> list[Conversation]:
+    """All conversations in a LoCoMo JSON file (a list of entries); ``LocomoFormatError``
+    names the file and what is wrong with it."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise LocomoFormatError(f"{path} is not UTF-8 text, so not LoCoMo JSON") from None
+    except json.JSONDecodeError as exc:
+        raise LocomoFormatError(
+            f"{path} is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
+    if not isinstance(data, list) or not data:
+        kind = "an empty list" if data == [] else f"a JSON {type(data).__name__}"
+        raise LocomoFormatError(f"{path} holds {kind}, not a list of LoCoMo conversations")
+    try:
+        return [parse_conversation(entry) for entry in data]
+    except LocomoFormatError as exc:
+        raise LocomoFormatError(f"{path}: {exc}") from None
+
+
+def reference_tokenize(text: str) -> list[str]:
+    """The README's keyword tokens: ``\\w+`` of the lower-cased text minus its stop words."""
+    return [t for t in re.findall(r"\w+", text.lower()) if t not in REFERENCE_STOP_WORDS]
+
+
+def evaluated(questions: Iterable[Question]) -> list[Question]:
+    """Questions the metric counts: categories 1-4 with at least one evidence id."""
+    return [q for q in questions if q.category in CATEGORIES and q.evidence]
+
+
+def evidence_recall(retrieved: Sequence[str], evidence: Sequence[str], k: int) -> float:
+    """Fraction of the evidence ids found among the first ``k`` retrieved turn ids."""
+    if not evidence:
+        raise ValueError("evidence_recall needs at least one evidence id")
+    top = set(retrieved[:k])
+    return sum(e in top for e in evidence) / len(evidence)
+
+
+def summarise(
+    rows: Iterable[tuple[int, Sequence[str], Sequence[str]]], ks: Sequence[int]
+) -> dict[str, dict[str, float]]:
+    """Mean recall@k overall and per category from ``(category, retrieved, evidence)`` rows."""
+    sums: dict[str, dict[int, float]] = {}
+    counts: dict[str, int] = {}
+    for category, retrieved, evidence in rows:
+        for group in ("all", str(category)):
+            counts[group] = counts.get(group, 0) + 1
+            bucket = sums.setdefault(group, dict.fromkeys(ks, 0.0))
+            for k in ks:
+                bucket[k] += evidence_recall(retrieved, evidence, k)
+    return {
+        group: {"n": float(counts[group])} | {f"R@{k}": sums[group][k] / counts[group] for k in ks}
+        for group in sorted(sums, key=lambda g: (g != "all", g))
+    }
+
+
+# ---------------------------------------------------------------- documents as ingested
+
+ContextMode = Literal["none", "window", "field"]
+CONTEXT_MODES: tuple[str, ...] = ("none", "window", "field")
+
+
+def session_day(turn: Turn) -> str:
+    """``"8 May, 2023"`` from LoCoMo's ``"1:56 pm on 8 May, 2023"`` (the text itself otherwise)."""
+    return turn.date.split(" on ", 1)[-1].strip()
+
+
+CONTEXT_TURNS = 2
+"""Previous turns indexed with a turn. Dev recall@10 of the winning recipe with 1/2/3/4/6
+previous turns: 0.753/0.768/0.771/0.761/0.754 (bench/locomo_experiments.py); 2 is as good as
+3 with shorter texts."""
+
+
+def context_only(turns: Sequence[Turn], i: int, before: int = CONTEXT_TURNS) -> str:
+    """What makes turn ``i`` findable beyond its own words: its session date and the
+    ``before`` turns it answers (same session only), so "Yes, twice last year!" carries its
+    topic and "what did we discuss in May 2023" can match. Known at ingestion time: only
+    earlier turns are used."""
+    turn = turns[i]
+    parts = [f"[{session_day(turn)}]"] if turn.date else []
+    parts += [
+        turns[j].document for j in range(max(0, i - before), i) if turns[j].session == turn.session
+    ]
+    return "\n".join(parts)
+
+
+def context_text(turns: Sequence[Turn], i: int, before: int = CONTEXT_TURNS) -> str:
+    """Turn ``i`` after its context (``context_only``) as one text."""
+    ctx = context_only(turns, i, before)
+    return f"{ctx}\n{turns[i].document}" if ctx else turns[i].document
+
+
+def turn_values(conv: Conversation, context: ContextMode) -> list[tuple[str, dict, list[str]]]:
+    """``(key, value, index fields)`` for every turn, as the harness puts them in the store.
+
+    ``none``: the reference document alone. ``window``: the document after its context as
+    one text (one vector; BM25 over all of it). ``field``: the document in ``content`` and
+    its context in ``context``, both listed in ``index``: the store treats ``context`` as a
+    keyword-only field (``HybridConfig.keyword_only_fields``), so BM25 runs over both
+    joined while the one vector comes from the turn alone, the winning recipe.
+    """
+    if context not in CONTEXT_MODES:
+        raise ValueError(f"context must be one of {CONTEXT_MODES}, got {context!r}")
+    out = []
+    for i, turn in enumerate(conv.turns):
+        # A turn is active memory about its speaker: the agent's recall filters on
+        # ``status`` and focuses on a named ``entity`` (memagent.nodes.recall_expand).
+        value: dict = {
+            "content": turn.document,
+            "speaker": turn.speaker,
+            "entity": turn.speaker,
+            "status": "active",
+            "date": turn.date,
+        }
+        fields = ["content"]
+        if context == "window":
+            value["content"] = context_text(conv.turns, i)
+        elif context == "field":
+            ctx = context_only(conv.turns, i)
+            if ctx:
+                value["context"] = ctx
+                fields.append("context")
+        out.append((turn.dia_id, value, fields))
+    return out
+
+
+# ---------------------------------------------------------------- the harness
+
+Recall = Literal["hybrid", "dense", "keyword"]
+Rewriter = Literal["off", "rules", "llm"]
+Path_ = Literal["store", "agent"]
+USER_ID = "locomo"
+
+
+class CachedEmbeddings(Embeddings):
+    """An embedder that remembers vectors on disk by text, so re-runs skip the model.
+
+    Results are identical to the wrapped embedder's; only the time to re-ingest changes.
+    """
+
+    def __init__(self, inner: Embeddings, directory: str | Path) -> None:
+        self.inner = inner
+        self.path = Path(directory) / f"{type(inner).__name__}.npz"
+        self._vectors: dict[str, np.ndarray] = {}
+        if self.path.exists():
+            with np.load(self.path) as data:
+                self._vectors = dict(zip(data["keys"].tolist(), data["vectors"], strict=True))
+        self._dirty = False
+
+    @staticmethod
+    def _key(text: str, kind: str) -> str:
+        return kind + hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        missing = list(dict.fromkeys(t for t in texts if self._key(t, "p") not in self._vectors))
+        if missing:
+            for t, v in zip(missing, self.inner.embed_documents(missing), strict=True):
+                self._vectors[self._key(t, "p")] = np.asarray(v, dtype=np.float32)
+            self._dirty = True
+        return [self._vectors[self._key(t, "p")].tolist() for t in texts]
+
+    @property
+    def score_floor(self) -> float | None:
+        """The wrapped embedder's fusion floor, so the store fuses exactly as without cache."""
+        return getattr(self.inner, "score_floor", None)
+
+    def embed_query(self, text: str) -> list[float]:
+        # Queries are never cached: their embedding is part of the measured search latency.
+        return self.inner.embed_query(text)
+
+    def save(self) -> None:
+        if self._dirty:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp.npz")
+            keys = list(self._vectors)
+            np.savez(tmp, keys=np.array(keys), vectors=np.stack([self._vectors[k] for k in keys]))
+            tmp.replace(self.path)
+            self._dirty = False
+
+
+def reference_hybrid(candidates: int = 50) -> HybridConfig:
+    """Store settings of the README's keyword baseline: its stop words, ``\\w+`` parts only."""
+    tokenizer = TokenizerConfig(
+        stopwords=REFERENCE_STOP_WORDS, keep_identifiers=False, join_identifiers=False, stem=None
+    )
+    return HybridConfig(tokenizer=tokenizer, keyword_candidates=candidates)
+
+
+def tuned_hybrid(
+    base: HybridConfig | None = None, *, candidates: int | None = None, **fusion: Any
+) -> HybridConfig:
+    """``base`` (or the store's defaults) with some fusion options and candidate depths set;
+    ``None`` values keep the default."""
+    base = base or HybridConfig()
+    changes = {k: v for k, v in fusion.items() if v is not None}
+    depth = {}
+    if candidates is not None:
+        depth = {"dense_candidates": candidates, "keyword_candidates": candidates}
+    return dataclasses.replace(base, fusion=dataclasses.replace(base.fusion, **changes), **depth)
+
+
+def make_query_rewriter(kind: Rewriter, settings: Settings | None = None) -> Callable[[str], str]:
+    """The agent's query-rewrite node for ``kind``, driven with the question as the message
+    (``llm``: the small model of ``settings``, the documented defaults when None)."""
+    if kind == "off":
+        return lambda q: q
+    from langchain_core.messages import HumanMessage
+    from langgraph.runtime import Runtime
+
+    from memagent.core.context import Context
+    from memagent.core.state import State
+    from memagent.nodes.query_rewrite import make_rewriter
+
+    def small_model():  # noqa: ANN202 - only built for --rewriter llm
+        from memagent.llm.adapter import chat_model
+
+        return chat_model(settings or default_settings(), small=True)
+
+    node = make_rewriter(kind, small_model=small_model)
+    runtime = Runtime(context=Context(user_id=USER_ID))
+
+    def rewrite(question: str) -> str:
+        state = State(messages=[HumanMessage(question)])
+        update = asyncio.run(node(state, runtime))
+        return str(update.get("query") or question)
+
+    return rewrite
+
+
+def describe_hybrid(config: HybridConfig) -> dict[str, Any]:
+    """The store's hybrid settings as plain JSON (stop words summarised by their count)."""
+    tok = dataclasses.asdict(config.tokenizer)
+    tok["stopwords"] = len(config.tokenizer.stopwords)
+    return {
+        "fusion": dataclasses.asdict(config.fusion),
+        "dense_candidates": config.dense_candidates,
+        "keyword_candidates": config.keyword_candidates,
+        "tokenizer": tok,
+    }
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values), q)) if values else float("nan")
+
+
+def run_locomo(
+    data_path: str | Path,
+    *,
+    k: Sequence[int] = (5, 10, 20),
+    recall: Recall = "hybrid",
+    rewriter: Rewriter = "off",
+    path: Path_ = "store",
+    tuning: RecallTuning | None = None,
+    context: ContextMode = "field",
+    hybrid: HybridConfig | None = None,
+    location: str = ":memory:",
+    limit_conversations: int | None = None,
+    embed_cache: str | Path | None = None,
+    embeddings: Embeddings | None = None,
+    settings: Settings | None = None,
+    progress: bool = True,
+) -> dict:
+    """Ingest each conversation into its own namespace of the real store, ask every
+    question of categories 1-4 with ``search_scored(namespace, query=..., mode=recall)`` and
+    return recall@k overall and per category plus search latency (query embedding included).
+    """
+    from tqdm import tqdm
+
+    from memagent.memory.namespaces import namespace
+    from memagent.memory.scoring import ScoreWeights
+    from memagent.nodes.recall import recall_memories
+    from memagent.stores.embeddings import embeddings_from_settings
+    from memagent.stores.qdrant_store import QdrantStore
+
+    ks = sorted({int(x) for x in k})
+    if not ks or ks[0] < 1:
+        raise ValueError(f"k must be positive integers, got {k!r}")
+    if path not in ("store", "agent"):
+        raise ValueError(f"path must be 'store' or 'agent', got {path!r}")
+    weights = ScoreWeights(threshold=0.0, max_items=ks[-1])
+    convs = load_locomo(data_path)[:limit_conversations]
+    rewrite = make_query_rewriter(rewriter, settings)
+    if embeddings is None:
+        emb, dims = embeddings_from_settings(settings or default_settings())
+    else:
+        emb, dims = embeddings, len(embeddings.embed_query("dimension probe"))
+    if embed_cache is not None:
+        emb = CachedEmbeddings(emb, embed_cache)
+    index = {"dims": dims, "embed": emb, "fields": ["content"]}
+    rows: list[tuple[int, Sequence[str], Sequence[str]]] = []
+    latencies: list[float] = []
+    cpu_times: list[float] = []  # process CPU time: the cost without other load
+    total = sum(len(evaluated(c.questions)) for c in convs)
+    with (
+        QdrantStore.from_location(location, index=index, hybrid=hybrid) as store,  # type: ignore[arg-type]
+        tqdm(total=total, desc="locomo", unit="q", disable=not progress) as bar,
+    ):
+        used = store.hybrid
+        for conv in convs:
+            ns = namespace(USER_ID, conv.sample_id, "facts")
+            bar.set_postfix_str(f"ingest {conv.sample_id}")
+            store.batch(
+                [
+                    PutOp(ns, key, value, index=fields)
+                    for key, value, fields in turn_values(conv, context)
+                ]
+            )
+            if isinstance(emb, CachedEmbeddings):
+                emb.save()
+            bar.set_postfix_str(f"search {conv.sample_id}")
+            for q in evaluated(conv.questions):
+                query = rewrite(q.question)
+                start, cpu = time.perf_counter(), time.process_time()
+                if path == "agent":
+                    found = recall_memories(
+                        store,
+                        USER_ID,
+                        conv.sample_id,
+                        query,
+                        mode=recall,
+                        weights=weights,
+                        force_search=True,
+                        **({"tuning": tuning} if tuning else {}),
+                    )
+                    keys = [i.key for i in found.items]
+                else:
+                    hits = store.search_scored(ns, query=query, mode=recall, limit=ks[-1])
+                    keys = [h.item.key for h in hits]
+                latencies.append((time.perf_counter() - start) * 1000)
+                cpu_times.append((time.process_time() - cpu) * 1000)
+                rows.append((q.category, keys, q.evidence))
+                bar.update()
+    return {
+        "data": str(data_path),
+        "conversations": [c.sample_id for c in convs],
+        "recall": recall,
+        "rewriter": rewriter,
+        "path": path,
+        "context": context,
+        "k": ks,
+        "hybrid": describe_hybrid(used),
+        "results": summarise(rows, ks),
+        "latency_ms": {
+            "p50": _percentile(latencies, 50),
+            "p95": _percentile(latencies, 95),
+            "cpu_p50": _percentile(cpu_times, 50),
+            "cpu_p95": _percentile(cpu_times, 95),
+            "n": len(latencies),
+        },
+        "load_average": list(os.getloadavg()),
+        "cpus": os.cpu_count(),
+    }
+
+
+# ---------------------------------------------------------------- CLI
+
+app = typer.Typer(
+    help="Retrieval and memory evaluations.", no_args_is_help=True, add_completion=False
+)
+
+
+@app.callback()
+def _evaluations(ctx: typer.Context) -> None:
+    """Retrieval and memory evaluations (a group, so more evaluations can be added)."""
+    if not isinstance(ctx.obj, Settings):  # run on its own, not under ``memagent eval``
+        from memagent.graph.settings import load_settings
+
+        ctx.obj = load_settings()
+
+
+def command_settings(ctx: typer.Context) -> Settings:
+    """The settings of this eval command: the ``memagent`` CLI's, passed down as ``obj``."""
+    return ctx.obj if isinstance(ctx.obj, Settings) else default_settings()
+
+
+def _parse_ks(text: str) -> list[int]:
+    try:
+        ks = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError as exc:
+        raise typer.BadParameter(f"--k must be comma-separated integers, got {text!r}") from exc
+    if not ks or min(ks) < 1:
+        raise typer.BadParameter(f"--k must be positive integers, got {text!r}")
+    return ks
+
+
+def _print_table(report: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    ks = report["k"]
+    table = Table(
+        title=f"LoCoMo evidence recall ({report['recall']}, path={report['path']}, "
+        f"rewriter={report['rewriter']}, context={report['context']})"
+    )
+    table.add_column("category")
+    table.add_column("n", justify="right")
+    for k in ks:
+        table.add_column(f"R@{k}", justify="right")
+    for group, row in report["results"].items():
+        name = "all (1-4)" if group == "all" else f"{group} {CATEGORY_NAMES.get(int(group), '')}"
+        table.add_row(name, str(int(row["n"])), *(f"{row[f'R@{k}']:.3f}" for k in ks))
+    console = Console()
+    console.print(table)
+    lat = report["latency_ms"]
+    console.print(
+        f"search latency (query embedding included): p50 {lat['p50']:.1f} ms, "
+        f"p95 {lat['p95']:.1f} ms over {lat['n']} queries; CPU time p50 "
+        f"{lat['cpu_p50']:.1f} ms, p95 {lat['cpu_p95']:.1f} ms "
+        f"(load average {report['load_average'][0]:.1f} on {report['cpus']} CPUs)"
+    )
+
+
+@app.command("locomo")
+def locomo(
+    ctx: typer.Context,
+    data: Annotated[Path, typer.Option(help="LoCoMo JSON file.", exists=True, dir_okay=False)],
+    k: Annotated[str, typer.Option(help="Cut-offs, comma-separated.")] = "5,10,20",
+    recall: Annotated[str, typer.Option(help="hybrid | dense | keyword")] = "hybrid",
+    rewriter: Annotated[str, typer.Option(help="off | rules | llm")] = "off",
+    path: Annotated[
+        str,
+        typer.Option(
+            help="store: a plain search_scored; agent: the agent's recall (feedback "
+            "expansion, entity focus, scoring)."
+        ),
+    ] = "store",
+    context: Annotated[
+        str, typer.Option(help="none | window | field: what each turn is indexed with.")
+    ] = "field",
+    baseline: Annotated[
+        bool,
+        typer.Option(
+            "--baseline",
+            help="The README's reference keyword settings (use with --recall keyword).",
+        ),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    limit_conversations: Annotated[int | None, typer.Option(min=1)] = None,
+    location: Annotated[str, typer.Option(help="Store location (default in memory).")] = ":memory:",
+    embed_cache: Annotated[
+        Path | None, typer.Option(help="Directory caching passage embeddings across runs.")
+    ] = None,
+    fusion: Annotated[str | None, typer.Option(help="weighted | rrf (default: store's)")] = None,
+    dense_weight: Annotated[float | None, typer.Option(min=0.0)] = None,
+    keyword_weight: Annotated[float | None, typer.Option(min=0.0)] = None,
+    dense_floor: Annotated[float | None, typer.Option(min=0.0, max=0.99)] = None,
+    candidates: Annotated[
+        int | None, typer.Option(min=1, help="Dense and keyword candidate depth each.")
+    ] = None,
+) -> None:
+    """Turn-level evidence recall@k on LoCoMo through the real store, and search latency."""
+    if recall not in ("hybrid", "dense", "keyword"):
+        raise typer.BadParameter(f"--recall must be hybrid, dense or keyword, got {recall!r}")
+    if rewriter not in ("off", "rules", "llm"):
+        raise typer.BadParameter(f"--rewriter must be off, rules or llm, got {rewriter!r}")
+    if path not in ("store", "agent"):
+        raise typer.BadParameter(f"--path must be store or agent, got {path!r}")
+    if context not in CONTEXT_MODES:
+        raise typer.BadParameter(f"--context must be one of {CONTEXT_MODES}, got {context!r}")
+    if fusion not in (None, "weighted", "rrf"):
+        raise typer.BadParameter(f"--fusion must be weighted or rrf, got {fusion!r}")
+    hybrid = reference_hybrid() if baseline else None
+    overrides = {
+        "method": fusion,
+        "dense_weight": dense_weight,
+        "keyword_weight": keyword_weight,
+        "dense_floor": dense_floor,
+    }
+    if any(v is not None for v in overrides.values()) or candidates is not None:
+        hybrid = tuned_hybrid(hybrid, candidates=candidates, **overrides)
+    try:
+        load_locomo(data)  # a wrong file is one line before anything is opened
+    except LocomoFormatError as exc:
+        from memagent.graph.cli_errors import fail
+
+        fail(str(exc), 2)
+    report = run_locomo(
+        data,
+        k=_parse_ks(k),
+        recall=recall,  # type: ignore[arg-type]
+        rewriter=rewriter,  # type: ignore[arg-type]
+        path=path,  # type: ignore[arg-type]
+        context="none" if baseline else context,  # type: ignore[arg-type]
+        hybrid=hybrid,
+        location=location,
+        limit_conversations=limit_conversations,
+        embed_cache=embed_cache,
+        progress=not as_json,
+        settings=command_settings(ctx),
+    )
+    report["baseline"] = baseline
+    if as_json:
+        typer.echo(json.dumps(report))
+    else:
+        _print_table(report)
+
+
+def _mount_extraction() -> None:
+    """``memagent eval extraction`` (the lifecycle issue's extraction evaluation)."""
+    from memagent.evals import eval_extraction
+
+    app.command("extraction")(eval_extraction.extraction_cmd)
+
+
+def _mount_sessions() -> None:
+    """``memagent eval sessions`` (the session-memory issue's 60-turn bench)."""
+    from memagent.evals import eval_sessions
+
+    app.command("sessions")(eval_sessions.sessions_cmd)
+
+
+_mount_extraction()
+_mount_sessions()

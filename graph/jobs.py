@@ -1,0 +1,562 @@
+"""Durable outbox of extraction jobs (SQLite, WAL).
+
+Why an outbox: the reply must never wait for extraction, and a job must not be
+lost when the process dies. The graph only appends a row here; a worker (a
+thread in the same process, or ``memagent worker``) claims rows with a lease,
+runs them, and marks them done.
+
+Guarantees:
+- Idempotent: a job's id is derived from thread + message range, so submitting
+  the same range twice yields one job.
+- Debounced per thread: a newer submit supersedes the thread's pending job and
+  takes over its messages, so nothing is dropped and the model runs once.
+- Early trigger: ``urgent`` (rules saw an amount, date, decision or explicit
+  preference) or every N turns makes the job due at once instead of after the delay.
+- At-least-once execution with leases: a worker killed mid-job leaves a lease
+  that expires, and the job is claimed again. Exactly-once *effect* is the write
+  path's job (record ids derived from the job id).
+- Retries with exponential backoff; after ``max_attempts`` the job is dead-lettered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+from memagent.core.types import Job, Turn
+from memagent.stores.file_access import connect_readonly, open_failure, require_writable
+
+JobStatus = Literal["pending", "running", "done", "dead", "superseded"]
+STATUSES: tuple[str, ...] = ("pending", "running", "done", "dead", "superseded")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    customer_id TEXT NOT NULL,
+    first_id TEXT NOT NULL,
+    last_id TEXT NOT NULL,
+    turns TEXT NOT NULL,
+    status TEXT NOT NULL,
+    trigger TEXT NOT NULL DEFAULT '',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    max_attempts INTEGER NOT NULL,
+    run_at REAL NOT NULL,
+    lease_until REAL,
+    lease_token TEXT,
+    last_error TEXT,
+    superseded_by TEXT,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    result TEXT
+);
+CREATE INDEX IF NOT EXISTS jobs_due ON jobs(status, run_at);
+CREATE INDEX IF NOT EXISTS jobs_thread ON jobs(thread_id, status);
+CREATE INDEX IF NOT EXISTS jobs_scope ON jobs(user_id, customer_id);
+CREATE TABLE IF NOT EXISTS locks (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS thread_turns (
+    thread_id TEXT PRIMARY KEY,
+    since_run INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+
+class JobQueueError(RuntimeError):
+    """A queue operation that cannot be done (bad input, lost lease)."""
+
+
+def job_id(thread_id: str, first_id: str, last_id: str) -> str:
+    """Deterministic id of a job: the same thread + message range is the same job."""
+    raw = f"{thread_id}\x1f{first_id}\x1f{last_id}".encode()
+    return hashlib.sha256(raw).hexdigest()[:24]
+
+
+def backoff_s(attempts: int, base_s: float, cap_s: float) -> float:
+    """Delay before retry number ``attempts`` (1-based): base * 2**(n-1), capped."""
+    return float(min(cap_s, base_s * (2 ** max(0, attempts - 1))))
+
+
+def _turn_ref(turn: Turn) -> str:
+    """A message's id, or a hash of its content when the message has none."""
+    return turn.id or "h" + hashlib.sha256(turn.content.encode()).hexdigest()[:16]
+
+
+def _turns_from_json(raw: str) -> list[Turn]:
+    return [Turn(**t) for t in json.loads(raw)]
+
+
+def _row_to_job(row: sqlite3.Row) -> Job:
+    return Job(
+        id=row["id"],
+        thread_id=row["thread_id"],
+        user_id=row["user_id"],
+        customer_id=row["customer_id"],
+        turns=_turns_from_json(row["turns"]),
+        status=row["status"],
+        attempts=row["attempts"],
+        max_attempts=row["max_attempts"],
+        run_at=row["run_at"],
+        trigger=row["trigger"],
+        lease_token=row["lease_token"],
+        last_error=row["last_error"],
+        created_at=row["created_at"],
+        first_id=row["first_id"],
+        last_id=row["last_id"],
+        result=json.loads(row["result"]) if row["result"] else {},
+    )
+
+
+class JobQueue:
+    """SQLite outbox shared by the graph (submit) and workers (claim/complete/fail).
+
+    Safe across threads (one connection per thread) and processes (SQLite
+    locking, ``BEGIN IMMEDIATE`` around claims).
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        delay_s: float = 0.0,
+        every_n_turns: int = 4,
+        max_attempts: int = 5,
+        backoff_base_s: float = 2.0,
+        backoff_cap_s: float = 300.0,
+        lease_s: float = 60.0,
+        synchronous: Literal["FULL", "NORMAL"] = "FULL",
+        clock: Callable[[], float] = time.time,
+        read_only: bool = False,
+    ) -> None:
+        """``read_only`` opens an existing outbox for inspection only (``jobs status`` on a
+        read-only home), and a missing one as empty, creating nothing; otherwise an outbox
+        that cannot be created or written is a ``StorageError`` naming the file."""
+        if delay_s < 0 or lease_s <= 0 or max_attempts < 1 or every_n_turns < 1:
+            raise ValueError(
+                "need delay_s >= 0, lease_s > 0, max_attempts >= 1, every_n_turns >= 1"
+            )
+        self.path = Path(path)
+        self.read_only = read_only
+        self.delay_s = delay_s
+        self.every_n_turns = every_n_turns
+        self.max_attempts = max_attempts
+        self.backoff_base_s = backoff_base_s
+        self.backoff_cap_s = backoff_cap_s
+        self.lease_s = lease_s
+        self.clock = clock
+        self._synchronous = synchronous
+        self._local = threading.local()
+        self._listeners: list[Callable[[], None]] = []
+        if read_only:
+            self._conn()
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            require_writable(self.path)
+            self._conn().executescript(_SCHEMA)
+        except (OSError, sqlite3.OperationalError) as exc:
+            self.close()
+            raise open_failure(self.path, exc) from exc
+
+    @classmethod
+    def for_settings(cls, settings: Any, **kwargs: Any) -> JobQueue:
+        """The outbox at ``settings.jobs_path`` with the settings' debounce, every-N-turns
+        trigger and attempts (``MEMAGENT_EXTRACT_*``); explicit ``kwargs`` win."""
+        kwargs.setdefault("delay_s", float(getattr(settings, "extract_debounce_s", 0.0)))
+        kwargs.setdefault("every_n_turns", int(getattr(settings, "extract_every_n_turns", 4)))
+        kwargs.setdefault("max_attempts", int(getattr(settings, "extract_max_attempts", 5)))
+        return cls(settings.jobs_path, **kwargs)
+
+    # -- connections ---------------------------------------------------------
+
+    def _conn(self, kind: str = "conn") -> sqlite3.Connection:
+        """This thread's connection for one kind of write.
+
+        ``conn`` (submit, admin) fsyncs every commit: an accepted job survives even
+        a power loss. ``work`` (claim, complete, fail...) only survives a process
+        crash, which is enough because jobs are idempotent: a transition lost to
+        an OS crash just runs the job again. ``lock`` rows need no durability.
+        """
+        conn: sqlite3.Connection | None = getattr(self._local, kind, None)
+        if conn is None and self.read_only:
+            if self.path.exists():
+                conn = connect_readonly(self.path, timeout=30.0, isolation_level=None)
+            else:  # nothing queued yet: an empty outbox, and nothing created
+                conn = sqlite3.connect(":memory:", isolation_level=None)
+                conn.executescript(_SCHEMA)
+            conn.row_factory = sqlite3.Row
+            setattr(self._local, kind, conn)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")
+            sync = {"lock": "OFF", "work": "NORMAL"}.get(kind, self._synchronous)
+            conn.execute(f"PRAGMA synchronous={sync}")
+            conn.execute("PRAGMA busy_timeout=30000")
+            setattr(self._local, kind, conn)
+        return conn
+
+    @contextmanager
+    def _tx(self, kind: str = "conn") -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken eagerly so two workers never claim the same row."""
+        conn = self._conn(kind)
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close this thread's connection (other threads close theirs on exit)."""
+        for kind in ("conn", "work", "lock"):
+            conn = getattr(self._local, kind, None)
+            if conn is not None:
+                conn.close()
+                setattr(self._local, kind, None)
+
+    def add_listener(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` after every submit (the in-process worker wakes up)."""
+        self._listeners.append(callback)
+
+    # -- producer ------------------------------------------------------------
+
+    def submit(
+        self,
+        *,
+        thread_id: str,
+        user_id: str,
+        customer_id: str,
+        turns: Sequence[Turn],
+        trigger: str = "",
+        urgent: bool = False,
+    ) -> Job:
+        """Enqueue the messages of one turn; returns the job now covering them.
+
+        A pending (not yet claimed) job of the same thread is superseded: the new
+        job carries its messages too, and keeps its earlier due time if that was
+        sooner, so debouncing never postpones an urgent job.
+        """
+        if not thread_id or not user_id or not customer_id:
+            raise JobQueueError("submit needs thread_id, user_id and customer_id")
+        turns = [t for t in turns if t.content.strip()]
+        if not turns:
+            raise JobQueueError("submit needs at least one non-empty turn")
+        now = self.clock()
+        with self._tx() as conn:
+            old = conn.execute(
+                "SELECT * FROM jobs WHERE thread_id=? AND status='pending' ORDER BY created_at",
+                (thread_id,),
+            ).fetchall()
+            seen = {t.id for t in turns if t.id}
+            carried: list[Turn] = []
+            for row in old:
+                for t in _turns_from_json(row["turns"]):
+                    if not t.id or t.id not in seen:
+                        carried.append(t)
+                        if t.id:
+                            seen.add(t.id)
+            all_turns = carried + list(turns)
+            first_id = _turn_ref(all_turns[0])
+            last_id = _turn_ref(all_turns[-1])
+            jid = job_id(thread_id, first_id, last_id)
+            existing = conn.execute("SELECT * FROM jobs WHERE id=?", (jid,)).fetchone()
+            if existing is not None:
+                return _row_to_job(existing)
+            conn.execute(
+                "INSERT INTO thread_turns(thread_id, since_run) VALUES(?, 1) "
+                "ON CONFLICT(thread_id) DO UPDATE SET since_run = since_run + 1",
+                (thread_id,),
+            )
+            since = conn.execute(
+                "SELECT since_run FROM thread_turns WHERE thread_id=?", (thread_id,)
+            ).fetchone()[0]
+            reasons = [trigger] if trigger else []
+            if since >= self.every_n_turns:
+                reasons.append(f"every_{self.every_n_turns}_turns")
+            due_now = urgent or since >= self.every_n_turns or self.delay_s == 0
+            run_at = now if due_now else now + self.delay_s
+            for row in old:
+                run_at = min(run_at, max(now, row["run_at"])) if row["trigger"] else run_at
+            if due_now:
+                conn.execute("UPDATE thread_turns SET since_run=0 WHERE thread_id=?", (thread_id,))
+            conn.execute(
+                "UPDATE jobs SET status='superseded', superseded_by=?, updated_at=? "
+                "WHERE thread_id=? AND status='pending'",
+                (jid, now, thread_id),
+            )
+            conn.execute(
+                "INSERT INTO jobs(id, thread_id, user_id, customer_id, first_id, last_id, turns,"
+                " status, trigger, attempts, max_attempts, run_at, created_at, updated_at)"
+                " VALUES(?,?,?,?,?,?,?,'pending',?,0,?,?,?,?)",
+                (
+                    jid,
+                    thread_id,
+                    user_id,
+                    customer_id,
+                    first_id,
+                    last_id,
+                    json.dumps([t.to_dict() for t in all_turns], ensure_ascii=False),
+                    ",".join(reasons),
+                    self.max_attempts,
+                    run_at,
+                    now,
+                    now,
+                ),
+            )
+            row = conn.execute("SELECT * FROM jobs WHERE id=?", (jid,)).fetchone()
+        for cb in list(self._listeners):
+            cb()
+        return _row_to_job(row)
+
+    # -- consumer ------------------------------------------------------------
+
+    def claim(self, *, lease_s: float | None = None, include_delayed: bool = False) -> Job | None:
+        """Lease the next due job (or a job whose lease expired), or None.
+
+        ``include_delayed`` also takes debounced jobs not yet due (never failed);
+        jobs waiting in retry backoff or for a dependency keep their due time (``drain``).
+        Each claim counts as an attempt, so a job that kills its worker every
+        time still ends in the dead-letter list.
+        """
+        now = self.clock()
+        lease = self.lease_s if lease_s is None else lease_s
+        with self._tx("work") as conn:
+            # Expired leases first: a crashed worker's job goes back to the line.
+            expired = conn.execute(
+                "SELECT * FROM jobs WHERE status='running' AND lease_until < ?", (now,)
+            ).fetchall()
+            for row in expired:
+                if row["attempts"] >= row["max_attempts"]:
+                    conn.execute(
+                        "UPDATE jobs SET status='dead', lease_token=NULL, updated_at=?,"
+                        " last_error=COALESCE(last_error, 'lease expired') WHERE id=?",
+                        (now, row["id"]),
+                    )
+                else:
+                    conn.execute(
+                        "UPDATE jobs SET status='pending', lease_token=NULL, updated_at=?,"
+                        " last_error=COALESCE(last_error, 'lease expired') WHERE id=?",
+                        (now, row["id"]),
+                    )
+            row = conn.execute(
+                "SELECT * FROM jobs WHERE status='pending'"
+                " AND (run_at <= ? OR (? AND last_error IS NULL))"
+                " ORDER BY run_at, created_at LIMIT 1",
+                (now, int(include_delayed)),
+            ).fetchone()
+            if row is None:
+                return None
+            token = uuid.uuid4().hex
+            conn.execute(
+                "UPDATE jobs SET status='running', attempts=attempts+1, lease_until=?,"
+                " lease_token=?, updated_at=? WHERE id=?",
+                (now + lease, token, now, row["id"]),
+            )
+            row = conn.execute("SELECT * FROM jobs WHERE id=?", (row["id"],)).fetchone()
+        return _row_to_job(row)
+
+    def heartbeat(self, job: Job, *, lease_s: float | None = None) -> None:
+        """Extend a running job's lease (long LLM calls)."""
+        lease = self.lease_s if lease_s is None else lease_s
+        with self._tx("work") as conn:
+            cur = conn.execute(
+                "UPDATE jobs SET lease_until=? WHERE id=? AND lease_token=? AND status='running'",
+                (self.clock() + lease, job.id, job.lease_token),
+            )
+            if cur.rowcount != 1:
+                raise JobQueueError(f"lost the lease of job {job.id}")
+
+    def complete(self, job: Job, result: dict[str, Any] | None = None) -> bool:
+        """Mark a claimed job done; False if its lease was lost to another worker."""
+        now = self.clock()
+        with self._tx("work") as conn:
+            cur = conn.execute(
+                "UPDATE jobs SET status='done', lease_token=NULL, lease_until=NULL,"
+                " updated_at=?, result=? WHERE id=? AND lease_token=? AND status='running'",
+                (now, json.dumps(result or {}, ensure_ascii=False), job.id, job.lease_token),
+            )
+            return cur.rowcount == 1
+
+    def save_result(self, job: Job, result: dict[str, Any]) -> None:
+        """Store a running job's intermediate result (its extracted candidates).
+
+        A retry after a crash reuses it instead of asking the model again, so a
+        non-deterministic extractor cannot turn one job into two different writes.
+        """
+        with self._tx("work") as conn:
+            cur = conn.execute(
+                "UPDATE jobs SET result=?, updated_at=? WHERE id=? AND lease_token=?",
+                (json.dumps(result, ensure_ascii=False), self.clock(), job.id, job.lease_token),
+            )
+            if cur.rowcount != 1:
+                raise JobQueueError(f"lost the lease of job {job.id}")
+        job.result = result
+
+    def release(self, job: Job, *, delay_s: float, error: str) -> bool:
+        """Give a job back without spending an attempt (the store or model was down).
+
+        The job waits in the outbox until its dependency is back: never lost,
+        never dead-lettered for an outage.
+        """
+        now = self.clock()
+        with self._tx("work") as conn:
+            cur = conn.execute(
+                "UPDATE jobs SET status='pending', attempts=MAX(0, attempts-1), run_at=?,"
+                " lease_token=NULL, lease_until=NULL, last_error=?, updated_at=?"
+                " WHERE id=? AND lease_token=? AND status='running'",
+                (now + delay_s, error[:2000], now, job.id, job.lease_token),
+            )
+            return cur.rowcount == 1
+
+    def fail(self, job: Job, error: str) -> str:
+        """Record a failure: back to pending after a backoff, or dead. Returns the new status."""
+        now = self.clock()
+        with self._tx("work") as conn:
+            row = conn.execute(
+                "SELECT attempts, max_attempts, lease_token FROM jobs WHERE id=?", (job.id,)
+            ).fetchone()
+            if row is None or row["lease_token"] != job.lease_token:
+                return "lost"
+            if row["attempts"] >= row["max_attempts"]:
+                status, run_at = "dead", now
+            else:
+                status = "pending"
+                run_at = now + backoff_s(row["attempts"], self.backoff_base_s, self.backoff_cap_s)
+            conn.execute(
+                "UPDATE jobs SET status=?, run_at=?, lease_token=NULL, lease_until=NULL,"
+                " last_error=?, updated_at=? WHERE id=?",
+                (status, run_at, error[:2000], now, job.id),
+            )
+        return status
+
+    # -- cross-process lock -------------------------------------------------
+
+    @contextmanager
+    def lock(self, name: str, *, ttl_s: float = 30.0, timeout_s: float = 60.0) -> Iterator[None]:
+        """Mutex across threads and processes sharing this database.
+
+        The write path's read-check-write runs under it, which turns it into a
+        compare-and-set. A holder killed with -9 loses the lock after ``ttl_s``.
+        """
+        owner = uuid.uuid4().hex
+        deadline = time.monotonic() + timeout_s
+        delay = 0.002
+        while True:
+            now = time.time()
+            with self._tx("lock") as conn:
+                conn.execute("DELETE FROM locks WHERE name=? AND expires < ?", (name, now))
+                got = conn.execute(
+                    "INSERT OR IGNORE INTO locks(name, owner, expires) VALUES(?,?,?)",
+                    (name, owner, now + ttl_s),
+                ).rowcount
+            if got:
+                break
+            if time.monotonic() > deadline:
+                raise JobQueueError(f"timed out waiting for lock {name!r}")
+            time.sleep(delay)
+            delay = min(0.05, delay * 2)
+        try:
+            yield
+        finally:
+            with self._tx("lock") as conn:
+                conn.execute("DELETE FROM locks WHERE name=? AND owner=?", (name, owner))
+
+    # -- inspection and admin -----------------------------------------------
+
+    def get(self, jid: str) -> Job | None:
+        row = self._conn().execute("SELECT * FROM jobs WHERE id=?", (jid,)).fetchone()
+        return _row_to_job(row) if row else None
+
+    def ids(self, status: str | None = None) -> list[str]:
+        """Every job id (of one status), for resolving a shortened id."""
+        if status is None:
+            rows = self._conn().execute("SELECT id FROM jobs")
+        else:
+            rows = self._conn().execute("SELECT id FROM jobs WHERE status=?", (status,))
+        return [str(r[0]) for r in rows]
+
+    def counts(self) -> dict[str, int]:
+        """Number of jobs per status (every status present, zero if none)."""
+        out = dict.fromkeys(STATUSES, 0)
+        for row in self._conn().execute("SELECT status, COUNT(*) n FROM jobs GROUP BY status"):
+            out[row["status"]] = row["n"]
+        return out
+
+    def jobs(self, status: str | None = None, limit: int = 100) -> list[Job]:
+        if status is not None and status not in STATUSES:
+            raise JobQueueError(f"unknown status {status!r}; expected one of {STATUSES}")
+        sql = "SELECT * FROM jobs"
+        args: tuple[Any, ...] = ()
+        if status:
+            sql += " WHERE status=?"
+            args = (status,)
+        sql += " ORDER BY created_at LIMIT ?"
+        rows = self._conn().execute(sql, (*args, limit)).fetchall()
+        return [_row_to_job(r) for r in rows]
+
+    def dead_letters(self, limit: int = 100) -> list[Job]:
+        return self.jobs("dead", limit)
+
+    def outstanding(self) -> int:
+        """Jobs not finished yet (pending or running)."""
+        row = (
+            self._conn()
+            .execute("SELECT COUNT(*) FROM jobs WHERE status IN ('pending','running')")
+            .fetchone()
+        )
+        return int(row[0])
+
+    def next_due(self) -> float | None:
+        """Time when the next pending job becomes due (None if none)."""
+        row = self._conn().execute("SELECT MIN(run_at) FROM jobs WHERE status='pending'").fetchone()
+        return None if row[0] is None else float(row[0])
+
+    def retry_dead(self, jid: str | None = None) -> int:
+        """Put dead jobs (one or all) back in line with a fresh attempt budget."""
+        now = self.clock()
+        with self._tx() as conn:
+            sql = (
+                "UPDATE jobs SET status='pending', attempts=0, run_at=?, updated_at=? "
+                "WHERE status='dead'"
+            )
+            args: tuple[Any, ...] = (now, now)
+            if jid:
+                sql += " AND id=?"
+                args += (jid,)
+            return conn.execute(sql, args).rowcount
+
+    def delete_scope(self, user_id: str, customer_id: str | None = None) -> int:
+        """Delete every job (any status) of a user, or of one customer of a user (forget)."""
+        if not user_id:
+            raise JobQueueError("delete_scope needs a user_id")
+        with self._tx() as conn:
+            if customer_id is None:
+                cur = conn.execute("DELETE FROM jobs WHERE user_id=?", (user_id,))
+            else:
+                cur = conn.execute(
+                    "DELETE FROM jobs WHERE user_id=? AND customer_id=?", (user_id, customer_id)
+                )
+            return cur.rowcount
+
+    def purge_finished(self, older_than_s: float) -> int:
+        """Drop done/superseded rows older than ``older_than_s`` (they hold transcripts)."""
+        cutoff = self.clock() - older_than_s
+        with self._tx() as conn:
+            return conn.execute(
+                "DELETE FROM jobs WHERE status IN ('done','superseded') AND updated_at < ?",
+                (cutoff,),
+            ).rowcount

@@ -1,0 +1,458 @@
+"""The embedded default LLM: llama.cpp's OpenAI-compatible server on 127.0.0.1.
+
+The model file it serves (the bundled weights, assembled once per machine, or
+``MEMAGENT_GGUF_PATH``) comes from ``memagent.llm.model``.
+
+One server per model file is shared by all memagent processes of a home: a state
+file records its pid and port, a lock file keeps two processes from starting two
+servers, and the last process using an on-demand server stops it ("last one out
+turns off the light"). A server started by ``memagent llm serve`` belongs to that
+command and is only stopped by it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import httpx
+
+from memagent.core.settings import Settings
+from memagent.llm.model import (
+    MODEL_FILENAME,
+    PIP_HINT,
+    LLMUnavailableError,
+    ModelAssemblyError,
+    assemble_model,
+    is_verified,
+    model_path,
+    part_paths,
+)
+
+__all__ = [  # the model-file names are re-exported: callers know them from here
+    "MODEL_FILENAME",
+    "PIP_HINT",
+    "LLMUnavailableError",
+    "LocalServer",
+    "ModelAssemblyError",
+    "aensure_local_server",
+    "assemble_model",
+    "close_local_servers",
+    "ensure_local_server",
+    "is_verified",
+    "model_path",
+    "part_paths",
+    "serve_foreground",
+]
+
+STARTUP_TIMEOUT_S = 180.0
+
+Owner = Literal["auto", "serve"]
+
+
+# --- server state shared between processes ------------------------------------------------
+
+
+@dataclass
+class ServerState:
+    """What other processes need to reuse a running server."""
+
+    pid: int
+    port: int
+    model: str
+    owner: Owner = "auto"
+    n_ctx: int = 0
+    clients: list[int] = field(default_factory=list)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+
+def state_dir(settings: Settings) -> Path:
+    return settings.home / "llm"
+
+
+def state_file(directory: Path, model: Path) -> Path:
+    """One state file per served model file."""
+    key = hashlib.sha256(str(model).encode()).hexdigest()[:12]
+    return directory / f"server-{key}.json"
+
+
+def read_state(path: Path) -> ServerState | None:
+    try:
+        return ServerState(**json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def write_state(path: Path, state: ServerState) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(asdict(state)))
+    os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def server_lock(directory: Path, timeout: float = STARTUP_TIMEOUT_S + 30) -> Iterator[None]:
+    """Exclusive lock over the state files: held while checking, starting or stopping."""
+    directory.mkdir(parents=True, exist_ok=True)
+    with (directory / "server.lock").open("a") as f:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise LLMUnavailableError(
+                        f"timed out waiting for the LLM server lock {directory / 'server.lock'}"
+                    ) from None
+                time.sleep(0.1)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def pid_alive(pid: int) -> bool:
+    """The process exists and is not a zombie."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    with contextlib.suppress(OSError):
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat.rsplit(")", 1)[1].split()[0] != "Z"
+    return True
+
+
+def _is_server_process(pid: int, port: int) -> bool:
+    """Guards kill() against a recycled pid: the command line must be our server's."""
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return pid_alive(pid)  # no /proc (macOS): trust the pid
+    return b"llama_cpp.server" in cmd and str(port).encode() in cmd
+
+
+def serving(base_url: str, timeout: float = 2.0) -> bool:
+    try:
+        return httpx.get(f"{base_url}/models", timeout=timeout).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def reusable(state: ServerState | None, model: Path, n_ctx: int) -> bool:
+    """A running server for the same file, with at least the context window we need."""
+    return (
+        state is not None
+        and state.model == str(model)
+        and state.n_ctx >= n_ctx
+        and pid_alive(state.pid)
+    )
+
+
+def live_clients(state: ServerState) -> list[int]:
+    return [pid for pid in state.clients if pid_alive(pid)]
+
+
+def release(state: ServerState, me: int, *, stop_owner: bool = False) -> bool:
+    """Drop ``me`` from the clients; True when the server should now be stopped."""
+    clients = live_clients(state)
+    if me in clients:
+        clients.remove(me)  # once: one process may hold several handles
+    state.clients = clients
+    if state.owner == "serve":
+        return stop_owner
+    return not state.clients
+
+
+def terminate(pid: int, port: int, grace: float = 10.0) -> None:
+    if not _is_server_process(pid, port):
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    while pid_alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if pid_alive(pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+# --- the server process -------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def server_command(settings: Settings, model: Path, port: int) -> list[str]:
+    """No ``--chat_format``: the GGUF's own chat template (Qwen's, with tool rendering)
+    is used, and it formats tool calls and ``<tool_response>`` turns as Qwen was trained."""
+    threads = str(settings.llm_threads)
+    return [
+        sys.executable, "-m", "llama_cpp.server",
+        "--model", str(model), "--model_alias", settings.model,
+        "--host", "127.0.0.1", "--port", str(port),
+        "--n_ctx", str(settings.context_window),
+        "--n_threads", threads, "--n_threads_batch", threads,
+    ]  # fmt: skip
+
+
+def _tail(path: Path, lines: int = 12) -> str:
+    with contextlib.suppress(OSError):
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    return ""
+
+
+def _last_words(log: Path) -> str:
+    """The server's last log line (llama.cpp's reason), or a note that it said nothing."""
+    lines = [line.strip() for line in _tail(log).splitlines() if line.strip()]
+    return lines[-1][:300] if lines else "the server log is empty"
+
+
+def startup_error(what: str, log: Path) -> LLMUnavailableError:
+    """First line: what happened and the server's own reason; then the log's tail."""
+    tail = _tail(log)
+    return LLMUnavailableError(
+        f"{what}: {_last_words(log)} (log {log})" + (f"\n{tail}" if tail else "")
+    )
+
+
+def wait_ready(proc: subprocess.Popen[bytes], base_url: str, log: Path, timeout: float) -> None:
+    """Poll until the model answers, then generate one token.
+
+    The one-token probe catches builds that load fine but crash on the first
+    batch (e.g. a llama.cpp compiled with AMX on a VM that faults on AMX).
+    """
+    deadline = time.monotonic() + timeout
+    while not serving(base_url, timeout=1.0):
+        if proc.poll() is not None:
+            raise startup_error(
+                f"local LLM server exited with code {proc.returncode} during startup", log
+            )
+        if time.monotonic() > deadline:
+            raise startup_error(f"local LLM server not ready after {timeout:.0f}s", log)
+        time.sleep(0.25)
+    try:
+        httpx.post(
+            f"{base_url}/chat/completions",
+            json={"messages": [{"role": "user", "content": "hi"}], "max_tokens": 1},
+            timeout=max(deadline - time.monotonic(), 10.0),
+        ).raise_for_status()
+    except httpx.HTTPError as e:
+        time.sleep(0.2)
+        raise startup_error(
+            f"local LLM server failed its first generation ({e.__class__.__name__}, exit "
+            f"code {proc.poll()})",
+            log,
+        ) from None
+
+
+class LocalServer:
+    """Context manager: a running llama.cpp server for ``settings``, started or reused.
+
+    ``owner="serve"`` marks a server that only ``memagent llm serve`` may stop.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        owner: Owner = "auto",
+        startup_timeout: float = STARTUP_TIMEOUT_S,
+    ) -> None:
+        self.settings = settings
+        self.owner: Owner = owner
+        self.startup_timeout = startup_timeout
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.state: ServerState | None = None
+        self.reused = False
+        self._dir = state_dir(self.settings)
+        self._file: Path | None = None
+
+    @property
+    def base_url(self) -> str:
+        if self.state is None:
+            raise LLMUnavailableError("local LLM server is not running")
+        return self.state.base_url
+
+    def alive(self) -> bool:
+        if self.state is None:
+            return False
+        if self.proc is not None:
+            return self.proc.poll() is None
+        return pid_alive(self.state.pid)
+
+    def __enter__(self) -> LocalServer:
+        model = model_path(self.settings)
+        self._file = state_file(self._dir, model)
+        with server_lock(self._dir):
+            state = read_state(self._file)
+            if (
+                state is not None
+                and reusable(state, model, self.settings.context_window)
+                and serving(state.base_url)
+            ):
+                state.clients = [*live_clients(state), os.getpid()]
+                write_state(self._file, state)
+                self.state, self.reused = state, True
+                return self
+            self._start(model)
+        return self
+
+    def _start(self, model: Path) -> None:
+        assert self._file is not None
+        port = self.settings.llm_port or free_port()
+        log = self._dir / "server.log"
+        with log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                server_command(self.settings, model, port),
+                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=self.owner == "auto",
+            )  # fmt: skip
+        state = ServerState(
+            self.proc.pid, port, str(model), self.owner, self.settings.context_window
+        )
+        try:
+            wait_ready(self.proc, state.base_url, log, self.startup_timeout)
+        except BaseException:
+            self._kill_child()
+            raise
+        state.clients = [] if self.owner == "serve" else [os.getpid()]
+        write_state(self._file, state)
+        self.state = state
+
+    def _kill_child(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Leave the server; stop it when nobody else uses it (or when we serve it)."""
+        if self.state is None or self._file is None:
+            return
+        with server_lock(self._dir):
+            current = read_state(self._file)
+            mine = current is not None and current.pid == self.state.pid
+            state = current if current is not None and mine else self.state
+            stop = release(state, os.getpid(), stop_owner=self.owner == "serve")
+            if stop:
+                if self.proc is not None:
+                    self._kill_child()
+                else:
+                    terminate(state.pid, state.port)
+                if mine:
+                    self._file.unlink(missing_ok=True)
+            elif mine:
+                write_state(self._file, state)
+        self.state = None
+
+
+# --- process-wide access ----------------------------------------------------------------
+
+_servers: dict[tuple[Path, Path | None, Path, int], LocalServer] = {}
+_servers_lock = threading.Lock()
+
+
+def close_local_servers() -> None:
+    """Leave every local server this process uses (stopping those nobody else uses).
+
+    Registered with atexit; a host that ends without running atexit (``langgraph dev``
+    re-raises SIGTERM after its graceful shutdown) calls it on its own way out.
+    """
+    with _servers_lock:
+        for server in _servers.values():
+            with contextlib.suppress(Exception):
+                server.close()
+        _servers.clear()
+
+
+def _exit_on_sigterm() -> None:
+    """A plain SIGTERM skips atexit and would orphan the server; as SystemExit it doesn't.
+
+    Only when nobody else handles SIGTERM, and only from the main thread.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+
+
+def _server_key(settings: Settings) -> tuple[Path, Path | None, Path, int]:
+    return (state_dir(settings), settings.gguf_path, settings.model_dir, settings.context_window)
+
+
+def ensure_local_server(settings: Settings) -> str:
+    """Base URL of a local server for ``settings`` (started on first use, reused after).
+
+    Blocking: the first call may assemble the model and waits for the server's health
+    check; async code calls ``aensure_local_server``. Stopped at interpreter exit unless
+    another process still uses it.
+    """
+    key = _server_key(settings)
+    with _servers_lock:
+        server = _servers.get(key)
+        if server is not None and server.alive():
+            return server.base_url
+        if server is not None:
+            server.close()
+        if not _servers:
+            atexit.register(close_local_servers)
+            _exit_on_sigterm()
+        server = LocalServer(settings).__enter__()
+        _servers[key] = server
+        return server.base_url
+
+
+async def aensure_local_server(settings: Settings) -> str:
+    """``ensure_local_server`` off the event loop (model assembly, server spawn and its
+    health wait all block), so a server such as ``langgraph dev`` keeps serving meanwhile."""
+    _exit_on_sigterm()  # needs the main thread, which the worker thread is not
+    return await asyncio.to_thread(ensure_local_server, settings)
+
+
+def serve_foreground(settings: Settings, *, echo: Callable[[str], object] = print) -> int:
+    """``memagent llm serve``: run the local server until Ctrl-C; returns an exit code."""
+    server = LocalServer(settings, owner="serve")
+    _exit_on_sigterm()  # `kill`, `docker stop`: leave through the with-block, stopping it
+    t0 = time.monotonic()
+    with server:
+        what = "reusing the running" if server.reused else "serving"
+        echo(f"{what} local LLM at {server.base_url} ({time.monotonic() - t0:.1f}s); Ctrl-C stops")
+        try:
+            while server.alive():
+                time.sleep(0.5)
+        except (KeyboardInterrupt, SystemExit):
+            echo("stopping")
+            return 0
+    echo("local LLM server exited")
+    return 1

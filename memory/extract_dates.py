@@ -1,0 +1,346 @@
+"""Dates in sales notes, resolved against the message time (English and Chinese).
+
+"by Friday", "next Tuesday", "Wednesday next week", "in two weeks", "end of March",
+"March 31, 2027", "Jan 15", "end of Q1", "by Q3", "in June", "end of month",
+"下个月15号", "下周三", "12月4日前", "1月底", "年底", "明年3月", "明年Q2", "两周后".
+
+``find_dates(text, ref)`` returns each date with its surface text and an absolute
+form: a day ("2026-11-06"), a month ("2027-06"), a quarter ("2027-Q1") or a
+mid-month ("2027-01 mid"). A date without a year is the next one on or after the
+message day. Pure functions; the reference time is the message's own (``Turn.at``).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from memagent.memory.extract_amounts import cn_to_int
+
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTHS |= {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
+_MONTHS["sept"] = 9
+_DAYS = {d.lower(): i for i, d in enumerate(calendar.day_name)}
+_ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_MON = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_WD = r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_ORD = r"(?:st|nd|rd|th)?"
+_CN = r"\d{1,2}|[一二三四五六七八九十两]{1,3}"
+_NUMWORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a": 1, "an": 1}
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
+    ("md_en", re.compile(r"\b" + _MON + r"\s+(?P<d>\d{1,2})" + _ORD + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
+    ("dm_en", re.compile(r"\b(?P<d>\d{1,2})" + _ORD + r"\s+(?:of\s+)?" + _MON + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
+    ("mid_en", re.compile(r"\bmid[- ]" + _MON + r"\b", re.I)),
+    ("end_mon_en", re.compile(r"\b(?:the\s+)?(?P<edge>end|beginning|start|early|late)\s+(?:of\s+)?" + _MON + r"\b", re.I)),
+    ("wd_next_week", re.compile(r"\b" + _WD + r"\s+(?:of\s+)?next\s+week\b", re.I)),
+    ("next_week_wd", re.compile(r"\bnext\s+week(?:'s)?\s+" + _WD + r"\b", re.I)),
+    ("wd", re.compile(r"\b(?P<rel>next|this|coming)?\s*" + _WD + r"\b", re.I)),
+    ("quarter", re.compile(r"\b(?:(?P<edge>end|start|beginning)\s+of\s+)?(?:(?P<rel>next|this)\s+)?(?:q(?P<q>[1-4])|(?P<qw>first|second|third|fourth)\s+quarter)\b(?:\s*(?P<y>20\d\d))?", re.I)),
+    ("end_period", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this\s+|next\s+)?(?P<unit>month|quarter|year)\b|\b(?P<ye>year[- ]end)\b", re.I)),
+    ("rel_en", re.compile(r"\b(?P<t>today|tomorrow|tonight)\b|\bin\s+(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b|\b(?P<nx>next)\s+(?P<u2>week|month)\b", re.I)),
+    ("month_en", re.compile(r"\b(?:in|by|until|till|before|from|through|since)\s+(?:early\s+|late\s+)?" + _MON + r"\b(?:\s+(?P<y>20\d\d))?", re.I)),
+    ("month_year_en", re.compile(r"\b" + _MON + r"\s+(?P<y>20\d\d)\b", re.I)),
+    ("zh_md", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?P<m>" + _CN + r")\s*月\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
+    ("zh_next_month_day", re.compile(r"(?P<rel>下个?月|这个?月|本月|下下个?月)\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
+    ("zh_month_edge", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?:(?P<m>" + _CN + r")\s*月|(?P<rel>下个?月|这个?月|本月))\s*(?P<edge>底|末|初|中旬|中|上旬|下旬)")),
+    ("zh_month", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年)\s*(?P<m>" + _CN + r")\s*月")),
+    ("zh_wd", re.compile(r"(?P<rel>下下|下个?|这个?|本|上个?)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])")),
+    ("zh_quarter", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年)?\s*(?:Q(?P<q>[1-4])|第?(?P<qc>[一二三四])季度)(?P<edge>末|底|初)?", re.I)),
+    ("zh_year", re.compile(r"(?P<yr>明年|今年|去年)(?![\d一二三四五六七八九十]|底|末|初|年)")),
+    ("zh_rel", re.compile(r"(?P<t>今天|明天|后天|大后天)|(?P<n>\d+|[一二三四五六七八九十两半]+)\s*(?:个)?(?P<u>天|周|星期|礼拜|个月)(?:之?后|以后)|(?P<nx>下周|下个?星期|下个?月)(?![一二三四五六日天\d])|(?P<ye>年底|年末|年前|今年底|月底|月末|季度末)")),
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class DateHit:
+    surface: str
+    iso: str
+    start: int
+    end: int
+    day: date | None = None
+
+    def render(self) -> str:
+        """How the date is written into a memory: the absolute form readers and
+        matchers need, e.g. "2026-11-06" or "2027-Q1 (by 2027-03-31)"."""
+        return self.iso
+
+
+def reference_time(at: str, default: datetime | None = None) -> datetime:
+    """The message time (ISO 8601) or ``default`` (the job time) or now."""
+    if at:
+        try:
+            return datetime.fromisoformat(at.replace("Z", "+00:00"))
+        except ValueError:
+            pass
+    return default or datetime.now().astimezone()
+
+
+def _num(s: str | None) -> int | None:
+    if not s:
+        return None
+    if s.isdigit():
+        return int(s)
+    return cn_to_int(s)
+
+
+def _next_on_or_after(ref: date, month: int, day: int) -> date | None:
+    for year in (ref.year, ref.year + 1):
+        try:
+            d = date(year, month, day)
+        except ValueError:
+            return None
+        if d >= ref - timedelta(days=7):  # "Jan 15" said on Jan 20 is still this year's
+            return d
+    return None
+
+
+def _month_year(ref: date, month: int) -> int:
+    return ref.year if month >= ref.month else ref.year + 1
+
+
+def _last_day(y: int, m: int) -> date:
+    return date(y, m, calendar.monthrange(y, m)[1])
+
+
+def _add_months(y: int, m: int, n: int) -> tuple[int, int]:
+    k = y * 12 + (m - 1) + n
+    return k // 12, k % 12 + 1
+
+
+def _quarter(ref: date, q: int, year: int | None, edge: str | None) -> tuple[str, date]:
+    if year is None:
+        year = ref.year if (q - 1) * 3 + 3 >= ref.month else ref.year + 1
+    end = _last_day(year, q * 3)
+    if edge and edge.lower() in ("start", "beginning", "初"):
+        return f"{year}-Q{q} (from {year}-{(q - 1) * 3 + 1:02d}-01)", date(year, (q - 1) * 3 + 1, 1)
+    return f"{year}-Q{q} (by {end.isoformat()})", end
+
+
+def _weekday(ref: date, wd: int, rel: str) -> date:
+    """A weekday: bare/this = the next one (today counts); next = in the following week
+    when the next one would fall in this week; next-week = in next Monday-based week."""
+    if rel == "next_week":
+        monday = ref - timedelta(days=ref.weekday()) + timedelta(days=7)
+        return monday + timedelta(days=wd)
+    ahead = (wd - ref.weekday()) % 7
+    d = ref + timedelta(days=ahead)
+    same_week = d - timedelta(days=d.weekday()) == ref - timedelta(days=ref.weekday())
+    if rel == "next" and (ahead == 0 or same_week):
+        d += timedelta(days=7)
+    return d
+
+
+def _resolve(kind: str, m: re.Match[str], ref: date) -> tuple[str, date | None] | None:
+    g = m.groupdict()
+    if kind == "iso":
+        d = date(int(g["y"]), int(g["m"]), int(g["d"]))
+        return d.isoformat(), d
+    if kind in ("md_en", "dm_en"):
+        mon, day = _MONTHS[g["mon"].lower()], int(g["d"])
+        if g.get("y"):
+            d = date(int(g["y"]), mon, day)
+        else:
+            d2 = _next_on_or_after(ref, mon, day)
+            if d2 is None:
+                return None
+            d = d2
+        return d.isoformat(), d
+    if kind == "mid_en":
+        mon = _MONTHS[g["mon"].lower()]
+        y = _month_year(ref, mon)
+        return f"mid-{calendar.month_name[mon]} {y} ({y}-{mon:02d}-15)", date(y, mon, 15)
+    if kind == "end_mon_en":
+        mon, edge = _MONTHS[g["mon"].lower()], g["edge"].lower()
+        y = _month_year(ref, mon)
+        d = _last_day(y, mon) if edge in ("end", "late") else date(y, mon, 1)
+        return d.isoformat(), d
+    if kind in ("wd_next_week", "next_week_wd"):
+        d = _weekday(ref, _DAYS[g["wd"].lower()], "next_week")
+        return d.isoformat(), d
+    if kind == "wd":
+        d = _weekday(ref, _DAYS[g["wd"].lower()], (g.get("rel") or "").lower())
+        return d.isoformat(), d
+    if kind == "quarter":
+        q = int(g["q"]) if g.get("q") else ["first", "second", "third", "fourth"].index(
+            g["qw"].lower()) + 1  # fmt: skip
+        year = int(g["y"]) if g.get("y") else None
+        if (g.get("rel") or "").lower() == "next" and year is None:
+            year = ref.year + 1 if q <= (ref.month - 1) // 3 + 1 else ref.year
+        return _quarter(ref, q, year, g.get("edge"))
+    if kind == "end_period":
+        unit = (g.get("unit") or "year").lower()
+        nxt = "next" in (g.get("rel") or "").lower()
+        if unit == "month":
+            y, mo = _add_months(ref.year, ref.month, 1 if nxt else 0)
+            d = _last_day(y, mo)
+        elif unit == "quarter":
+            q = (ref.month - 1) // 3 + 1 + (1 if nxt else 0)
+            y = ref.year + (q - 1) // 4
+            d = _last_day(y, ((q - 1) % 4 + 1) * 3)
+        else:
+            d = date(ref.year + (1 if nxt else 0), 12, 31)
+        return d.isoformat(), d
+    if kind == "rel_en":
+        if g.get("t"):
+            d = ref + timedelta(days=1 if g["t"].lower() == "tomorrow" else 0)
+            return d.isoformat(), d
+        if g.get("nx"):
+            if g["u2"].lower() == "week":
+                d = ref - timedelta(days=ref.weekday()) + timedelta(days=7)
+                return f"week of {d.isoformat()}", d
+            y, mo = _add_months(ref.year, ref.month, 1)
+            return f"{y}-{mo:02d}", date(y, mo, 1)
+        n = _NUMWORDS.get(g["n"].lower()) or int(g["n"])
+        u = g["u"].lower()
+        if u.startswith("day"):
+            d = ref + timedelta(days=n)
+        elif u.startswith("week"):
+            d = ref + timedelta(weeks=n)
+        else:
+            y, mo = _add_months(ref.year, ref.month, n)
+            d = date(y, mo, min(ref.day, calendar.monthrange(y, mo)[1]))
+        return d.isoformat(), d
+    if kind in ("month_en", "month_year_en"):
+        mon = _MONTHS[g["mon"].lower()]
+        if g["mon"].lower() == "may" and kind == "month_en" and not g.get("y"):
+            return None  # "may" is usually the verb
+        y = int(g["y"]) if g.get("y") else _month_year(ref, mon)
+        return f"{calendar.month_name[mon]} {y} ({y}-{mon:02d})", date(y, mon, 1)
+    return _resolve_zh(kind, g, ref)
+
+
+def _zh_year(g: dict[str, str | None], ref: date, month: int) -> int:
+    if g.get("y"):
+        return int(g["y"] or 0)
+    if g.get("yr") == "明年":
+        return ref.year + 1
+    if g.get("yr") == "今年":
+        return ref.year
+    return _month_year(ref, month)
+
+
+def _resolve_zh(kind: str, g: dict[str, str | None], ref: date) -> tuple[str, date | None] | None:
+    if kind == "zh_md":
+        mon, day = _num(g["m"]), _num(g["d"])
+        if not mon or not day or not 1 <= mon <= 12:
+            return None
+        if g.get("yr") or g.get("y"):
+            d = date(_zh_year(g, ref, mon), mon, day)
+        else:
+            d2 = _next_on_or_after(ref, mon, day)
+            if d2 is None:
+                return None
+            d = d2
+        return d.isoformat(), d
+    if kind == "zh_next_month_day":
+        rel, day = g["rel"] or "", _num(g["d"])
+        n = 2 if rel.startswith("下下") else 1 if rel.startswith("下") else 0
+        y, mo = _add_months(ref.year, ref.month, n)
+        if not day:
+            return None
+        d = date(y, mo, min(day, calendar.monthrange(y, mo)[1]))
+        return d.isoformat(), d
+    if kind == "zh_month_edge":
+        if g.get("m"):
+            mon = _num(g["m"])
+            if not mon or not 1 <= mon <= 12:
+                return None
+            y = _zh_year(g, ref, mon)
+        else:
+            y, mon = _add_months(ref.year, ref.month, 1 if (g["rel"] or "").startswith("下") else 0)
+        edge = g["edge"] or ""
+        if edge in ("底", "末", "下旬"):
+            d = _last_day(y, mon)
+        elif edge in ("初", "上旬"):
+            d = date(y, mon, 1)
+        else:
+            return f"{y}年{mon}月中 ({y}-{mon:02d}-15)", date(y, mon, 15)
+        return d.isoformat(), d
+    if kind == "zh_month":
+        mon = _num(g["m"])
+        if not mon or not 1 <= mon <= 12:
+            return None
+        y = _zh_year(g, ref, mon)
+        return f"{y}年{mon}月 ({y}-{mon:02d})", date(y, mon, 1)
+    if kind == "zh_wd":
+        rel = g.get("rel") or ""
+        wd = _ZH_DAYS[g["wd"] or "一"]
+        if rel.startswith("下下"):
+            d = _weekday(ref, wd, "next_week") + timedelta(days=7)
+        elif rel.startswith("下"):
+            d = _weekday(ref, wd, "next_week")
+        elif rel.startswith("上"):
+            d = _weekday(ref, wd, "next_week") - timedelta(days=14)
+        else:
+            d = _weekday(ref, wd, "")
+        return d.isoformat(), d
+    if kind == "zh_quarter":
+        q = int(g["q"] or 1) if g.get("q") else "一二三四".index(g["qc"] or "一") + 1
+        year: int | None = None
+        if g.get("yr") or g.get("y"):
+            year = _zh_year(g, ref, q * 3)
+        q_edge = {"初": "start"}.get(g.get("edge") or "")
+        return _quarter(ref, q, year, q_edge)
+    if kind == "zh_year":
+        y = ref.year + {"明年": 1, "今年": 0, "去年": -1}[g.get("yr") or "今年"]
+        return f"{y}年", date(y, 1, 1)
+    if kind == "zh_rel":
+        if g.get("t"):
+            d = ref + timedelta(
+                days={"今天": 0, "明天": 1, "后天": 2, "大后天": 3}[g["t"] or "今天"]
+            )
+            return d.isoformat(), d
+        if g.get("nx"):
+            if "月" in (g["nx"] or ""):
+                y, mo = _add_months(ref.year, ref.month, 1)
+                return f"{y}-{mo:02d}", date(y, mo, 1)
+            d = ref - timedelta(days=ref.weekday()) + timedelta(days=7)
+            return f"week of {d.isoformat()}", d
+        if g.get("ye"):
+            ye = g["ye"] or ""
+            if "月" in ye:
+                d = _last_day(ref.year, ref.month)
+            elif "季度" in ye:
+                q = (ref.month - 1) // 3 + 1
+                d = _last_day(ref.year, q * 3)
+            else:
+                d = date(ref.year, 12, 31)
+            return d.isoformat(), d
+        raw = g.get("n") or ""
+        span: float = 0.5 if raw == "半" else float(_num(raw) or 0)
+        u = g.get("u") or ""
+        if u == "天":
+            d = ref + timedelta(days=span)
+        elif u in ("周", "星期", "礼拜"):
+            d = ref + timedelta(weeks=span)
+        else:
+            y, mo = _add_months(ref.year, ref.month, int(span))
+            d = date(y, mo, min(ref.day, calendar.monthrange(y, mo)[1]))
+        return d.isoformat(), d
+    return None
+
+
+def find_dates(text: str, ref: datetime | date) -> list[DateHit]:
+    """Every date of ``text`` resolved against ``ref``, in text order, not overlapping."""
+    day = ref.date() if isinstance(ref, datetime) else ref
+    taken: list[tuple[int, int]] = []
+    out: list[DateHit] = []
+    for kind, pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            s, e = m.start(), m.end()
+            if not m.group(0).strip() or any(s < te and e > ts for ts, te in taken):
+                continue
+            try:
+                res = _resolve(kind, m, day)
+            except (ValueError, KeyError):
+                res = None
+            if res is None:
+                continue
+            surface = m.group(0).strip()
+            out.append(DateHit(surface, res[0], s, e, res[1]))
+            taken.append((s, e))
+    return sorted(out, key=lambda h: h.start)

