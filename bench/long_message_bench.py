@@ -27,7 +27,7 @@ from graph_fakes import scripted  # noqa: E402
 from memagent.graph.agent import MAX_MESSAGE_CHARS, aopen_agent, arun_turn  # noqa: E402
 from memagent.graph.settings import Settings  # noqa: E402
 from memagent.graph.worker import Worker  # noqa: E402
-from memagent.stores.tokens import Budget, count_tokens, encoding  # noqa: E402
+from memagent.llm.tokens import Budget, count_tokens, encoding  # noqa: E402
 
 
 def texts() -> dict[str, str]:

@@ -50,9 +50,7 @@ from memagent.memory.crm import Crm
 from memagent.memory.working_memory import session_lock
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
-from memagent.memory.working_memory import session_lock
 from memagent.stores.file_access import aconnect_readonly, open_failure, require_writable
-from memagent.graph.jobs import JobQueue
 
 T = TypeVar("T")
 

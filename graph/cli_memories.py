@@ -27,8 +27,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from memagent.graph.cli_backend import fail, request
-from memagent.stores.id_prefix import abbreviate
 from memagent.memory.records import RecordType
+from memagent.stores.id_prefix import abbreviate
 
 app = typer.Typer(no_args_is_help=True, help="Long-term memories: list, search, audit, edit.")
 
@@ -191,7 +191,7 @@ def forget_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Remove records, episodes, profile, queued jobs and sessions of a user or customer."""
-    from memagent.stores.namespaces import InvalidScopeError, namespace
+    from memagent.memory.namespaces import InvalidScopeError, namespace
 
     scope = f"customer {customer!r} of user {user!r}" if customer else f"user {user!r}"
     try:

@@ -21,11 +21,11 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from langgraph.graph.state import CompiledStateGraph
 
+from memagent.llm.tokens import content_text
+from memagent.memory.working_memory import WorkingMemory
+from memagent.memory.working_rules import sentences
 from memagent.nodes.messages import turn_of
 from memagent.nodes.summary import drop_superseded
-from memagent.nodes.working_memory import WorkingMemory
-from memagent.nodes.working_rules import sentences
-from memagent.stores.tokens import content_text
 
 SCOPE_KEYS = ("user_id", "customer_id")
 

@@ -45,7 +45,6 @@ from memagent.core.log_redaction import memagent_logger
 from memagent.core.redact import install_key, process_key, redact
 from memagent.memory.namespaces import namespace
 from memagent.memory.records import MemoryRecord, RecordType, Source, content_hash, utcnow
-from memagent.stores.protocols import MemoryStoreExtensions
 from memagent.memory.write_cas import (
     PENDING_PREFIX,
     LockFactory,
@@ -69,6 +68,7 @@ from memagent.memory.write_match import (
     numbers,  # noqa: F401  (re-exported)
     same_value,
 )
+from memagent.stores.protocols import MemoryStoreExtensions
 
 log = memagent_logger(__name__)
 

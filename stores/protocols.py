@@ -6,7 +6,7 @@ calls for it. Callers check ``isinstance(store, MemoryStoreExtensions)`` once, w
 they decide which path to take, instead of probing single methods:
 
 - compare-and-set (``get_rev``/``put_if``): the write path's only guard across
-  processes (``memagent.stores.write_cas``);
+  processes (``memagent.memory.write_cas``);
 - ``touch``: recall's access stats, a payload-only update that re-embeds nothing;
 - ``search_scored``: search with the fused relevance and the dense and keyword side
   scores, in a mode chosen per call (recall, dedupe, evals);

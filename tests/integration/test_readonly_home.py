@@ -19,8 +19,8 @@ from readonly_home import how, read_only
 from typer.testing import CliRunner
 
 from memagent.graph.cli import app
+from memagent.graph.jobs import JobQueue, Turn
 from memagent.graph.settings import get_settings
-from memagent.stores.jobs import JobQueue, Turn
 
 pytestmark = pytest.mark.skipif(
     how() is None, reason="root without unshare: no way to make the home read-only here"

@@ -27,11 +27,11 @@ from typer.testing import CliRunner
 
 from memagent.graph import cli_jobs, cli_memories
 from memagent.graph.cli import app
+from memagent.graph.jobs import JobQueue, Turn
 from memagent.graph.service import resources
 from memagent.graph.settings import Settings, env_name, get_settings
+from memagent.memory.write_path import Candidate, write_memory
 from memagent.stores.embeddings import hash_embeddings
-from memagent.stores.jobs import JobQueue, Turn
-from memagent.stores.write_path import Candidate, write_memory
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -367,8 +367,8 @@ def test_maintain_refreshes_a_profile_that_lists_a_deleted_memory(
 ) -> None:
     two_versions(fake_llm)
     current = rows("list")[0]
+    from memagent.memory.namespaces import namespace
     from memagent.stores import open_store
-    from memagent.stores.namespaces import namespace
 
     with open_store(settings=get_settings()) as store:  # deleted behind the CLI's back
         store.delete(namespace("u", "acme", "facts"), current["id"])

@@ -121,7 +121,7 @@ async def test_degraded_collects_this_turns_notes_and_is_reset_next_turn(
 
 
 def test_add_notes_appends_in_order_and_resets_on_the_marker() -> None:
-    from memagent.graph.state import RESET, add_notes, fresh_notes
+    from memagent.core.state import RESET, add_notes, fresh_notes
 
     assert add_notes(["a"], ["b", "a", "c"]) == ["a", "b", "c"]
     assert add_notes(None, None) == []

@@ -199,7 +199,7 @@ def test_key_file_is_created_private_and_reused(tmp_path: Path) -> None:
 
 
 def test_the_install_key_is_one_file_under_the_home(tmp_path: Path) -> None:
-    from memagent.stores.redact import REDACTION_KEY_FILE, install_key, load_or_create_key
+    from memagent.core.redact import REDACTION_KEY_FILE, install_key, load_or_create_key
 
     key = install_key(tmp_path)
     assert key == install_key(tmp_path) == load_or_create_key(tmp_path / REDACTION_KEY_FILE)

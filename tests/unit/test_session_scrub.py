@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from memagent.graph.session_scrub import scrub_state
+from memagent.memory.working_memory import Patch, SlotOp, WorkingMemory, apply_patch
 from memagent.nodes.messages import stamp
-from memagent.nodes.working_memory import Patch, SlotOp, WorkingMemory, apply_patch
 from memagent.prompts.summary import PENDING_HEADER
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from langgraph.store.memory import InMemoryStore
 
+from memagent.memory.namespaces import namespace
+from memagent.memory.write_cas import _Writes
 from memagent.stores import QdrantStore
 from memagent.stores.embeddings import hash_embeddings
-from memagent.stores.namespaces import namespace
 from memagent.stores.protocols import MemoryStoreExtensions
-from memagent.stores.write_cas import _Writes
 
 
 def test_qdrant_store_implements_the_extensions() -> None:

@@ -25,9 +25,9 @@ from langchain_core.messages import HumanMessage
 
 from memagent.graph.agent import MAX_MESSAGE_CHARS, aopen_agent, arun_turn, settle
 from memagent.graph.settings import Settings
-from memagent.nodes.extractors import MAX_CANDIDATES_PER_JOB, bound_candidates
-from memagent.nodes.prompt_assembly import assemble
-from memagent.nodes.working_memory import (
+from memagent.llm.tokens import Budget, count_tokens, encoding
+from memagent.memory.extractors import MAX_CANDIDATES_PER_JOB, bound_candidates
+from memagent.memory.working_memory import (
     CATEGORIES,
     MAX_KEY_CHARS,
     MAX_PATCH_OPS,
@@ -38,10 +38,10 @@ from memagent.nodes.working_memory import (
     apply_patch,
     parse_model_patch,
 )
-from memagent.nodes.working_rules import rules_patch
+from memagent.memory.working_rules import rules_patch
+from memagent.memory.write_path import Candidate
+from memagent.nodes.prompt_assembly import assemble
 from memagent.prompts.system import SYSTEM_PROMPT
-from memagent.stores.tokens import Budget, count_tokens, encoding
-from memagent.stores.write_path import Candidate
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 THIRTY = " ".join(f"Dana wants a discount on seat {n}." for n in range(1, 31))

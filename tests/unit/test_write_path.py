@@ -16,8 +16,6 @@ from store_fakes import ExtensionStubs
 
 from memagent.memory.namespaces import namespace
 from memagent.memory.records import MemoryRecord
-from memagent.stores.embeddings import hash_embeddings
-from memagent.stores.hybrid_search import ScoredItem
 from memagent.memory.write_path import (
     PENDING_PREFIX,
     Candidate,
@@ -29,6 +27,7 @@ from memagent.memory.write_path import (
     write_memory,
 )
 from memagent.stores.embeddings import hash_embeddings
+from memagent.stores.hybrid_search import ScoredItem
 
 NS = namespace("u1", "c1", "facts")
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
