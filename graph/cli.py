@@ -42,6 +42,8 @@ class LazyGroup(OneLineErrors):
     when they are asked for, so the client commands start fast."""
 
     lazy = {"eval": ("memagent.evals.evaluation", "app")}
+    """Loaded by module name, so the composition root never imports the evaluation layer
+    above it; the eval group reads the settings itself (``load_settings``)."""
 
     def list_commands(self, ctx: Any) -> list[str]:
         return [*super().list_commands(ctx), *(n for n in self.lazy if n not in self.commands)]
@@ -403,25 +405,6 @@ def doctor_rows(
     free_gb = shutil.disk_usage(existing).free / 1e9
     rows.append(("disk", "low" if free_gb < 1.0 else "ok", f"{free_gb:.1f} GB free"))
     return rows
-
-
-EVALS_APP = "memagent.evals.evaluation"
-"""The ``eval`` sub-app's module: loaded by name when ``memagent eval`` runs, so the
-composition root never imports the evaluation layer above it."""
-
-
-@app.command(
-    "eval",
-    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-    add_help_option=False,
-)
-def eval_cmd(ctx: typer.Context) -> None:
-    """Evaluation harnesses: retrieval (LoCoMo), extraction, sessions (memagent eval --help)."""
-    import importlib
-
-    sub = typer.main.get_command(importlib.import_module(EVALS_APP).app)
-    prog = f"{ctx.find_root().info_name or 'memagent'} eval"
-    sub.main(args=list(ctx.args), prog_name=prog, obj=get_settings())
 
 
 def main() -> None:

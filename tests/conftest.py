@@ -63,3 +63,17 @@ def cli_env(
     monkeypatch.setenv("MEMAGENT_EMBEDDER", "hash")
     monkeypatch.setenv("MEMAGENT_LLM_TIMEOUT", "10")
     yield tmp_path
+
+
+@pytest.fixture(autouse=True)
+def _root_handler_filters() -> Iterator[None]:
+    """The CLI puts a redacting filter on the root's handlers (pytest's own capture
+    handlers among them, which outlive a test): take it off again, so a later test sees
+    the logging it set up and nothing an earlier command installed."""
+    import logging
+
+    before = {h: list(h.filters) for h in logging.getLogger().handlers}
+    yield
+    for handler in logging.getLogger().handlers:
+        for f in [f for f in handler.filters if f not in before.get(handler, [])]:
+            handler.removeFilter(f)
