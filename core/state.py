@@ -8,38 +8,15 @@ dict fields are defined by the Pydantic models in ``memagent.memory`` that own t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Final
+from typing import Annotated, Any
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from memagent.core.reducers import reduce_working
+from memagent.core.reducers import RESET, add_notes, fresh_notes, reduce_working
 
-RESET: Final = "__reset__"
-"""Leading marker of a ``degraded`` update that starts a new turn's list (see ``add_notes``)."""
-
-
-def add_notes(current: Sequence[str] | None, update: Sequence[str] | None) -> list[str]:
-    """Channel reducer for per-turn note lists such as ``State.degraded``.
-
-    Nodes return only the notes they add; the reducer appends them in order and
-    drops repeats, so nodes that run in one turn never overwrite each other. The
-    channel is checkpointed with the thread, so without a reset it would grow over
-    every turn: an update that starts with ``RESET`` (``fresh_notes``) replaces the
-    list instead. The first node of every turn sends one, so the list names only
-    the current turn's failures.
-    """
-    items = list(update or [])
-    if items and items[0] == RESET:
-        return list(dict.fromkeys(n for n in items[1:] if n != RESET))
-    return list(dict.fromkeys([*(current or []), *(n for n in items if n != RESET)]))
-
-
-def fresh_notes(*notes: str) -> list[str]:
-    """A ``degraded`` update that starts this turn's list with ``notes``."""
-    return [RESET, *notes]
+__all__ = ["RESET", "InputState", "State", "add_notes", "fresh_notes", "reduce_working"]
 
 
 @dataclass

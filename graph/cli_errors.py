@@ -43,9 +43,9 @@ def _bad_input() -> tuple[type[BaseException], ...]:
     """Errors that mean the user's input was wrong (exit code 2)."""
     from memagent.graph.cli_jobs import NotDeadError
     from memagent.graph.validation import InvalidMessageError
+    from memagent.memory.id_prefix import AmbiguousIdError, IdNotFoundError
     from memagent.memory.memory_ops import InvalidQueryError
     from memagent.memory.namespaces import InvalidScopeError
-    from memagent.stores.id_prefix import AmbiguousIdError, IdNotFoundError
 
     return (
         InvalidScopeError,

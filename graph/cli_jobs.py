@@ -16,7 +16,7 @@ from rich.table import Table
 
 from memagent.graph.cli_backend import request
 from memagent.graph.jobs import Job, JobQueue
-from memagent.stores.id_prefix import resolve_prefix
+from memagent.memory.id_prefix import resolve_prefix
 
 app = typer.Typer(no_args_is_help=True, help="Background extraction jobs.")
 out = Console()

@@ -27,8 +27,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from memagent.graph.cli_backend import fail, request
+from memagent.memory.id_prefix import abbreviate
 from memagent.memory.records import RecordType
-from memagent.stores.id_prefix import abbreviate
 
 app = typer.Typer(no_args_is_help=True, help="Long-term memories: list, search, audit, edit.")
 

@@ -2,6 +2,8 @@
 
 Records, namespaces, scoring, forgetting, profile, the write path (redaction
 with ``core.redact``, injection screen, compare-and-set, dedupe), extractors, the working-memory model
-and the CRM model. Works on any ``BaseStore`` (it uses ``stores`` only for the embedder of
-the injection classifier); imports ``llm``, ``prompts`` and ``core``, never the layers above.
+the CRM model and the id prefixes the CLI shows. Works on any ``BaseStore``: it uses
+``stores`` only for the embedder of the injection classifier, the ``MemoryStoreExtensions``
+protocol (checked once with ``isinstance``) and the read-only file helpers
+(``stores.file_access``); imports ``llm``, ``prompts`` and ``core``, never the layers above.
 """

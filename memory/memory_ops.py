@@ -29,10 +29,10 @@ from typing import Any, Protocol
 from langgraph.store.base import BaseStore, Item
 
 from memagent.memory.forgetting import refresh_profile
+from memagent.memory.id_prefix import IdNotFoundError, resolve_prefix
 from memagent.memory.namespaces import KINDS, namespace, scope_of
 from memagent.memory.profile import load_profile
 from memagent.memory.write_path import PENDING_PREFIX
-from memagent.stores.id_prefix import IdNotFoundError, resolve_prefix
 from memagent.stores.protocols import MemoryStoreExtensions
 
 MAX_QUERY_CHARS = 2000
