@@ -241,10 +241,10 @@ def _studio_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
     return build_default_graph().compile(name="memagent")
 
 
-def __getattr__(name: str) -> Any:
-    """``graph``: the agent without persistence, for ``langgraph dev`` / Studio
-    (langgraph.json). Built on first access, not on import: importing this module reads
-    no settings (an invalid one would otherwise break every importer, ``doctor`` too)."""
-    if name == "graph":
-        return _studio_graph()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def graph() -> CompiledStateGraph[Any, Any, Any, Any]:
+    """langgraph.json's ``memagent.graph.builder:graph``: the agent without persistence, for
+    ``langgraph dev`` / Studio, as a zero-argument graph factory. ``langgraph dev`` reads the
+    module's attributes directly (a module ``__getattr__`` is not seen), and a factory keeps
+    importing this module free of work: no settings read, nothing compiled (an invalid
+    setting would otherwise break every importer, ``doctor`` too)."""
+    return _studio_graph()
