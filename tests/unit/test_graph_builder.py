@@ -211,3 +211,20 @@ def test_recall_tuning_comes_from_settings(tmp_path: Path, monkeypatch: pytest.M
     assert not seen["recall"].expands
     with pytest.raises(ValueError, match="recall_entity_focus"):
         Settings(home=tmp_path, recall_entity_focus=1.5)
+
+
+def test_langgraph_json_graph_is_a_module_attribute_factory() -> None:
+    """``langgraph dev`` reads ``memagent.graph.builder:graph`` from the module's own
+    attributes (a module ``__getattr__`` is not seen, and Studio's runs then fail): it must
+    be a real attribute, a zero-argument factory returning the compiled graph."""
+    import json
+    from pathlib import Path
+
+    from langgraph.graph.state import CompiledStateGraph
+
+    spec = json.loads((Path(__file__).parents[2] / "langgraph.json").read_text())
+    module_name, attr = spec["graphs"]["sales_agent"].split(":")
+    assert module_name == b.__name__
+    factory = vars(b)[attr]
+    assert callable(factory)
+    assert isinstance(factory(), CompiledStateGraph)
