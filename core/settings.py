@@ -97,6 +97,13 @@ class Settings(BaseSettings):
         description="Threads of the local llama.cpp server (default: all cores but one).",
     )
     llm_timeout: float = Field(120.0, gt=0, description="Seconds per model call.")
+    prefix_reuse: bool = Field(
+        True,
+        description="Order the prompt stable blocks first and per-turn blocks last, and run "
+        "background model calls (router, summary, extraction, rewriting) on their own local "
+        "server, so the local server re-reads only the end of each chat prompt; off: the "
+        "former order and one server for every call.",
+    )
 
     # Store.
     qdrant_url: str | None = Field(None, description="Qdrant server URL; empty = embedded.")

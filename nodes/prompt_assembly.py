@@ -1,12 +1,18 @@
 """prompt_assembly: build this turn's prompt within a measured token budget.
 
-Order: system -> must-keep slots -> memory briefing -> running summary ->
-recent window -> current input. A current input too long for what the other blocks
-leave (a message may have 32,000 characters, far more tokens than a small window) is
-cut in the prompt's copy, head and tail kept around a note; the stored message keeps
-every character. The first four are sections of one leading
-SystemMessage (many chat templates reject a second system message); the
-recent window keeps whole turns, tool calls paired with their results.
+Order: stable first, per-turn last, so that consecutive prompts of a session share
+their longest prefix and the model server re-reads only the end (llama.cpp reuses the
+evaluated prefix of the previous request): system (+ running summary, which only
+changes when turns are evicted) -> recent window -> this turn's context (must-keep
+slots, memory briefing) -> current input. System and summary are sections of one
+leading SystemMessage (many chat templates reject a second system message); the
+per-turn context is put in the prompt's copy of the current user message, before the
+user's words (``stable_prefix=False`` gives the former order, every block in the
+leading SystemMessage, for comparison). A current input too long for what the other
+blocks leave (a message may have 32,000 characters, far more tokens than a small
+window) is cut in the prompt's copy, head and tail kept around a note; the stored
+message keeps every character. The recent window keeps whole turns, tool calls paired
+with their results.
 
 On the critical path everything is rules and arithmetic: working memory is
 updated by rules, evicted turns are folded into the summary by the rules
@@ -68,6 +74,7 @@ from memagent.prompts.prompt_assembly import (
     BRIEFING_HEADER,
     BRIEFING_OPEN,
     BRIEFING_RULES,
+    CURRENT_MESSAGE_HEADER,
     INPUT_SHORTENED,
     SECTION_SEPARATOR,
     SUMMARY_HEADER,
@@ -79,6 +86,8 @@ logger = memagent_logger(__name__)
 MAX_BRIEFING_ITEMS = 8
 MAX_BRIEFING_CHARS = 150
 LOW_WATERMARK = 0.6
+CONTEXT_SEAM = 2
+"""Tokens kept spare where the turn context meets the user's words (BPE may merge there)."""
 """When the recent window overflows it is cut to this fraction of its cap, so
 turns are evicted (and summarised) in batches, not one every turn."""
 
@@ -196,6 +205,35 @@ def fit_input(current: BaseMessage, max_tokens: int) -> tuple[BaseMessage, bool]
     return current.model_copy(update={"content": cut}), True
 
 
+def with_turn_context(current: BaseMessage, context: str) -> BaseMessage:
+    """The prompt's copy of ``current`` (same id) with this turn's context before the
+    user's words; ``current`` itself when there is no context."""
+    if not context:
+        return current
+    text = content_text(current.content)
+    body = f"{context}{SECTION_SEPARATOR}{CURRENT_MESSAGE_HEADER}\n{text}"
+    return current.model_copy(update={"content": body})
+
+
+def _layout(
+    *,
+    system: str,
+    turn_context: str,
+    summary: str,
+    window: Sequence[BaseMessage],
+    current: BaseMessage | None,
+    stable_prefix: bool,
+) -> list[BaseMessage]:
+    """The prompt's messages: stable blocks first, per-turn blocks last (module doc)."""
+    shown = f"{SUMMARY_HEADER}\n{summary}" if summary.strip() else ""
+    if not stable_prefix or current is None:  # nothing per-turn to carry the context
+        sections = [system, turn_context, shown]
+        head = SystemMessage(SECTION_SEPARATOR.join(t for t in sections if t))
+        return [head, *window, *([current] if current is not None else [])]
+    head = SystemMessage(SECTION_SEPARATOR.join(t for t in (system, shown) if t))
+    return [head, *window, with_turn_context(current, turn_context)]
+
+
 def assemble(
     *,
     system: str,
@@ -208,6 +246,7 @@ def assemble(
     must_keep: Sequence[str] = (),
     low_watermark: float = LOW_WATERMARK,
     slot_values: Sequence[str] = (),
+    stable_prefix: bool = True,
 ) -> Assembled:
     """Order and budget the prompt; fold turns that do not fit into the summary (rules).
 
@@ -215,22 +254,25 @@ def assemble(
     The recent window gets what the other blocks leave, up to ``budget.recent``;
     the summary's full budget is reserved so folding never pushes the prompt over.
     Summary lines that only repeat one of ``slot_values`` are not shown twice.
+    ``stable_prefix`` orders the blocks for prefix reuse (module doc).
     """
     if not system.strip():
         raise ValueError("the system prompt is empty")
     slots_text, slots_dropped = _fit_lines(slots, budget.slots)
     brief_text, brief_items = format_briefing(briefing, max_tokens=budget.briefing)
-    fixed = [system, slots_text, brief_text]
+    turn_context = SECTION_SEPARATOR.join(t for t in (slots_text, brief_text) if t)
+    layout = functools.partial(
+        _layout, system=system, turn_context=turn_context, stable_prefix=stable_prefix
+    )
     reserve = budget.summary + count_tokens(SUMMARY_HEADER) + 4
     shortened = False
     if current is not None:
-        head_tokens = count_message_tokens(SystemMessage(SECTION_SEPARATOR.join(fixed)))
-        room = budget.total - head_tokens - reserve - REPLY_PRIMING
+        empty = HumanMessage("", id=current.id)
+        around = count_message_tokens(layout(summary="", window=[], current=empty))
+        room = budget.total - around - reserve - REPLY_PRIMING - CONTEXT_SEAM
         current, shortened = fit_input(current, max(room, 0))
-    current_msgs = [current] if current is not None else []
     fixed_tokens = count_message_tokens(
-        [SystemMessage(SECTION_SEPARATOR.join(t for t in fixed if t)), *current_msgs],
-        reply_priming=True,
+        layout(summary="", window=[], current=current), reply_priming=True
     )
     cap = max(0, min(budget.recent, budget.total - fixed_tokens - reserve))
     window = [m for m in history if not isinstance(m, SystemMessage)]
@@ -245,10 +287,9 @@ def assemble(
     if count_tokens(summary) > budget.summary:
         summary = bound_summary(summary, budget.summary)
     shown = without_repeats(summary, slot_values)
-    sections = [*fixed, f"{SUMMARY_HEADER}\n{shown}" if shown.strip() else ""]
-    head = SystemMessage(SECTION_SEPARATOR.join(t for t in sections if t))
-    messages: list[BaseMessage] = [head, *window, *current_msgs]
+    messages = layout(summary=shown, window=window, current=current)
     tokens = count_message_tokens(messages, reply_priming=True)
+    current_msgs = [current] if current is not None else []
     blocks = [
         Block("system", count_tokens(system), budget.total),
         Block("slots", count_tokens(slots_text), budget.slots, dropped=slots_dropped),
@@ -345,6 +386,7 @@ async def assemble_turn(
         history=history,
         current=current,
         budget=_budget(runtime, settings),
+        stable_prefix=settings.prefix_reuse,
     )
     update: dict[str, Any] = {
         "prompt": result.messages,

@@ -21,6 +21,10 @@ SUMMARY_HEADER = (
 
 SECTION_SEPARATOR = "\n\n"
 
+CURRENT_MESSAGE_HEADER = "The user's message:"
+"""Separates this turn's context (slots, briefing), put at the start of the prompt's copy
+of the current user message, from the user's own words."""
+
 INPUT_SHORTENED = (
     "\n\n[… the middle of this message ({omitted} characters) was left out to fit the "
     "context window …]\n\n"

@@ -25,6 +25,7 @@ from memagent.prompts.prompt_assembly import (
     BRIEFING_CLOSE,
     BRIEFING_HEADER,
     BRIEFING_OPEN,
+    CURRENT_MESSAGE_HEADER,
     SUMMARY_HEADER,
 )
 from memagent.prompts.working_memory import SLOTS_HEADER
@@ -45,24 +46,36 @@ def history(turns: int, words: int = 60) -> list[BaseMessage]:
     return out
 
 
+def _order_args() -> dict[str, Any]:
+    return {
+        "system": SYSTEM,
+        "slots": f"{SLOTS_HEADER}\nConstraints:\n- under 500 words",
+        "briefing": [{"content": "demo agreed for next Wednesday", "type": "commitment"}],
+        "summary": "- budget $120k",
+        "history": history(2, 5),
+        "current": HumanMessage("What next?", id="now"),
+        "budget": BUDGET,
+    }
+
+
 def test_order_of_blocks() -> None:
-    briefing = [{"content": "demo agreed for next Wednesday", "type": "commitment"}]
-    r = assemble(
-        system=SYSTEM,
-        slots=f"{SLOTS_HEADER}\nConstraints:\n- under 500 words",
-        briefing=briefing,
-        summary="- budget $120k",
-        history=history(2, 5),
-        current=HumanMessage("What next?", id="now"),
-        budget=BUDGET,
-    )
+    """Stable first (system, summary, window), this turn's context last, in the prompt's
+    copy of the current message (the stored message is not touched)."""
+    args = _order_args()
+    r = assemble(**args)
     head = r.messages[0]
     assert isinstance(head, SystemMessage)
     text = str(head.content)
-    order = [text.index(x) for x in (SYSTEM, SLOTS_HEADER, BRIEFING_HEADER, SUMMARY_HEADER)]
-    assert order == sorted(order)
-    assert r.messages[-1].id == "now"
+    assert text.index(SYSTEM) < text.index(SUMMARY_HEADER)
+    assert SLOTS_HEADER not in text and BRIEFING_HEADER not in text
     assert [m.id for m in r.messages[1:-1]] == [m.id for m in history(2, 5)]
+    last = r.messages[-1]
+    assert isinstance(last, HumanMessage) and last.id == "now"
+    body = str(last.content)
+    marks = (SLOTS_HEADER, "under 500 words", BRIEFING_HEADER, "demo agreed")
+    order = [body.index(x) for x in (*marks, CURRENT_MESSAGE_HEADER, "What next?")]
+    assert order == sorted(order) and body.endswith("What next?")
+    assert args["current"].content == "What next?"
     assert [b.name for b in r.blocks] == [
         "system",
         "slots",
@@ -72,6 +85,50 @@ def test_order_of_blocks() -> None:
         "input",
     ]
     assert r.tokens == count_message_tokens(r.messages, reply_priming=True)
+
+
+def test_former_order_without_stable_prefix() -> None:
+    """``stable_prefix=False`` (the benchmark's "off" side): every block in the head."""
+    r = assemble(**_order_args(), stable_prefix=False)
+    text = str(r.messages[0].content)
+    order = [text.index(x) for x in (SYSTEM, SLOTS_HEADER, BRIEFING_HEADER, SUMMARY_HEADER)]
+    assert order == sorted(order)
+    assert r.messages[-1].id == "now" and r.messages[-1].content == "What next?"
+    assert [m.id for m in r.messages[1:-1]] == [m.id for m in history(2, 5)]
+    assert r.tokens == count_message_tokens(r.messages, reply_priming=True)
+
+
+def _rendered(messages: list[BaseMessage]) -> list[tuple[str, str]]:
+    return [(m.type, str(m.content)) for m in messages]
+
+
+@pytest.mark.parametrize("stable", [True, False])
+def test_consecutive_turns_share_the_prompt_prefix(stable: bool) -> None:
+    """Turn n+1's prompt starts with turn n's prompt up to turn n's current message, even
+    when the briefing and the slots change: the model server re-reads only the end."""
+    turns: list[BaseMessage] = []
+    prompts = []
+    for n in range(4):
+        current = HumanMessage(f"question {n} about the rollout", id=f"q{n}")
+        r = assemble(
+            system=SYSTEM,
+            slots=f"{SLOTS_HEADER}\nConstraints:\n- budget ${100 + n}k",
+            briefing=[{"content": f"memory recalled for turn {n}", "type": "fact"}],
+            history=turns,
+            current=current,
+            budget=BUDGET,
+            stable_prefix=stable,
+        )
+        assert not r.evicted
+        prompts.append(_rendered(r.messages))
+        turns = [*turns, current, AIMessage(f"answer {n}", id=f"a{n}")]
+    for n, (before, after) in enumerate(zip(prompts, prompts[1:], strict=False)):
+        shared = before[:-1]
+        if stable:
+            assert after[: len(shared)] == shared
+            assert after[len(shared)] == ("human", f"question {n} about the rollout")
+        else:  # the former order changes the head every turn
+            assert after[0] != before[0]
 
 
 def test_budgets_hold_and_system_is_never_dropped() -> None:
@@ -143,7 +200,10 @@ async def test_node_in_a_graph_stamps_updates_slots_and_measures() -> None:
         context=Context(context_window=4096),
     )
     assert out["prompt_tokens"] == count_message_tokens(out["prompt"], reply_priming=True)
-    assert "under 500 words" in str(out["prompt"][0].content)
+    slots = str(out["prompt"][-1].content)  # this turn's context, before the user's words
+    assert slots.index(SLOTS_HEADER) < slots.index("under 500 words") < slots.index(
+        CURRENT_MESSAGE_HEADER
+    )
     assert out["working"]["version"] == 1
     assert out["messages"][0].additional_kwargs["memagent"]["turn"] == 1
 
@@ -225,7 +285,7 @@ async def test_idle_working_memory_is_archived_on_the_next_turn() -> None:
     assert out["working"]["constraints"] == {} and out["working"]["version"] == 2
     assert any("120,000" in line for line in out["working"]["archive"])
     assert any("expired" in note for note in out["degraded"])
-    assert "120,000" not in str(out["prompt"][0].content)
+    assert not any("120,000" in str(m.content) for m in out["prompt"])
 
 
 async def _consolidation_state() -> State:
