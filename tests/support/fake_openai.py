@@ -1,7 +1,8 @@
 """A tiny OpenAI-compatible chat server on 127.0.0.1 for tests that run whole processes.
 
 It answers router calls (requests with ``response_format``) with a scripted route and
-every other call with a reply that echoes the last user message, streamed or not, and
+every other call with a reply that echoes the last user message (the user's words: the
+turn context prompt assembly puts before them is left out), streamed or not, and
 records what it was sent. ``token_delay_s`` makes replies slow (each streamed word waits
 that long), so tests can overlap turns or interrupt one. Shared by the CLI, service and
 Studio tests.
@@ -16,6 +17,8 @@ import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from memagent.prompts.prompt_assembly import CURRENT_MESSAGE_HEADER
 
 
 class FakeOpenAI:
@@ -48,7 +51,8 @@ class FakeOpenAI:
                     text = json.dumps(fake.route)
                 else:
                     last = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
-                    text = f"FAKE reply to: {str(last)[:40]}"
+                    words = str(last).rpartition(f"{CURRENT_MESSAGE_HEADER}\n")[2]
+                    text = f"FAKE reply to: {words[:40]}"
                 if not body.get("stream"):
                     time.sleep(fake.token_delay_s * len(text.split(" ")))
                     self._send(
