@@ -201,8 +201,10 @@ async def test_node_in_a_graph_stamps_updates_slots_and_measures() -> None:
     )
     assert out["prompt_tokens"] == count_message_tokens(out["prompt"], reply_priming=True)
     slots = str(out["prompt"][-1].content)  # this turn's context, before the user's words
-    assert slots.index(SLOTS_HEADER) < slots.index("under 500 words") < slots.index(
-        CURRENT_MESSAGE_HEADER
+    assert (
+        slots.index(SLOTS_HEADER)
+        < slots.index("under 500 words")
+        < slots.index(CURRENT_MESSAGE_HEADER)
     )
     assert out["working"]["version"] == 1
     assert out["messages"][0].additional_kwargs["memagent"]["turn"] == 1
