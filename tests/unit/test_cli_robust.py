@@ -82,6 +82,7 @@ def invalid_values(tmp: Path) -> dict[str, str]:
         "llm_port": "99999",
         "llm_threads": "0",
         "llm_timeout": "0",
+        "prefix_reuse": "maybe",
         "qdrant_url": "localhost:6333",
         "store_location": str(a_file),
         "store_shared": "maybe",
