@@ -34,12 +34,15 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 USER, CUSTOMER = "bench-user", "acme"
 OVERHEAD_NODES = ("query_rewrite", "recall", "prompt_assembly", "async_extract")
+PROMPT_TPS, GEN_TPS = 100.0, 20.0
+"""The bundled model's speeds on an idle 2-core machine (issue 16), for the projection
+printed beside the measured times (a shared machine's load inflates those)."""
 
 MEMORIES = [
     "Acme's budget for the CRM rollout is $120,000 for this fiscal year.",
@@ -157,7 +160,9 @@ class Turn:
     overhead_ms: float
     tokens: int
     all_evaluated: int = 0
-    extra: dict[str, float] = field(default_factory=dict)
+    """Every request of the turn on the chat server (the reply, and routing when shared)."""
+    background: int = 0
+    """Prompt tokens the background server evaluated during the turn (routing)."""
 
 
 async def seed(agent: Any, settings: Any) -> None:
@@ -187,6 +192,7 @@ async def session(settings: Any, turns: int) -> list[Turn]:
         async with aopen_agent(settings) as agent:
             await seed(agent, settings)
             tail = LogTail(log_file(state_dir(settings)))
+            bg_tail = LogTail(log_file(state_dir(settings), "background"))
             for n in range(turns):
                 times.ms.clear()
                 first: list[float] = []
@@ -209,6 +215,7 @@ async def session(settings: Any, turns: int) -> list[Turn]:
                 end = time.perf_counter()
                 await asyncio.sleep(0.2)  # the server's log lines of this turn
                 reqs = parse_requests(tail.read())
+                bg_reqs = parse_requests(bg_tail.read())
                 reply_req = reqs[-1] if reqs else Request(0, 0)
                 out.append(
                     Turn(
@@ -220,12 +227,13 @@ async def session(settings: Any, turns: int) -> list[Turn]:
                         overhead_ms=sum(times.ms.get(k, 0.0) for k in OVERHEAD_NODES),
                         tokens=count[0],
                         all_evaluated=sum(r.evaluated for r in reqs),
+                        background=sum(r.evaluated for r in bg_reqs),
                     )
                 )
                 t = out[-1]
                 print(
                     f"  turn {t.n:2d}: sent {t.sent:5d} eval {t.evaluated:5d} "
-                    f"(all reqs {t.all_evaluated:5d}) ttft {t.ttft:5.2f}s reply {t.reply:5.2f}s "
+                    f"(all reqs {t.all_evaluated:5d}, background {t.background:4d}) ttft {t.ttft:5.2f}s reply {t.reply:5.2f}s "
                     f"overhead {t.overhead_ms:6.1f}ms chunks {t.tokens}",
                     flush=True,
                 )
@@ -296,6 +304,21 @@ def side_by_side(on: list[Turn], off: list[Turn]) -> None:
               f"{f(a, 'overhead_ms', '6.1f')} / {f(b, 'overhead_ms', '6.1f')}")  # fmt: skip
 
 
+def projected(turns: list[Turn], prompt_tps: float, gen_tps: float) -> str:
+    """TTFT and reply time at fixed model speeds, from the measured token counts and
+    overhead: what the same session costs on an unloaded machine of those speeds."""
+    late = [t for t in turns if t.n >= 3]
+    ttft = [(t.all_evaluated + t.background) / prompt_tps + t.overhead_ms / 1000 for t in late]
+    reply = [x + t.tokens / gen_tps for x, t in zip(ttft, late, strict=True)]
+    if not late:
+        return ""
+    return (
+        f"projected at {prompt_tps:.0f} prompt tok/s and {gen_tps:.0f} output tok/s: "
+        f"TTFT p50 {statistics.median(ttft):.2f}s p95 {pct(ttft, 0.95):.2f}s · "
+        f"reply p50 {statistics.median(reply):.2f}s p95 {pct(reply, 0.95):.2f}s"
+    )
+
+
 def summary(name: str, turns: list[Turn]) -> None:
     late = [t for t in turns if t.n >= 3]
     if not late:
@@ -313,6 +336,7 @@ def summary(name: str, turns: list[Turn]) -> None:
         f"overhead p50 {statistics.median(over):.1f}ms p95 {pct(over, 0.95):.1f}ms [<= 60] · "
         f"mean chunks {statistics.mean(t.tokens for t in turns):.0f}"
     )
+    print(f"      {projected(turns, PROMPT_TPS, GEN_TPS)}")
 
 
 def main() -> None:
@@ -328,7 +352,7 @@ def main() -> None:
     from memagent.core.settings import Settings
 
     print(f"latency bench: {a.turns} turns, replies <= {a.reply_tokens} tokens, "
-          f"{os.cpu_count()} cores", flush=True)  # fmt: skip
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
     results: dict[str, list[Turn]] = {}
     homes: list[Path] = []
     for mode in ("on", "off")[: 1 if a.skip_off else 2]:
@@ -342,6 +366,7 @@ def main() -> None:
     print()
     for mode, turns in results.items():
         summary(mode, turns)
+    print(f"load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if not a.skip_ask:
         home = Path(tempfile.mkdtemp(prefix="memagent-latency-ask-"))
         homes.append(home)
