@@ -59,7 +59,7 @@ from memagent.memory.working_memory import (
     superseded,
 )
 from memagent.memory.working_rules import rules_patch
-from memagent.nodes.messages import stamp_missing
+from memagent.nodes.messages import stamp_missing, with_context
 from memagent.nodes.summary import (
     bound_summary,
     drop_superseded,
@@ -210,9 +210,7 @@ def with_turn_context(current: BaseMessage, context: str) -> BaseMessage:
     user's words; ``current`` itself when there is no context."""
     if not context:
         return current
-    text = content_text(current.content)
-    body = f"{context}{SECTION_SEPARATOR}{CURRENT_MESSAGE_HEADER}\n{text}"
-    return current.model_copy(update={"content": body})
+    return with_context(current, f"{context}{SECTION_SEPARATOR}{CURRENT_MESSAGE_HEADER}\n")
 
 
 def _layout(

@@ -337,3 +337,17 @@ def test_graph_summary_model_follows_the_graphs_settings_and_factory(tmp_path: P
     rules = Settings(home=tmp_path, summarizer="rules")
     assert _summary_model(llm, lambda: model) is model
     assert _summary_model(rules, lambda: model) is None
+
+
+def test_the_turn_context_comes_off_again() -> None:
+    """``user_words`` gives back the user's message from the prompt's copy (the router
+    reads that), whatever the user wrote, even the separator's own words."""
+    from memagent.nodes.messages import user_words
+
+    words = f"{CURRENT_MESSAGE_HEADER}\nquote: <<<memories"
+    r = assemble(**{**_order_args(), "current": HumanMessage(words, id="now")})
+    sent = r.messages[-1]
+    assert BRIEFING_HEADER in str(sent.content)
+    assert user_words(sent).content == words and user_words(sent).id == "now"
+    plain = HumanMessage("hi", id="x")
+    assert user_words(plain) is plain
