@@ -18,7 +18,7 @@ Replies are capped at ``--reply-tokens`` (60, the target's reply length). Target
 (issue 16), checked from turn 3 on: TTFT p50 <= 1.5 s, reply p50 <= 4 s, evaluated <= 30%
 of sent, warm ask p50 <= 5 s, overhead p95 <= 60 ms.
 
-    .venv/bin/python bench/latency_bench.py [--turns 20] [--asks 3] [--skip-off] [--skip-ask]
+    .venv/bin/python bench/latency_bench.py [--turns 20] [--asks 3] [--modes on,off] [--skip-ask]
 """
 
 from __future__ import annotations
@@ -339,30 +339,38 @@ def summary(name: str, turns: list[Turn]) -> None:
     print(f"      {projected(turns, PROMPT_TPS, GEN_TPS)}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=20)
-    parser.add_argument("--asks", type=int, default=3)
-    parser.add_argument("--reply-tokens", type=int, default=60)
-    parser.add_argument("--skip-off", action="store_true", help="only prefix reuse on")
-    parser.add_argument("--skip-ask", action="store_true")
-    parser.add_argument("--keep", action="store_true", help="keep the temporary homes")
-    a = parser.parse_args()
-
+async def sessions(modes: list[str], a: argparse.Namespace, homes: list[Path]) -> dict[str, Any]:
     from memagent.core.settings import Settings
 
-    print(f"latency bench: {a.turns} turns, replies <= {a.reply_tokens} tokens, "
-          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
     results: dict[str, list[Turn]] = {}
-    homes: list[Path] = []
-    for mode in ("on", "off")[: 1 if a.skip_off else 2]:
+    for mode in modes:
         home = Path(tempfile.mkdtemp(prefix=f"memagent-latency-{mode}-"))
         homes.append(home)
         settings = Settings(home=home, prefix_reuse=mode == "on", reply_tokens=a.reply_tokens)
         print(f"\nprefix reuse {mode} (home {home}, {settings.llm_threads} server threads)",
               flush=True)  # fmt: skip
-        results[mode] = asyncio.run(session(settings, a.turns))
-    side_by_side(results["on"], results.get("off", []))
+        results[mode] = await session(settings, a.turns)
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=20)
+    parser.add_argument("--asks", type=int, default=3)
+    parser.add_argument("--reply-tokens", type=int, default=60)
+    parser.add_argument("--modes", default="on,off", help="prefix reuse modes to run")
+    parser.add_argument("--skip-ask", action="store_true")
+    parser.add_argument("--skip-session", action="store_true", help="only the ask timings")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary homes")
+    a = parser.parse_args()
+
+    print(f"latency bench: {a.turns} turns, replies <= {a.reply_tokens} tokens, "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+    homes: list[Path] = []
+    modes = [] if a.skip_session else [m for m in a.modes.split(",") if m in ("on", "off")]
+    results = asyncio.run(sessions(modes, a, homes))  # one event loop: clients are cached
+    if results:
+        side_by_side(results.get("on", []), results.get("off", []))
     print()
     for mode, turns in results.items():
         summary(mode, turns)
