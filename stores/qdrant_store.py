@@ -85,7 +85,7 @@ from typing import Literal
 from langgraph.store.base import IndexConfig, TTLConfig
 
 from memagent.stores import store_ops as ops_
-from memagent.stores.engines import PointData
+from memagent.stores.engines import Distance, PointData
 from memagent.stores.fusion import HybridConfig
 from memagent.stores.hybrid_search import ScoredItem
 from memagent.stores.store_core import index_distance
@@ -168,7 +168,7 @@ class QdrantStore(StoreExtensions):
         indexed = self.index_config is not None
         if recs:
             stored = recs[0].payload
-            distance = stored.get("distance") or "cosine"  # stores from before it was kept
+            distance: Distance = stored.get("distance") or "cosine"  # older stores: cosine
             if stored.get("indexed") and not indexed:
                 self.engine.dims = int(stored.get("dims") or self.engine.dims)
                 self.engine.distance = distance
