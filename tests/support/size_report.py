@@ -109,7 +109,9 @@ def main(argv: list[str], root: Path = ROOT) -> int:
     for line in [*map(str, over), *exempt]:
         print(line)
     modules = sum(1 for o in over if not o.name)
-    print(f"{modules} modules over {MAX_MODULE_LINES} lines, {len(over) - modules} functions over {MAX_FUNCTION_LINES} lines")
+    print(
+        f"{modules} modules over {MAX_MODULE_LINES} lines, {len(over) - modules} functions over {MAX_FUNCTION_LINES} lines"
+    )
     return 1 if over else 0
 
 
