@@ -14,8 +14,8 @@ they decide which path to take, instead of probing single methods:
 
 A store may subclass the Protocol explicitly (``QdrantStore`` does, through
 ``store_extensions.StoreExtensions``): it then inherits the async twins of ``get_rev``,
-``put_if`` and ``touch``, which run the sync method in a thread, and mypy checks its
-signatures against these. A store that only matches the Protocol structurally writes
+``put_if`` and ``touch``, which run the sync method in a thread, and a type checker
+checks its signatures against these. A store that only matches the Protocol structurally writes
 all of them.
 """
 
