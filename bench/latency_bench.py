@@ -55,6 +55,33 @@ MEMORIES = [
     "The demo for Acme's sales managers is scheduled for Wednesday.",
 ]
 
+MORE_MEMORIES = [
+    "Acme's finance team closes its books on the 25th of each month.",
+    "Priya from Acme procurement needs three vendor quotes before any purchase order.",
+    "Acme opened a new office in Lisbon with 12 account executives.",
+    "Acme's legal team wants our data processing agreement redlined by April.",
+    "Acme prefers invoices in euros for its European entities.",
+    "Acme's CEO mentioned an IPO plan for next year at the kickoff.",
+    "Acme complained that their last vendor had slow support response times.",
+    "Acme's marketing department runs HubSpot for email campaigns.",
+    "Acme's sales reps mostly work from iPads in the field.",
+    "Acme asked whether we host data in the EU region.",
+    "Acme's CFO Martin approves any spend above $50,000.",
+    "Acme's rollout should start with the inside sales team in Chicago.",
+    "Acme wants weekly usage reports sent to Dana every Monday.",
+    "Acme had an outage in November that delayed their previous CRM project.",
+    "Acme's support contract must include a 4-hour response SLA.",
+    "Acme's training budget is separate from the software budget.",
+    "Acme wants to integrate the CRM with their NetSuite ERP.",
+    "Acme's competitor evaluation also includes HubSpot Sales Hub.",
+    "Acme's headcount plan adds 20 sales reps in the second half.",
+    "Acme asked for references from two manufacturing customers.",
+    "Acme's board meets in the first week of every quarter.",
+    "Acme requested a sandbox environment for their admins.",
+    "Acme's sales operations lead is Kim Tanaka.",
+    "Acme's fiscal year starts in February.",
+]
+
 QUESTIONS = [
     "Remind me where we stand with Acme.",
     "Who signs the contract on their side?",
@@ -165,20 +192,20 @@ class Turn:
     """Prompt tokens the background server evaluated during the turn (routing)."""
 
 
-async def seed(agent: Any, settings: Any) -> None:
+async def seed(agent: Any, settings: Any, extra: int = 0) -> None:
     from memagent.memory.extractors import candidate_from_text
     from memagent.memory.write_path import WriteConfig, write_memory
 
     config = WriteConfig.for_settings(settings)
     lock = agent.queue.lock if agent.queue is not None else None
-    for text in MEMORIES:
+    for text in [*MEMORIES, *MORE_MEMORIES[:extra]]:
         await asyncio.to_thread(
             write_memory, agent.store, USER, CUSTOMER, candidate_from_text(text),
             origin="manual", lock=lock, config=config,
         )  # fmt: skip
 
 
-async def session(settings: Any, turns: int) -> list[Turn]:
+async def session(settings: Any, turns: int, extra: int = 0) -> list[Turn]:
     from memagent.graph.agent import aopen_agent, arun_turn
     from memagent.llm.server import ensure_local_server, log_file, state_dir
 
@@ -190,7 +217,7 @@ async def session(settings: Any, turns: int) -> list[Turn]:
     out: list[Turn] = []
     try:
         async with aopen_agent(settings) as agent:
-            await seed(agent, settings)
+            await seed(agent, settings, extra)
             tail = LogTail(log_file(state_dir(settings)))
             bg_tail = LogTail(log_file(state_dir(settings), "background"))
             for n in range(turns):
@@ -349,7 +376,7 @@ async def sessions(modes: list[str], a: argparse.Namespace, homes: list[Path]) -
         settings = Settings(home=home, prefix_reuse=mode == "on", reply_tokens=a.reply_tokens)
         print(f"\nprefix reuse {mode} (home {home}, {settings.llm_threads} server threads)",
               flush=True)  # fmt: skip
-        results[mode] = await session(settings, a.turns)
+        results[mode] = await session(settings, a.turns, a.more_memories)
     return results
 
 
@@ -360,6 +387,13 @@ def main() -> None:
     parser.add_argument("--reply-tokens", type=int, default=60)
     parser.add_argument("--modes", default="on,off", help="prefix reuse modes to run")
     parser.add_argument("--skip-ask", action="store_true")
+    parser.add_argument(
+        "--more-memories",
+        type=int,
+        default=0,
+        help=f"seed up to {len(MORE_MEMORIES)} more memories, so the briefing's top 8 changes "
+        "from question to question (with the 8 base memories it holds all of them every turn)",
+    )
     parser.add_argument("--skip-session", action="store_true", help="only the ask timings")
     parser.add_argument("--keep", action="store_true", help="keep the temporary homes")
     a = parser.parse_args()
