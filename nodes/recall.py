@@ -29,6 +29,7 @@ from memagent.nodes.recall_expand import (
     feedback_terms,
     focus,
     named_entities,
+    without_placeholders,
 )
 from memagent.stores.protocols import MemoryStoreExtensions
 
@@ -261,7 +262,7 @@ def _expand(
         return hits
     keyword_idf, search_scored = store.keyword_idf, store.search_scored
     top = sorted(hits, key=lambda h: -h[1])[: tuning.feedback_docs]
-    top_terms = [keyword_idf(ns, _content(h[0])) for h in top]
+    top_terms = [keyword_idf(ns, without_placeholders(_content(h[0]))) for h in top]
     terms = feedback_terms(keyword_idf(ns, query), top_terms, tuning.feedback_terms)
     if not terms:
         return hits
