@@ -24,6 +24,7 @@ from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
 from memagent.memory.namespaces import namespace
 from memagent.memory.scoring import ScoreWeights, score
+from memagent.memory.write_cas import PENDING_PREFIX
 from memagent.nodes.recall_expand import (
     RecallTuning,
     feedback_terms,
@@ -31,7 +32,9 @@ from memagent.nodes.recall_expand import (
     named_entities,
     without_placeholders,
 )
+from memagent.nodes.recall_overview import is_overview, overview_keys
 from memagent.stores.protocols import MemoryStoreExtensions
+from memagent.stores.tokenize import tokenize
 
 logger = memagent_logger(__name__)
 
@@ -44,6 +47,10 @@ MAX_PROFILE_ITEMS = 3
 """Top facts of the customer profile (``memagent.memory.profile``) pinned at session start."""
 MAX_COMMITMENTS = 3
 """Open commitments shown at session start, before any question is asked."""
+MAX_OVERVIEW_ITEMS = 7
+"""Current facts pinned for a broad question about the account (``recall_overview``)."""
+MAX_PENDING_ITEMS = 2
+"""Unconfirmed facts (the speaker said "maybe", "可能") shown beside the confirmed ones."""
 
 # fmt: off
 REFERENCE_MARKERS = (
@@ -61,6 +68,11 @@ SMALL_TALK = frozenset((
 # fmt: on
 
 
+Origin = Literal["search", "profile", "commitment", "overview", "pending"]
+"""Why an item is in the briefing: found by the search, pinned at session start (profile,
+commitments), pinned for a broad question (overview), or an unconfirmed fact (pending)."""
+
+
 class RecallNode(Protocol):
     """The recall slot: reads the query, writes ``recall_trace`` and ``briefing``."""
 
@@ -74,7 +86,7 @@ class RecalledItem:
     key: str
     content: str
     type: str
-    origin: Literal["search", "profile", "commitment"]
+    origin: Origin
     relevance: float
     recency: float
     importance: float
@@ -82,6 +94,8 @@ class RecalledItem:
     score: float
     dense: float | None = None
     keyword: float | None = None
+    status: Literal["active", "unconfirmed"] = "active"
+    """``unconfirmed``: a pending fact, held until a second mention; the briefing says so."""
 
 
 @dataclass
@@ -107,6 +121,7 @@ class RecallResult:
                 "score": round(i.score, 4),
                 "key": i.key,
                 "origin": i.origin,
+                "status": i.status,
             }
             for i in self.items
         ]
@@ -159,17 +174,18 @@ def score_candidate(
     key: str,
     *,
     relevance: float,
-    origin: Literal["search", "profile", "commitment"],
+    origin: Origin,
     weights: ScoreWeights,
     now: datetime,
     dense: float | None = None,
     keyword: float | None = None,
 ) -> RecalledItem | None:
-    """Score one stored value; ``None`` when it is not an active record with content."""
+    """Score one stored value; ``None`` when it is not an active record with content (a
+    pending one passes when ``origin`` is ``pending``)."""
     content = value.get("content") or value.get("summary")
     if not isinstance(content, str) or not content.strip():
         return None
-    if value.get("status", "active") != "active":
+    if value.get("status", "active") != "active" and origin != "pending":
         return None
     parts = score(
         relevance=relevance,
@@ -194,6 +210,7 @@ def score_candidate(
         score=round(parts.score, 4),
         dense=dense,
         keyword=keyword,
+        status="unconfirmed" if origin == "pending" else "active",
     )
 
 
@@ -334,6 +351,73 @@ def _pinned(
     return pinned + commitments[:MAX_COMMITMENTS]
 
 
+def _overview(
+    store: BaseStore, ns: tuple[str, ...], weights: ScoreWeights, now: datetime
+) -> list[RecalledItem]:
+    """The account's most important current facts, for a broad question
+    (``memagent.nodes.recall_overview``); relevance 1.0 like every pinned item."""
+    found = store.search(ns, filter={"status": "active"}, limit=500)
+    values = {i.key: i.value for i in found if isinstance(i.value, dict)}
+    keys = overview_keys(values.items(), MAX_OVERVIEW_ITEMS)
+    return [
+        scored
+        for key in keys
+        if (
+            scored := score_candidate(
+                values[key], key, relevance=1.0, origin="overview", weights=weights, now=now
+            )
+        )
+    ]
+
+
+def _terms(text: str) -> set[str]:
+    return {t for t in tokenize(text) if len(t) > 1 or not t.isascii()}
+
+
+def _pending(
+    store: BaseStore,
+    ns: tuple[str, ...],
+    query: str,
+    everything: bool,
+    weights: ScoreWeights,
+    now: datetime,
+) -> list[RecalledItem]:
+    """Pending facts (held until a second mention, so not in the search index) that share
+    a term with the query, or all of them for a broad question; best overlap first.
+    They are few per account (they expire), so a filtered listing is cheap."""
+    wanted = _terms(query)
+    out: list[tuple[float, RecalledItem]] = []
+    for item in store.search(ns, filter={"status": "archived"}, limit=100):
+        if not item.key.startswith(PENDING_PREFIX) or not isinstance(item.value, dict):
+            continue
+        shared = wanted & _terms(f"{_content(item)} {item.value.get('attribute', '')}")
+        overlap = len(shared) / max(1, len(wanted))
+        if not shared and not everything:
+            continue
+        scored = score_candidate(
+            item.value, item.key, relevance=1.0, origin="pending", weights=weights, now=now
+        )
+        if scored:
+            out.append((overlap, scored))
+    out.sort(key=lambda pair: (-pair[0], -pair[1].score))
+    return [item for _, item in out[:MAX_PENDING_ITEMS]]
+
+
+def with_pending(
+    items: list[RecalledItem], pending: list[RecalledItem], weights: ScoreWeights
+) -> list[RecalledItem]:
+    """``items`` plus the unconfirmed facts, after them; when the list is full, the
+    weakest search results make room (pinned items never do)."""
+    if not pending:
+        return items
+    room = weights.max_items - len(pending)
+    kept = list(items)
+    while len(kept) > room and any(i.origin == "search" for i in kept):
+        weakest = min((i for i in kept if i.origin == "search"), key=lambda i: i.score)
+        kept.remove(weakest)
+    return [*kept, *pending][: weights.max_items]
+
+
 def recall_memories(
     store: BaseStore,
     user_id: str,
@@ -349,8 +433,11 @@ def recall_memories(
 ) -> RecallResult:
     """Memories of one user about one customer for ``query`` (never another scope's).
 
-    ``new_session`` adds the profile and top open commitments; ``force_search`` searches
-    even a message that looks like small talk (it referred back to an earlier session).
+    ``new_session`` adds the profile and top open commitments; a broad question about
+    the account (``recall_overview.is_overview``) adds its most important current facts
+    instead; pending facts that match the query come last, marked ``unconfirmed``.
+    ``force_search`` searches even a message that looks like small talk (it referred back
+    to an earlier session).
     ``tuning`` sets the candidate depth, feedback expansion and entity focus
     (``memagent.nodes.recall_expand``).
     """
@@ -360,12 +447,19 @@ def recall_memories(
     result = RecallResult(mode=mode, queries=[query] if query else [])
     pinned: list[RecalledItem] = []
     found: list[RecalledItem] = []
-    if new_session:
-        try:
+    pending: list[RecalledItem] = []
+    broad = bool(query.strip()) and is_overview(query, customer_id)
+    try:
+        if broad:
+            result.notes.append("broad question: the account's key facts are pinned")
+            pinned = _overview(store, facts, weights, now)
+        elif new_session:
             pinned = _pinned(store, user_id, customer_id, weights, now)
-        except Exception as exc:  # a broken store must not break the turn
-            result.degraded = True
-            result.errors.append(f"profile: {type(exc).__name__}: {exc}")
+        if query.strip():
+            pending = _pending(store, facts, query, broad, weights, now)
+    except Exception as exc:  # a broken store must not break the turn
+        result.degraded = True
+        result.errors.append(f"pinned: {type(exc).__name__}: {exc}")
     if query.strip() and (force_search or should_search(query)):
         result.searched = True
         try:
@@ -391,7 +485,7 @@ def recall_memories(
             )
             if scored:
                 found.append(scored)
-    result.items = select(pinned, found, weights)
+    result.items = with_pending(select(pinned, found, weights), pending, weights)
     result.elapsed_ms = (time.perf_counter() - start) * 1000.0
     if result.degraded:
         result.items = []

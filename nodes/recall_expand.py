@@ -32,9 +32,7 @@ GENERIC_ENTITIES = frozenset({"customer", "user", "客户", "用户"})
 """Default subjects of every record: naming them focuses nothing."""
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _SEPARATORS = re.compile(r"[\s_\-]+")
-PLACEHOLDER = re.compile(
-    rf"\[?(?:{'|'.join(LABELS.values())})#[0-9a-f]{{4,}}\]?", re.IGNORECASE
-)
+PLACEHOLDER = re.compile(rf"\[?(?:{'|'.join(LABELS.values())})#[0-9a-f]{{4,}}\]?", re.IGNORECASE)
 """A redaction placeholder, bracketed or not, in any case (``[PHONE#3fa2c0de]``)."""
 _ID_LIKE = re.compile(r"[a-z_]*(?=[0-9a-f-]*[0-9])(?=[0-9a-f-]*[a-f])[0-9a-f-]{6,}", re.IGNORECASE)
 """A term that is an opaque id: a hex tag or uuid part with digits and letters, maybe
