@@ -221,6 +221,23 @@ def with_briefing(current: BaseMessage, brief_text: str) -> BaseMessage:
     return current.model_copy(update={"content": [{"type": "text", "text": lead}, *content]})
 
 
+_MESSAGE_MARKER = WITH_BRIEFING.split("{briefing}", 1)[1].split("{message}", 1)[0]
+
+
+def without_briefing(prompt: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """``prompt`` with the user's words only in its last user message (for the tool
+    router, which must route on what the user asked, not on recalled notes)."""
+    out = list(prompt)
+    for i in range(len(out) - 1, -1, -1):
+        message = out[i]
+        if isinstance(message, HumanMessage):
+            if isinstance(message.content, str) and _MESSAGE_MARKER in message.content:
+                words = message.content.rsplit(_MESSAGE_MARKER, 1)[1]
+                out[i] = message.model_copy(update={"content": words})
+            break
+    return out
+
+
 def assemble(
     *,
     system: str,
