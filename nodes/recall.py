@@ -430,12 +430,14 @@ def recall_memories(
     new_session: bool = False,
     force_search: bool = False,
     tuning: RecallTuning = DEFAULT_TUNING,
+    broad: bool | None = None,
 ) -> RecallResult:
     """Memories of one user about one customer for ``query`` (never another scope's).
 
     ``new_session`` adds the profile and top open commitments; a broad question about
     the account (``recall_overview.is_overview``) adds its most important current facts
-    instead; pending facts that match the query come last, marked ``unconfirmed``.
+    instead (``broad`` says whether the message is one; None: judged from ``query``);
+    pending facts that match the query come last, marked ``unconfirmed``.
     ``force_search`` searches even a message that looks like small talk (it referred back
     to an earlier session).
     ``tuning`` sets the candidate depth, feedback expansion and entity focus
@@ -448,7 +450,8 @@ def recall_memories(
     pinned: list[RecalledItem] = []
     found: list[RecalledItem] = []
     pending: list[RecalledItem] = []
-    broad = bool(query.strip()) and is_overview(query, customer_id)
+    if broad is None:
+        broad = bool(query.strip()) and is_overview(query, customer_id)
     try:
         if broad:
             result.notes.append("broad question: the account's key facts are pinned")
@@ -603,6 +606,8 @@ def make_recall_node(
             new_session=state.turn <= 1,
             force_search=refers_back(message),
             tuning=tuning,
+            # the user's words, not the rewritten query (which adds context or rephrases)
+            broad=is_overview(message, ctx.customer_id),
         )
         if access_log is not None:
             access_log.record(ctx.user_id, ctx.customer_id, result.items)
