@@ -185,7 +185,7 @@ def format_briefing(
 
 
 def _briefing_text(lines: Sequence[str]) -> str:
-    return "\n".join([BRIEFING_HEADER, BRIEFING_RULES, BRIEFING_OPEN, *lines, BRIEFING_CLOSE])
+    return "\n".join([BRIEFING_HEADER, BRIEFING_OPEN, *lines, BRIEFING_CLOSE, BRIEFING_RULES])
 
 
 def _fit_lines(text: str, max_tokens: int) -> tuple[str, int]:
