@@ -24,7 +24,6 @@ from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
 from memagent.memory.namespaces import namespace
 from memagent.memory.scoring import ScoreWeights, score
-from memagent.memory.write_cas import PENDING_PREFIX
 from memagent.nodes.recall_expand import (
     RecallTuning,
     feedback_terms,
@@ -33,8 +32,8 @@ from memagent.nodes.recall_expand import (
     without_placeholders,
 )
 from memagent.nodes.recall_overview import is_overview, overview_keys
+from memagent.nodes.recall_pending import pending_matches
 from memagent.stores.protocols import MemoryStoreExtensions
-from memagent.stores.tokenize import tokenize
 
 logger = memagent_logger(__name__)
 
@@ -370,10 +369,6 @@ def _overview(
     ]
 
 
-def _terms(text: str) -> set[str]:
-    return {t for t in tokenize(text) if len(t) > 1 or not t.isascii()}
-
-
 def _pending(
     store: BaseStore,
     ns: tuple[str, ...],
@@ -382,25 +377,15 @@ def _pending(
     weights: ScoreWeights,
     now: datetime,
 ) -> list[RecalledItem]:
-    """Pending facts (held until a second mention, so not in the search index) that share
-    a term with the query, or all of them for a broad question; best overlap first.
-    They are few per account (they expire), so a filtered listing is cheap."""
-    wanted = _terms(query)
-    out: list[tuple[float, RecalledItem]] = []
-    for item in store.search(ns, filter={"status": "archived"}, limit=100):
-        if not item.key.startswith(PENDING_PREFIX) or not isinstance(item.value, dict):
-            continue
-        shared = wanted & _terms(f"{_content(item)} {item.value.get('attribute', '')}")
-        overlap = len(shared) / max(1, len(wanted))
-        if not shared and not everything:
-            continue
+    """Unconfirmed facts for ``query`` (``memagent.nodes.recall_pending``), scored."""
+    out = []
+    for _, item in pending_matches(store, ns, query, everything=everything):
         scored = score_candidate(
             item.value, item.key, relevance=1.0, origin="pending", weights=weights, now=now
         )
         if scored:
-            out.append((overlap, scored))
-    out.sort(key=lambda pair: (-pair[0], -pair[1].score))
-    return [item for _, item in out[:MAX_PENDING_ITEMS]]
+            out.append(scored)
+    return out[:MAX_PENDING_ITEMS]
 
 
 def with_pending(
