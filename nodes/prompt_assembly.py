@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -221,10 +221,11 @@ def with_briefing(current: BaseMessage, brief_text: str) -> BaseMessage:
     return current.model_copy(update={"content": [{"type": "text", "text": lead}, *content]})
 
 
+M = TypeVar("M", bound=BaseMessage)
 _MESSAGE_MARKER = WITH_BRIEFING.split("{briefing}", 1)[1].split("{message}", 1)[0]
 
 
-def without_briefing(prompt: Sequence[BaseMessage]) -> list[BaseMessage]:
+def without_briefing(prompt: Sequence[M]) -> list[M]:
     """``prompt`` with the user's words only in its last user message (for the tool
     router, which must route on what the user asked, not on recalled notes)."""
     out = list(prompt)
