@@ -4,9 +4,8 @@ In one run, on this machine:
 
 1. A ``--turns``-turn session (default 20) through the real agent (SQLite checkpointer,
    embedded store with seeded memories, rules extraction worker, the bundled model on
-   the local llama.cpp server), once with prefix reuse on (``MEMAGENT_PREFIX_REUSE``:
-   stable-first prompt, background model calls on their own server) and once off (the
-   former order, one server). Per turn: prompt tokens sent and evaluated by the chat
+   the local llama.cpp server), once with ``MEMAGENT_PREFIX_REUSE`` on (background model
+   calls on their own server) and once off (one server for every call). Per turn: prompt tokens sent and evaluated by the chat
    server (read from its log: llama-cpp-python prints the reused prefix and the
    evaluated prompt tokens of every request), time to first token, reply time (to the
    last token), and memory overhead (query rewrite + recall + prompt assembly + extraction

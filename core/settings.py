@@ -99,10 +99,9 @@ class Settings(BaseSettings):
     llm_timeout: float = Field(120.0, gt=0, description="Seconds per model call.")
     prefix_reuse: bool = Field(
         True,
-        description="Order the prompt stable blocks first and per-turn blocks last, and run "
-        "background model calls (router, summary, extraction, rewriting) on their own local "
-        "server, so the local server re-reads only the end of each chat prompt; off: the "
-        "former order and one server for every call.",
+        description="Run background model calls (router, summary, extraction, rewriting) on "
+        "their own local server, so they never evict the chat's evaluated prompt prefix and "
+        "the chat server re-reads only the end of each prompt; off: one server for every call.",
     )
 
     # Store.

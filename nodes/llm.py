@@ -23,7 +23,7 @@ from langgraph.runtime import Runtime
 from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
-from memagent.nodes.messages import user_words
+from memagent.nodes.prompt_assembly import without_briefing
 from memagent.nodes.tools import needs_tool
 from memagent.prompts.tools import TOOL_RESULTS
 
@@ -121,7 +121,7 @@ def make_llm_node(
             (str(m.text) for m in reversed(state.messages) if isinstance(m, HumanMessage)), ""
         )
         if router and tools and tool_rounds(turn) == 0 and needs_tool(message):
-            routed = await _route(router, [user_words(m) for m in prompt], tools)
+            routed = await _route(router, without_briefing(prompt), tools)
             calls = [c for c in routed if c["name"] in tool_names]
             if calls:
                 return {"messages": [AIMessage(content="", tool_calls=calls)]}

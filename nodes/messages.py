@@ -16,7 +16,7 @@ from typing import Any, Literal, TypeVar
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from memagent.llm.tokens import content_text, count_message_tokens
+from memagent.llm.tokens import count_message_tokens
 
 META_KEY = "memagent"
 
@@ -29,32 +29,6 @@ def meta(message: BaseMessage) -> dict[str, Any]:
     """The memagent metadata of a message ({} when it was never stamped)."""
     value = message.additional_kwargs.get(META_KEY)
     return value if isinstance(value, dict) else {}
-
-
-CONTEXT_CHARS = "context_chars"
-"""Meta key on the prompt's copy of the current message: how many leading characters are
-this turn's context (prompt assembly), not the user's words."""
-
-
-def with_context(message: M, prefix: str) -> M:
-    """A copy (same id) whose text starts with ``prefix``, marked so ``user_words`` can
-    take it off again."""
-    data = {**meta(message), CONTEXT_CHARS: len(prefix)}
-    text = f"{prefix}{content_text(message.content)}"
-    kwargs = {**message.additional_kwargs, META_KEY: data}
-    return message.model_copy(update={"content": text, "additional_kwargs": kwargs})
-
-
-def user_words(message: M) -> M:
-    """``message`` without the turn context ``with_context`` put before its text."""
-    data = meta(message)
-    cut = data.get(CONTEXT_CHARS)
-    if not isinstance(cut, int):
-        return message
-    rest = {k: v for k, v in data.items() if k != CONTEXT_CHARS}
-    kwargs = {**message.additional_kwargs, META_KEY: rest}
-    text = content_text(message.content)[cut:]
-    return message.model_copy(update={"content": text, "additional_kwargs": kwargs})
 
 
 def is_stamped(message: BaseMessage) -> bool:

@@ -1,8 +1,7 @@
 """A tiny OpenAI-compatible chat server on 127.0.0.1 for tests that run whole processes.
 
 It answers router calls (requests with ``response_format``) with a scripted route and
-every other call with a reply that echoes the last user message (the user's words: the
-turn context prompt assembly puts before them is left out), streamed or not, and
+every other call with a reply that echoes the last user message, streamed or not, and
 records what it was sent. ``token_delay_s`` makes replies slow (each streamed word waits
 that long), so tests can overlap turns or interrupt one. Shared by the CLI, service and
 Studio tests.
@@ -18,7 +17,10 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from memagent.prompts.prompt_assembly import CURRENT_MESSAGE_HEADER
+from memagent.prompts.prompt_assembly import WITH_BRIEFING
+
+MESSAGE_MARKER = WITH_BRIEFING.split("{briefing}", 1)[1].split("{message}", 1)[0]
+"""What separates the recalled briefing from the user's words in the prompt's copy."""
 
 
 class FakeOpenAI:
@@ -51,7 +53,7 @@ class FakeOpenAI:
                     text = json.dumps(fake.route)
                 else:
                     last = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
-                    words = str(last).rpartition(f"{CURRENT_MESSAGE_HEADER}\n")[2]
+                    words = str(last).rsplit(MESSAGE_MARKER, 1)[-1]  # after any briefing
                     text = f"FAKE reply to: {words[:40]}"
                 if not body.get("stream"):
                     time.sleep(fake.token_delay_s * len(text.split(" ")))

@@ -126,19 +126,18 @@ def test_tool_results_fold_into_the_current_message_only() -> None:
     assert with_tool_results(prompt, []) == prompt
 
 
-async def test_the_router_reads_the_users_words_not_the_turn_context() -> None:
-    """The prompt's copy of the current message starts with this turn's slots and
-    briefing (prompt assembly); the router is given the user's words, as before."""
-    from memagent.nodes.messages import with_context
+async def test_router_sees_the_users_words_not_the_briefing() -> None:
+    """The briefing travels in the prompt's copy of the user message; the reply model sees
+    it, the tool router routes on what the user asked."""
+    from memagent.nodes.prompt_assembly import with_briefing
 
-    router = Router([CALL])
-    node = make_llm_node(lambda: scripted("ok"), tools=[list_open_commitments], router=router)
-    human = HumanMessage("any open commitments?", id="h1")
-    briefing = 'Memories:\n- "demo agreed for Wednesday"\n\n'
-    state = State(
-        messages=[human], prompt=[SystemMessage("be brief"), with_context(human, briefing)]
-    )
-    update = await node(state, runtime())
-    assert update["messages"][0].tool_calls[0]["name"] == "list_open_commitments"
-    assert [m.text for m in router.seen[0]] == ["be brief", "any open commitments?"]
-    assert router.seen[0][-1].id == "h1"
+    human = HumanMessage("what commitments are open?", id="h1")
+    copy = with_briefing(human, 'What you remember:\n<<<memories\n- "e-mail only"\nmemories>>>')
+    state = State(messages=[human], prompt=[SystemMessage("be brief"), copy])
+    model, router = scripted("unused"), Router([CALL])
+    node = make_llm_node(lambda: model, tools=[list_open_commitments], router=router)
+    await node(state, runtime())
+    assert router.seen[0][-1].content == "what commitments are open?"
+    plain = make_llm_node(lambda: model)
+    await plain(state, runtime())
+    assert "e-mail only" in str(model.seen[0][-1].content)

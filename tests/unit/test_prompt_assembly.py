@@ -25,7 +25,6 @@ from memagent.prompts.prompt_assembly import (
     BRIEFING_CLOSE,
     BRIEFING_HEADER,
     BRIEFING_OPEN,
-    CURRENT_MESSAGE_HEADER,
     SUMMARY_HEADER,
 )
 from memagent.prompts.working_memory import SLOTS_HEADER
@@ -46,36 +45,28 @@ def history(turns: int, words: int = 60) -> list[BaseMessage]:
     return out
 
 
-def _order_args() -> dict[str, Any]:
-    return {
-        "system": SYSTEM,
-        "slots": f"{SLOTS_HEADER}\nConstraints:\n- under 500 words",
-        "briefing": [{"content": "demo agreed for next Wednesday", "type": "commitment"}],
-        "summary": "- budget $120k",
-        "history": history(2, 5),
-        "current": HumanMessage("What next?", id="now"),
-        "budget": BUDGET,
-    }
-
-
 def test_order_of_blocks() -> None:
-    """Stable first (system, summary, window), this turn's context last, in the prompt's
-    copy of the current message (the stored message is not touched)."""
-    args = _order_args()
-    r = assemble(**args)
+    briefing = [{"content": "demo agreed for next Wednesday", "type": "commitment"}]
+    r = assemble(
+        system=SYSTEM,
+        slots=f"{SLOTS_HEADER}\nConstraints:\n- under 500 words",
+        briefing=briefing,
+        summary="- budget $120k",
+        history=history(2, 5),
+        current=HumanMessage("What next?", id="now"),
+        budget=BUDGET,
+    )
     head = r.messages[0]
     assert isinstance(head, SystemMessage)
     text = str(head.content)
-    assert text.index(SYSTEM) < text.index(SUMMARY_HEADER)
-    assert SLOTS_HEADER not in text and BRIEFING_HEADER not in text
+    order = [text.index(x) for x in (SYSTEM, SLOTS_HEADER, SUMMARY_HEADER)]
+    assert order == sorted(order)
+    assert BRIEFING_HEADER not in text  # per-turn text stays out of the cached prefix
+    assert r.messages[-1].id == "now"
+    last = str(r.messages[-1].content)  # the briefing right before the user's words
+    assert last.index(BRIEFING_HEADER) < last.index("demo agreed") < last.index("What next?")
+    assert last.endswith("What next?")
     assert [m.id for m in r.messages[1:-1]] == [m.id for m in history(2, 5)]
-    last = r.messages[-1]
-    assert isinstance(last, HumanMessage) and last.id == "now"
-    body = str(last.content)
-    marks = (SLOTS_HEADER, "under 500 words", BRIEFING_HEADER, "demo agreed")
-    order = [body.index(x) for x in (*marks, CURRENT_MESSAGE_HEADER, "What next?")]
-    assert order == sorted(order) and body.endswith("What next?")
-    assert args["current"].content == "What next?"
     assert [b.name for b in r.blocks] == [
         "system",
         "slots",
@@ -85,50 +76,6 @@ def test_order_of_blocks() -> None:
         "input",
     ]
     assert r.tokens == count_message_tokens(r.messages, reply_priming=True)
-
-
-def test_former_order_without_stable_prefix() -> None:
-    """``stable_prefix=False`` (the benchmark's "off" side): every block in the head."""
-    r = assemble(**_order_args(), stable_prefix=False)
-    text = str(r.messages[0].content)
-    order = [text.index(x) for x in (SYSTEM, SLOTS_HEADER, BRIEFING_HEADER, SUMMARY_HEADER)]
-    assert order == sorted(order)
-    assert r.messages[-1].id == "now" and r.messages[-1].content == "What next?"
-    assert [m.id for m in r.messages[1:-1]] == [m.id for m in history(2, 5)]
-    assert r.tokens == count_message_tokens(r.messages, reply_priming=True)
-
-
-def _rendered(messages: list[BaseMessage]) -> list[tuple[str, str]]:
-    return [(m.type, str(m.content)) for m in messages]
-
-
-@pytest.mark.parametrize("stable", [True, False])
-def test_consecutive_turns_share_the_prompt_prefix(stable: bool) -> None:
-    """Turn n+1's prompt starts with turn n's prompt up to turn n's current message, even
-    when the briefing and the slots change: the model server re-reads only the end."""
-    turns: list[BaseMessage] = []
-    prompts = []
-    for n in range(4):
-        current = HumanMessage(f"question {n} about the rollout", id=f"q{n}")
-        r = assemble(
-            system=SYSTEM,
-            slots=f"{SLOTS_HEADER}\nConstraints:\n- budget ${100 + n}k",
-            briefing=[{"content": f"memory recalled for turn {n}", "type": "fact"}],
-            history=turns,
-            current=current,
-            budget=BUDGET,
-            stable_prefix=stable,
-        )
-        assert not r.evicted
-        prompts.append(_rendered(r.messages))
-        turns = [*turns, current, AIMessage(f"answer {n}", id=f"a{n}")]
-    for n, (before, after) in enumerate(zip(prompts, prompts[1:], strict=False)):
-        shared = before[:-1]
-        if stable:
-            assert after[: len(shared)] == shared
-            assert after[len(shared)] == ("human", f"question {n} about the rollout")
-        else:  # the former order changes the head every turn
-            assert after[0] != before[0]
 
 
 def test_budgets_hold_and_system_is_never_dropped() -> None:
@@ -173,10 +120,10 @@ def test_briefing_is_quoted_data_and_bounded() -> None:
         "importance": 0.8,
         "event_time": "2026-01-12T10:00:00+00:00",
     }
-    assert (
-        briefing_line(item)
-        == '- [importance 8/10 · commitment · 2026-01-12] "demo agreed for next Wednesday"'
-    )
+    assert briefing_line(item) == '- "demo agreed for next Wednesday" (commitment, 2026-01-12)'
+    assert briefing_line({"content": "budget 2M", "type": "fact"}) == '- "budget 2M"'
+    pending = {"content": "预算可能是500万", "type": "fact", "status": "unconfirmed"}
+    assert briefing_line(pending) == '- "预算可能是500万" (unconfirmed)'
     assert len(briefing_line({"content": "z" * 400}) or "") < 160
     text, n = format_briefing([{"content": f"memory {i}"} for i in range(20)], max_tokens=10_000)
     assert n == 8 and text.count("\n- ") == 8
@@ -200,12 +147,7 @@ async def test_node_in_a_graph_stamps_updates_slots_and_measures() -> None:
         context=Context(context_window=4096),
     )
     assert out["prompt_tokens"] == count_message_tokens(out["prompt"], reply_priming=True)
-    slots = str(out["prompt"][-1].content)  # this turn's context, before the user's words
-    assert (
-        slots.index(SLOTS_HEADER)
-        < slots.index("under 500 words")
-        < slots.index(CURRENT_MESSAGE_HEADER)
-    )
+    assert "under 500 words" in str(out["prompt"][0].content)
     assert out["working"]["version"] == 1
     assert out["messages"][0].additional_kwargs["memagent"]["turn"] == 1
 
@@ -287,7 +229,7 @@ async def test_idle_working_memory_is_archived_on_the_next_turn() -> None:
     assert out["working"]["constraints"] == {} and out["working"]["version"] == 2
     assert any("120,000" in line for line in out["working"]["archive"])
     assert any("expired" in note for note in out["degraded"])
-    assert not any("120,000" in str(m.content) for m in out["prompt"])
+    assert "120,000" not in str(out["prompt"][0].content)
 
 
 async def _consolidation_state() -> State:
@@ -339,15 +281,29 @@ def test_graph_summary_model_follows_the_graphs_settings_and_factory(tmp_path: P
     assert _summary_model(rules, lambda: model) is None
 
 
-def test_the_turn_context_comes_off_again() -> None:
-    """``user_words`` gives back the user's message from the prompt's copy (the router
-    reads that), whatever the user wrote, even the separator's own words."""
-    from memagent.nodes.messages import user_words
+def test_placeholders_are_shown_as_withheld_values_never_as_codes() -> None:
+    """Issue 14: a reply said "their ID number is CN_ID#d235fbea"."""
+    item = {"content": "Li Wei's ID number is [CN_ID#d235fbea], mobile [PHONE#e7783dbb]"}
+    line = briefing_line(item) or ""
+    assert "d235fbea" not in line and "e7783dbb" not in line and "#" not in line
+    assert "ID number on file, withheld" in line and "phone number on file, withheld" in line
 
-    words = f"{CURRENT_MESSAGE_HEADER}\nquote: <<<memories"
-    r = assemble(**{**_order_args(), "current": HumanMessage(words, id="now")})
-    sent = r.messages[-1]
-    assert BRIEFING_HEADER in str(sent.content)
-    assert user_words(sent).content == words and user_words(sent).id == "now"
-    plain = HumanMessage("hi", id="x")
-    assert user_words(plain) is plain
+
+def test_stable_prefix_whatever_the_briefing() -> None:
+    """Two turns with different briefings share the system message and the history: only
+    the current message differs, so the local server reuses the cached prefix."""
+    past = history(3, 5)
+    runs = [
+        assemble(
+            system=SYSTEM,
+            briefing=[{"content": text}],
+            summary="- budget $120k",
+            history=past,
+            current=HumanMessage("What next?", id="now"),
+            budget=BUDGET,
+        )
+        for text in ("budget is 2 million", "Li Wei decides")
+    ]
+    assert runs[0].messages[:-1] == runs[1].messages[:-1]
+    assert runs[0].messages[-1].content != runs[1].messages[-1].content
+    assert all(r.tokens == count_message_tokens(r.messages, reply_priming=True) for r in runs)
