@@ -11,6 +11,9 @@ BRIEFING_RULES = (
     "disagree with what the user says now, the user's current words win."
 )
 
+EPISODE_QUOTE = "{date}, you wrote: {quote}"
+"""A recalled episode: the user's own earlier words, dated (nodes/prompt_assembly.py)."""
+
 BRIEFING_OPEN = "<<<memories"
 BRIEFING_CLOSE = "memories>>>"
 
