@@ -59,7 +59,9 @@ def job_turns(conv: Conversation) -> list[tuple[str, JobTurn]]:
     for turn in conv.turns:
         at = session_time(turn.date)
         thread = f"{conv.sample_id}:session_{turn.session}"
-        out.append((thread, JobTurn("user", turn.document, turn.dia_id, at.isoformat() if at else "")))
+        out.append(
+            (thread, JobTurn("user", turn.document, turn.dia_id, at.isoformat() if at else ""))
+        )
     return out
 
 
@@ -147,7 +149,9 @@ def run_pipeline(
     total = sum(len(evaluated(c.questions)) for c in convs)
     with (
         tmp,
-        QdrantStore.from_location(location, index={"dims": dims, "embed": cached, "fields": ["content"]}) as store,  # type: ignore[arg-type]  # noqa: E501
+        QdrantStore.from_location(
+            location, index={"dims": dims, "embed": cached, "fields": ["content"]}
+        ) as store,  # type: ignore[arg-type]  # noqa: E501
         tqdm(total=total, desc="locomo pipeline", unit="q", disable=not progress) as bar,
     ):
         queue = JobQueue(Path(tmp.name) / "jobs.sqlite", delay_s=0.0, synchronous="NORMAL")
@@ -177,8 +181,11 @@ def run_pipeline(
             "results": covered_recall(rows, ks),
             "actions": actions,
             "seconds": round(feed_s, 1),
-            "latency_ms": {"p50": _percentile(latencies, 50), "p95": _percentile(latencies, 95),
-                           "n": len(latencies)},  # fmt: skip
+            "latency_ms": {
+                "p50": _percentile(latencies, 50),
+                "p95": _percentile(latencies, 95),
+                "n": len(latencies),
+            },  # fmt: skip
         }
         if compare_store:
             store_only = run_locomo(

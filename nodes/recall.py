@@ -444,7 +444,11 @@ def recall_memories(
         result.searched = True
         # One search over the customer's facts and episodes together: one query vector,
         # one BM25 corpus, so their relevances are on one scale and fuse into one list.
-        ns = namespace(user_id, customer_id) if episodes else namespace(user_id, customer_id, "facts")
+        ns = (
+            namespace(user_id, customer_id)
+            if episodes
+            else namespace(user_id, customer_id, "facts")
+        )
         try:
             hits = _recallable(_search(store, ns, query, mode, result, tuning.candidates))
             if tuning.expands and mode != "dense" and isinstance(store, MemoryStoreExtensions):

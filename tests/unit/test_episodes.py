@@ -42,7 +42,9 @@ def run(tmp_path: Path, store: BaseStore, *turns: Turn, thread: str = "t1") -> d
 def test_one_episode_per_user_turn_and_a_replay_adds_none(tmp_path: Path) -> None:
     store = memory_store()
     turns = (
-        Turn("user", "Lanhai's CTO Wang Lei wants SSO with Okta.", "m1", "2026-11-03T09:30:00+00:00"),
+        Turn(
+            "user", "Lanhai's CTO Wang Lei wants SSO with Okta.", "m1", "2026-11-03T09:30:00+00:00"
+        ),
         Turn("assistant", "Noted: Wang Lei needs SSO with Okta.", "a1"),
     )
     run(tmp_path, store, *turns)
@@ -123,13 +125,17 @@ def test_a_fact_leads_an_episode_on_a_tie_and_a_quote_of_a_fact_is_dropped() -> 
 
 def test_episodes_leave_slots_to_facts() -> None:
     store = memory_store()
-    turns = [Turn("user", f"Acme rollout note number {i} about the rollout", f"m{i}") for i in range(12)]
+    turns = [
+        Turn("user", f"Acme rollout note number {i} about the rollout", f"m{i}") for i in range(12)
+    ]
     write_turn_episodes(store, "u1", "c1", "t1", turns)
     for i in range(3):
         store.put(namespace("u1", "c1", "facts"), f"f{i}",
                   {"content": f"Fact {i}: a remark", "status": "active", "type": "fact",
                    "importance": 0.1, "confidence": 0.3})  # fmt: skip
-    found = recall_memories(store, "u1", "c1", "Acme rollout note", weights=ScoreWeights(threshold=0.0, max_items=8))
+    found = recall_memories(
+        store, "u1", "c1", "Acme rollout note", weights=ScoreWeights(threshold=0.0, max_items=8)
+    )
     origins = [i.origin for i in found.items]
     assert len(origins) == 8 and origins.count("search") == 3 and origins[-3:] == ["search"] * 3
 
