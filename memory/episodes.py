@@ -16,6 +16,8 @@ filter). Why each choice:
   turn is the ``content`` (one vector, BM25), its session date and the ``CONTEXT_TURNS``
   turns before it in the same session are a ``context`` field that the store indexes for
   keywords only (``HybridConfig.keyword_only_fields``).
+- **Attributed**: a pasted dialog line ("Li Wei: we need SSO") is about its speaker
+  (``speaker_of``), so recall's entity focus prefers it when a question names that person.
 - **Idempotent by message id**: the key derives from the message id, so a replayed or
   re-run job finds the episode and writes nothing.
 - **Outdated, not overriding**: when a fact is superseded, the episodes of the messages
@@ -26,6 +28,7 @@ filter). Why each choice:
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -54,6 +57,26 @@ EPISODE_IMPORTANCE = 0.5
 EPISODE_CONFIDENCE = 0.8
 """The default confidence of an extracted fact: at equal relevance a fact and an episode
 score the same, and recall's tie-break puts the fact first."""
+
+
+_SPEAKER = re.compile(
+    r"^\s*(?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2}|[\u3400-\u9fff]{2,3})\s*[:：]\s*\S"
+)
+NOT_SPEAKERS = frozenset(
+    "note notes re subject update todo action summary budget deadline next steps ps q a fyi"
+    " 备注 预算 时间 需求 客户 总结 下一步 问题 回答 地点 联系人 要求".split()
+)
+"""Labels that start a line like a speaker name but name no one."""
+
+
+def speaker_of(text: str) -> str | None:
+    """The person a pasted dialog line is attributed to (``"Li Wei: we need SSO"``), so
+    recall's entity focus can prefer what that person said; None for any other text."""
+    m = _SPEAKER.match(text)
+    if m is None:
+        return None
+    name = m.group("name")
+    return None if name.lower() in NOT_SPEAKERS or name.split()[0].lower() in NOT_SPEAKERS else name
 
 
 def day_label(at: datetime) -> str:
@@ -127,7 +150,7 @@ def episode_value(
         "message_id": str(getattr(turn, "id", "") or ""),
         "thread_id": thread_id,
         "at": at.isoformat(),
-        "entity": "customer",
+        "entity": speaker_of(text) or "customer",
         "importance": EPISODE_IMPORTANCE,
         "confidence": EPISODE_CONFIDENCE,
         "created_at": now.isoformat(),

@@ -241,16 +241,24 @@ def select(
     facts = {i.key: _plain(i.content) for i in [*pinned, *above] if i.origin != "episode"}
     episode_cap = weights.max_items - min(fact_slots, len(facts))
     seen: set[str] = set()
+    quoted: set[str] = set()  # messages a chosen fact came from
     out: list[RecalledItem] = []
     episodes = 0
     for item in [*pinned, *above]:
         if item.key in seen or len(out) >= weights.max_items:
             continue
         if item.origin == "episode":
-            # A quote that only repeats a fact's sentence adds nothing to the briefing.
-            if episodes >= episode_cap or _plain(item.content) in facts.values():
+            # A quote of a message a chosen fact came from, or that only repeats a
+            # fact's sentence, adds nothing to the briefing.
+            if (
+                episodes >= episode_cap
+                or _plain(item.content) in facts.values()
+                or quoted.intersection(item.message_ids)
+            ):
                 continue
             episodes += 1
+        else:
+            quoted.update(item.message_ids)
         seen.add(item.key)
         out.append(item)
     return out

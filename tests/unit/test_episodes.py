@@ -14,6 +14,7 @@ from memagent.memory.episodes import (
     day_label,
     episode_context,
     episode_key,
+    speaker_of,
     write_turn_episodes,
 )
 from memagent.memory.memory_ops import delete_memory, export, forget
@@ -176,3 +177,24 @@ def test_context_is_the_day_and_two_previous_turns() -> None:
     assert day_label(datetime(2023, 5, 8)) == "8 May, 2023"
     assert episode_context("8 May, 2023", ["a", "b", "c"]) == "[8 May, 2023]\nb\nc"
     assert episode_context("", []) == ""
+
+
+def test_a_quote_of_a_message_a_chosen_fact_came_from_is_dropped() -> None:
+    fact = _item("f1", "search", 0.6, content="Budget is 3 million")
+    fact.message_ids = ["m1"]
+    quote = _item("e1", "episode", 0.5, content="Met Li Wei; budget is 3 million, email only")
+    quote.message_ids = ["m1"]
+    other = _item("e2", "episode", 0.4, content="They use Salesforce")
+    other.message_ids = ["m2"]
+    assert [i.key for i in select([], [fact, quote, other], ALL)] == ["f1", "e2"]
+
+
+def test_a_pasted_dialog_line_is_about_its_speaker() -> None:
+    assert speaker_of("Li Wei: we need SSO") == "Li Wei"
+    assert speaker_of("王芳：我们需要私有化部署") == "王芳"
+    assert speaker_of("Budget: 2M") is None and speaker_of("预算：300万") is None
+    assert speaker_of("Met with Acme today") is None
+    store = memory_store()
+    write_turn_episodes(store, "u1", "c1", "t1", [Turn("user", "Li Wei: we need SSO", "m1")])
+    (ep,) = episodes(store)
+    assert ep["entity"] == "Li Wei"
