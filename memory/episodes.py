@@ -64,7 +64,7 @@ _SPEAKER = re.compile(
 )
 NOT_SPEAKERS = frozenset(
     "note notes re subject update todo action summary budget deadline next steps ps q a fyi"
-    " 备注 预算 时间 需求 客户 总结 下一步 问题 回答 地点 联系人 要求".split()
+    " 备注 预算 时间 需求 客户 总结 下一步 问题 回答 地点 联系人 要求".split()  # noqa: SIM905
 )
 """Labels that start a line like a speaker name but name no one."""
 
