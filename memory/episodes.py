@@ -62,10 +62,11 @@ score the same, and recall's tie-break puts the fact first."""
 _SPEAKER = re.compile(
     r"^\s*(?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2}|[\u3400-\u9fff]{2,3})\s*[:：]\s*\S"
 )
-NOT_SPEAKERS = frozenset(
+_LABELS = (
     "note notes re subject update todo action summary budget deadline next steps ps q a fyi"
-    " 备注 预算 时间 需求 客户 总结 下一步 问题 回答 地点 联系人 要求".split()  # noqa: SIM905
+    " 备注 预算 时间 需求 客户 总结 下一步 问题 回答 地点 联系人 要求"
 )
+NOT_SPEAKERS = frozenset(_LABELS.split())
 """Labels that start a line like a speaker name but name no one."""
 
 
