@@ -215,11 +215,12 @@ def mark_outdated(
     customer_id: str,
     message_ids: Iterable[str],
     *,
-    by: str,
+    by: Sequence[str],
     now: datetime | None = None,
 ) -> list[str]:
     """Episodes of ``message_ids`` leave recall: a fact they produced was superseded by
-    the fact ``by``. Returns the keys marked (an episode already outdated is left)."""
+    one from the messages ``by`` (message ids, not memory ids, so deleting that memory
+    leaves no trace here). Returns the keys marked (an episode already outdated is left)."""
     ns = namespace(user_id, customer_id, "episodes")
     now = now or datetime.now(UTC)
     marked = []
@@ -228,7 +229,7 @@ def mark_outdated(
         item = store.get(ns, key)
         if item is None or item.value.get("status") != "active":
             continue
-        value = {**item.value, "status": "outdated", "outdated_by": by,
+        value = {**item.value, "status": "outdated", "outdated_by": list(by),
                  "outdated_at": now.isoformat()}  # fmt: skip
         store.put(ns, key, value, index=INDEX_FIELDS)
         marked.append(key)
@@ -252,7 +253,7 @@ def outdate_superseded(
         old_ids = _message_ids(old.value)
         keep = set(_message_ids(new.value)) if new is not None else set()
         marked += mark_outdated(
-            store, user_id, customer_id, [m for m in old_ids if m not in keep], by=new_key
+            store, user_id, customer_id, [m for m in old_ids if m not in keep], by=sorted(keep)
         )
     return marked
 

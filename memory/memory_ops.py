@@ -291,7 +291,8 @@ def scrub_derived(
             store.delete(ns, thread)
     return {
         "profile": refresh_profile(store, user_id, customer_id),
-        "episode_turns": removed + quotes,
+        "episode_turns": removed,
+        "episodes": quotes,
         "sources": sources,
     }
 

@@ -92,7 +92,7 @@ def test_episode_of_a_superseded_fact_is_outdated_and_not_recalled(tmp_path: Pat
     run(tmp_path, store, Turn("user", "Our budget is $2 million for the rollout.", "m1"))
     run(tmp_path / "2", store, Turn("user", "Correction: our budget is now $3 million.", "m2"))
     by_id = {e["message_id"]: e for e in episodes(store)}
-    assert by_id["m1"]["status"] == "outdated" and by_id["m1"]["outdated_by"]
+    assert by_id["m1"]["status"] == "outdated" and by_id["m1"]["outdated_by"] == ["m2"]
     assert by_id["m2"]["status"] == "active"
     found = recall_memories(store, "u1", "c1", "what is the rollout budget", weights=ALL)
     assert found.items and all("2 million" not in i.content for i in found.items)
@@ -163,7 +163,7 @@ def test_forget_export_and_delete_cover_episodes(tmp_path: Path) -> None:
     assert {e.get("message_id") for e in exported} >= {"m1", "m2"}
     fact = next(i for i in store.search(namespace("u1", "c1", "facts"), limit=10)
                 if "m1" in i.value["source"]["message_ids"])  # fmt: skip
-    delete_memory(store, "u1", "c1", fact.key)
+    assert delete_memory(store, "u1", "c1", fact.key)["episodes"] == 1
     assert store.get(EPISODES, episode_key("m1")) is None  # the turn it came from goes too
     assert store.get(EPISODES, episode_key("m2")) is not None
     report = forget(store, "u1", "c1")
@@ -198,3 +198,15 @@ def test_a_pasted_dialog_line_is_about_its_speaker() -> None:
     write_turn_episodes(store, "u1", "c1", "t1", [Turn("user", "Li Wei: we need SSO", "m1")])
     (ep,) = episodes(store)
     assert ep["entity"] == "Li Wei"
+
+
+def test_a_deleted_fact_is_not_named_by_the_episodes_it_outdated(tmp_path: Path) -> None:
+    store = memory_store()
+    run(tmp_path, store, Turn("user", "Our budget is $2 million for the rollout.", "m1"))
+    run(tmp_path / "2", store, Turn("user", "Correction: our budget is now $3 million.", "m2"))
+    newer = next(i for i in store.search(namespace("u1", "c1", "facts"), limit=10)
+                 if i.value["status"] == "active")  # fmt: skip
+    delete_memory(store, "u1", "c1", newer.key)
+    old = store.get(EPISODES, episode_key("m1"))
+    assert old is not None and old.value["status"] == "outdated"
+    assert newer.key not in str(export(store, "u1", "c1"))
