@@ -162,15 +162,23 @@ def main() -> None:
                   f"vectors {args.vectors}) in {seconds:.1f} s")  # fmt: skip
             qs = questions(args.queries)
             recall_memories(store, USER, CUSTOMER, "warm up the keyword corpus", force_search=True)
-            wall, cpu, found = [], [], []
-            for q in qs:
-                t0, c0 = time.perf_counter(), time.process_time()
-                res = recall_memories(store, USER, CUSTOMER, q, force_search=True)
-                wall.append((time.perf_counter() - t0) * 1000)
-                cpu.append((time.process_time() - c0) * 1000)
-                found.append(sum(i.origin == "episode" for i in res.items))
+            for episodes in (True, False):
+                measure(store, qs, episodes=episodes)
+
+
+def measure(store: QdrantStore, qs: list[str], *, episodes: bool) -> None:
+    """Time the agent's recall over ``qs``; ``episodes=False``: facts only (the recall of
+    the agent before episodes, for comparison)."""
+    wall, cpu, found = [], [], []
+    for q in qs:
+        t0, c0 = time.perf_counter(), time.process_time()
+        res = recall_memories(store, USER, CUSTOMER, q, force_search=True, episodes=episodes)
+        wall.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
+        found.append(sum(i.origin == "episode" for i in res.items))
+    what = "facts + episodes" if episodes else "facts only"
     print(
-        f"recall (facts + episodes, e5 query embedding included) over {len(qs)} queries: "
+        f"recall ({what}, e5 query embedding included) over {len(qs)} queries: "
         f"p50 {pct(wall, 50):.1f} ms, p95 {pct(wall, 95):.1f} ms wall; CPU p50 "
         f"{pct(cpu, 50):.1f} ms, p95 {pct(cpu, 95):.1f} ms; {np.mean(found):.1f} episodes "
         f"per briefing; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
