@@ -74,6 +74,7 @@ from memagent.prompts.prompt_assembly import (
     BRIEFING_HEADER,
     BRIEFING_OPEN,
     BRIEFING_RULES,
+    EPISODE_QUOTE,
     INPUT_SHORTENED,
     SECTION_SEPARATOR,
     SUMMARY_HEADER,
@@ -151,6 +152,8 @@ def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHAR
     content = _clean(content)
     if len(content) > max_chars:
         content = content[: max_chars - 1].rstrip() + "…"
+    if _item_value(item, "origin") == "episode":
+        return episode_line(content, _item_value(item, "date"))
     tags = []
     if _item_value(item, "status") in ("unconfirmed", "pending"):
         tags.append(UNCONFIRMED)
@@ -166,12 +169,21 @@ def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHAR
     return f"- {json.dumps(content, ensure_ascii=False)}{suffix}"
 
 
+def episode_line(content: str, when: Any) -> str:
+    """``- 2026-11-03, you wrote: "…"``: an episode is a dated quote of the user, not a
+    fact (``memagent.memory.episodes``)."""
+    day = when.isoformat()[:10] if isinstance(when, datetime | date) else str(when or "")[:10]
+    quoted = json.dumps(content, ensure_ascii=False)
+    return "- " + (EPISODE_QUOTE.format(date=day, quote=quoted) if day else quoted)
+
+
 def format_briefing(
     items: Sequence[Mapping[str, Any]], *, max_tokens: int, max_items: int = MAX_BRIEFING_ITEMS
 ) -> tuple[str, int]:
-    """The briefing section and how many items it holds (best items first, as given)."""
+    """The briefing section and how many items it holds (best items first, as given;
+    facts, the current state, before episodes, the dated quotes)."""
     lines: list[str] = []
-    for item in items:
+    for item in sorted(items, key=lambda i: _item_value(i, "origin") == "episode"):
         line = briefing_line(item)
         if line is None or line in lines:
             continue
