@@ -50,6 +50,9 @@ MAX_OVERVIEW_ITEMS = 7
 """Current facts pinned for a broad question about the account (``recall_overview``)."""
 MAX_PENDING_ITEMS = 2
 """Unconfirmed facts (the speaker said "maybe", "可能") shown beside the confirmed ones."""
+FACT_SLOTS = 3
+"""Briefing slots episodes may not take while that many facts qualify, so quotes of
+what was said never crowd out what is known (``select``)."""
 
 # fmt: off
 REFERENCE_MARKERS = (
@@ -67,9 +70,10 @@ SMALL_TALK = frozenset((
 # fmt: on
 
 
-Origin = Literal["search", "profile", "commitment", "overview", "pending"]
+Origin = Literal["search", "profile", "commitment", "overview", "pending", "episode"]
 """Why an item is in the briefing: found by the search, pinned at session start (profile,
-commitments), pinned for a broad question (overview), or an unconfirmed fact (pending)."""
+commitments), pinned for a broad question (overview), an unconfirmed fact (pending), or
+what the user said in an earlier turn (episode)."""
 
 
 class RecallNode(Protocol):
@@ -95,6 +99,10 @@ class RecalledItem:
     keyword: float | None = None
     status: Literal["active", "unconfirmed"] = "active"
     """``unconfirmed``: a pending fact, held until a second mention; the briefing says so."""
+    at: str | None = None
+    """When an episode was said (ISO 8601); None for facts."""
+    message_ids: list[str] = field(default_factory=list)
+    """The messages the item came from (a fact's sources, an episode's own message)."""
 
 
 @dataclass
@@ -122,6 +130,7 @@ class RecallResult:
                 "origin": i.origin,
                 "status": i.status,
             }
+            | ({"date": i.at} if i.at else {})
             for i in self.items
         ]
 
@@ -210,24 +219,63 @@ def score_candidate(
         dense=dense,
         keyword=keyword,
         status="unconfirmed" if origin == "pending" else "active",
+        at=str(value["at"]) if origin == "episode" and value.get("at") else None,
+        message_ids=_sources(value),
     )
 
 
+def _sources(value: dict[str, Any]) -> list[str]:
+    if value.get("type") == "episode":
+        return [str(value["message_id"])] if value.get("message_id") else []
+    source = value.get("source")
+    ids = source.get("message_ids") if isinstance(source, dict) else None
+    return [str(m) for m in ids] if isinstance(ids, list) else []
+
+
+def _plain(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
 def select(
-    pinned: list[RecalledItem], found: list[RecalledItem], weights: ScoreWeights
+    pinned: list[RecalledItem],
+    found: list[RecalledItem],
+    weights: ScoreWeights,
+    *,
+    fact_slots: int = FACT_SLOTS,
 ) -> list[RecalledItem]:
-    """Pinned items (profile, commitments) first, then found items above the threshold by
-    score; one entry per key, at most ``weights.max_items``."""
+    """Pinned items (profile, commitments) first, then found facts and episodes above the
+    threshold in one list by score (a fact before an episode on a tie); one entry per key,
+    at most ``weights.max_items``, of which episodes leave ``fact_slots`` to facts while
+    that many facts qualify."""
     by_key = {i.key: i for i in found}
     # The search's real relevance wins; the origin stays "profile"/"commitment", so the
     # trace says why the item is in the briefing whatever its score.
     pinned = [replace(by_key[p.key], origin=p.origin) if p.key in by_key else p for p in pinned]
+    above = sorted(
+        (i for i in found if i.score >= weights.threshold),
+        key=lambda i: (-i.score, i.origin == "episode"),
+    )
+    facts = {i.key: _plain(i.content) for i in [*pinned, *above] if i.origin != "episode"}
+    episode_cap = weights.max_items - min(fact_slots, len(facts))
     seen: set[str] = set()
+    quoted: set[str] = set()  # messages a chosen fact came from
     out: list[RecalledItem] = []
-    above = sorted((i for i in found if i.score >= weights.threshold), key=lambda i: -i.score)
+    episodes = 0
     for item in [*pinned, *above]:
         if item.key in seen or len(out) >= weights.max_items:
             continue
+        if item.origin == "episode":
+            # A quote of a message a chosen fact came from, or that only repeats a
+            # fact's sentence, adds nothing to the briefing.
+            if (
+                episodes >= episode_cap
+                or _plain(item.content) in facts.values()
+                or quoted.intersection(item.message_ids)
+            ):
+                continue
+            episodes += 1
+        else:
+            quoted.update(item.message_ids)
         seen.add(item.key)
         out.append(item)
     return out
@@ -315,6 +363,38 @@ def _focus(query: str, hits: list[Hit], tuning: RecallTuning, result: RecallResu
     return [(item, rel[item.key], dense, kw) for item, _, dense, kw in hits]
 
 
+RECALLED_KINDS = ("facts", "episodes")
+
+
+def _origin(item: Any) -> Origin:
+    return "episode" if tuple(item.namespace)[-1:] == ("episodes",) else "search"
+
+
+def _recallable(hits: list[Hit]) -> list[Hit]:
+    """Facts and episodes only (a customer prefix also holds profiles and transcripts)."""
+    return [h for h in hits if tuple(h[0].namespace)[-1:] in {(k,) for k in RECALLED_KINDS}]
+
+
+def _scored(
+    hits: list[Hit], origin: Origin, weights: ScoreWeights, now: datetime
+) -> list[RecalledItem]:
+    out = []
+    for item, relevance, dense, keyword in hits:
+        scored = score_candidate(
+            item.value,
+            item.key,
+            relevance=relevance,
+            origin=origin,
+            weights=weights,
+            now=now,
+            dense=dense,
+            keyword=keyword,
+        )
+        if scored:
+            out.append(scored)
+    return out
+
+
 def _pinned(
     store: BaseStore, user_id: str, customer_id: str, weights: ScoreWeights, now: datetime
 ) -> list[RecalledItem]:
@@ -392,11 +472,14 @@ def with_pending(
     items: list[RecalledItem], pending: list[RecalledItem], weights: ScoreWeights
 ) -> list[RecalledItem]:
     """``items`` plus the unconfirmed facts, after them; when the list is full, the
-    weakest search results make room (pinned items never do)."""
+    weakest search results make room (pinned items never do). An episode of the message
+    a pending fact came from is dropped, as ``select`` drops one of a chosen fact."""
     if not pending:
         return items
+    said = {m for i in pending for m in i.message_ids}
+    # The quote of the message a pending fact came from says the same thing, unlabelled.
+    kept = [i for i in items if i.origin != "episode" or not said & set(i.message_ids)]
     room = weights.max_items - len(pending)
-    kept = list(items)
     while len(kept) > room and any(i.origin == "search" for i in kept):
         weakest = min((i for i in kept if i.origin == "search"), key=lambda i: i.score)
         kept.remove(weakest)
@@ -416,8 +499,12 @@ def recall_memories(
     force_search: bool = False,
     tuning: RecallTuning = DEFAULT_TUNING,
     broad: bool | None = None,
+    episodes: bool = True,
 ) -> RecallResult:
     """Memories of one user about one customer for ``query`` (never another scope's).
+
+    Facts and ``episodes`` (the user's own turns, ``memagent.memory.episodes``) are
+    searched alike and fused into one list by score (``select``).
 
     ``new_session`` adds the profile and top open commitments; a broad question about
     the account (``recall_overview.is_overview``) adds its most important current facts
@@ -430,11 +517,11 @@ def recall_memories(
     """
     start = time.perf_counter()
     now = now or datetime.now(UTC)
-    facts = namespace(user_id, customer_id, "facts")
     result = RecallResult(mode=mode, queries=[query] if query else [])
     pinned: list[RecalledItem] = []
     found: list[RecalledItem] = []
     pending: list[RecalledItem] = []
+    facts = namespace(user_id, customer_id, "facts")
     if broad is None:
         broad = bool(query.strip()) and is_overview(query, customer_id)
     try:
@@ -450,29 +537,25 @@ def recall_memories(
         result.errors.append(f"pinned: {type(exc).__name__}: {exc}")
     if query.strip() and (force_search or should_search(query)):
         result.searched = True
+        # One search over the customer's facts and episodes together: one query vector,
+        # one BM25 corpus, so their relevances are on one scale and fuse into one list.
+        ns = (
+            namespace(user_id, customer_id)
+            if episodes
+            else namespace(user_id, customer_id, "facts")
+        )
         try:
-            hits = _search(store, facts, query, mode, result, tuning.candidates)
+            hits = _recallable(_search(store, ns, query, mode, result, tuning.candidates))
             if tuning.expands and mode != "dense" and isinstance(store, MemoryStoreExtensions):
-                hits = _expand(store, facts, query, hits, tuning, result)
+                hits = _recallable(_expand(store, ns, query, hits, tuning, result))
             hits = _focus(query, hits, tuning, result)
         except Exception as exc:
             result.degraded = True
             result.errors.append(f"search: {type(exc).__name__}: {exc}")
             hits = []
         result.candidates = len(hits)
-        for item, relevance, dense, keyword in hits:
-            scored = score_candidate(
-                item.value,
-                item.key,
-                relevance=relevance,
-                origin="search",
-                weights=weights,
-                now=now,
-                dense=dense,
-                keyword=keyword,
-            )
-            if scored:
-                found.append(scored)
+        for origin in ("search", "episode"):
+            found += _scored([h for h in hits if _origin(h[0]) == origin], origin, weights, now)
     result.items = with_pending(select(pinned, found, weights), pending, weights)
     result.elapsed_ms = (time.perf_counter() - start) * 1000.0
     if result.degraded:
@@ -533,7 +616,7 @@ class AccessLog:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def record(self, user_id: str, customer_id: str, items: Iterable[RecalledItem]) -> None:
-        keys = {i.key for i in items}
+        keys = {i.key for i in items if i.origin != "episode"}
         if keys:
             self._pending.setdefault(namespace(user_id, customer_id, "facts"), set()).update(keys)
 

@@ -15,6 +15,9 @@ BRIEFING_RULES = (
 """Closes the briefing, right before the user's words: a small model follows the
 instruction nearest to the question."""
 
+EPISODE_QUOTE = "{date}, you wrote: {quote}"
+"""A recalled episode: the user's own earlier words, dated (nodes/prompt_assembly.py)."""
+
 BRIEFING_OPEN = "<<<memories"
 BRIEFING_CLOSE = "memories>>>"
 

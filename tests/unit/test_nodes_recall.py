@@ -196,7 +196,7 @@ def test_uses_search_scored_with_the_mode(store: BaseStore) -> None:
         mode="keyword",  # type: ignore[arg-type]
         now=NOW,
     )
-    assert scored.modes == ["keyword"]
+    assert scored.modes == ["keyword"]  # one search over facts and episodes
     assert result.items and all(i.relevance == 0.9 and i.keyword == 0.7 for i in result.items)
 
 
