@@ -141,6 +141,12 @@ class Settings(BaseSettings):
         description="Seconds a thread's extraction job waits for the next turn, which replaces "
         "it (fewer model calls); 0 extracts after every turn.",
     )
+    extraction_mode: Literal["auto", "server", "local"] = Field(
+        "auto",
+        description="Where turns go for extraction: auto sends the turns of runs a LangGraph "
+        "server executes (langgraph dev/up) to its memory_extractor graph and the rest to the "
+        "local outbox; server or local forces one.",
+    )
     extract_every_n_turns: int = Field(
         4,
         ge=1,

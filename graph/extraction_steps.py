@@ -120,9 +120,7 @@ def apply_candidates(
     optimisation, not a requirement), taken once instead of per record.
     """
     if episodes:
-        write_episode(
-            store, job.user_id, job.customer_id, job.thread_id, job.turns, config=config
-        )
+        write_episode(store, job.user_id, job.customer_id, job.thread_id, job.turns, config=config)
     actions: Counter[str] = Counter()
     writes = []
     scope = "/".join(namespace(job.user_id, job.customer_id, "facts"))

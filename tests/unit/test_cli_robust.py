@@ -95,6 +95,7 @@ def invalid_values(tmp: Path) -> dict[str, str]:
         "summarizer": "bogus",
         "worker": "bogus",
         "extract_debounce_s": "-1",
+        "extraction_mode": "cloud",
         "extract_every_n_turns": "0",
         "extract_max_attempts": "0",
         "near_duplicate_threshold": "0",
