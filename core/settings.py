@@ -101,6 +101,17 @@ class Settings(BaseSettings):
     # Store.
     qdrant_url: str | None = Field(None, description="Qdrant server URL; empty = embedded.")
     qdrant_api_key: SecretStr | None = None
+    qdrant_timeout_s: float = Field(
+        10.0, gt=0, description="Seconds one request to the Qdrant server may take."
+    )
+    qdrant_retries: int = Field(
+        3,
+        ge=1,
+        le=10,
+        description="Attempts of one Qdrant call on a connection error (reads also on a "
+        "timeout), with backoff; then the store is down for 10 s: recall degrades, "
+        "extraction jobs wait.",
+    )
     store_location: str | None = Field(None, description="Embedded store dir (default: home).")
     store_shared: bool = Field(
         False,

@@ -102,6 +102,7 @@ from langgraph.store.base import (
 
 from memagent.stores import store_ops as ops_
 from memagent.stores.embeddings import score_floor
+from memagent.stores.engine_retry import RetryPolicy, StoreUnavailableError
 from memagent.stores.engines import (
     DISTANCES,
     INDEXED,
@@ -173,6 +174,7 @@ class QdrantStore(BaseStore):
         self._ns_indexed: set[str] = set()
         self._sweeper: TTLSweeper | None = None
         self._closed = False
+        self._setup_pending = False
         # as in LangGraph's SQL stores: a read extends a TTL only when the store's
         # config opts in; ``refresh_ttl=True`` on a read alone does not
         self._refresh_on_read = bool((ttl or {}).get("refresh_on_read", False))
@@ -213,12 +215,17 @@ class QdrantStore(BaseStore):
         search_threads: int | None = 1,
         shared: bool = False,
         read_only: bool = False,
+        timeout_s: float = 10.0,
+        retry: RetryPolicy | None = None,
     ) -> Iterator[QdrantStore]:
         """Open (and ``setup()``) a store; closed on exit. See ``open_engine``.
 
         ``api_key`` is the server's key, taken as given: settings are read by the
         caller (``open_store`` passes the settings' ``qdrant_api_key``), never here.
         A TTL config with ``sweep_interval_minutes`` starts the sweeper thread.
+        A server that is down at open leaves the store degraded, not unopened: its setup
+        runs on the first call after the server answers (``StoreUnavailableError`` until
+        then), so an agent starts and replies while the store is away.
         """
         dims = int(index["dims"]) if index and "dims" in index else None
         distance = index_distance(index) if index else "cosine"
@@ -232,6 +239,8 @@ class QdrantStore(BaseStore):
             shared=shared,
             distance=distance,
             read_only=read_only,
+            timeout_s=timeout_s,
+            retry=retry,
         )
         try:
             store = cls(eng, index=index, ttl=ttl, hybrid=hybrid)
@@ -239,17 +248,25 @@ class QdrantStore(BaseStore):
             eng.close()
             raise
         try:
-            store.setup()
+            store.setup(defer_outage=not getattr(eng, "local", True))
             if ttl and ttl.get("sweep_interval_minutes"):
                 store.start_ttl_sweeper()
             yield store
         finally:
             store.close()
 
-    def setup(self) -> None:
-        """Create payload indexes and check the store's recorded dims (idempotent)."""
-        with self.engine.session():
-            self._setup()
+    def setup(self, *, defer_outage: bool = False) -> None:
+        """Create payload indexes and check the store's recorded dims (idempotent, also
+        when several processes set one store up at once). ``defer_outage``: a server that
+        is down leaves the setup pending, for the first call after it is back."""
+        try:
+            with self.engine.session():
+                self._setup()
+            self._setup_pending = False
+        except StoreUnavailableError:
+            if not defer_outage:
+                raise
+            self._setup_pending = True
 
     def _setup(self) -> None:
         have = self.engine.indexed_fields()
@@ -264,38 +281,45 @@ class QdrantStore(BaseStore):
                 self.engine.create_index(name, kind)
         self._ns_indexed = {n for n, _ in wanted if n.startswith("ns_")} | have
         info_id = ops_.meta_id("store")
-        recs = self.engine.retrieve([info_id], ["dims", "indexed", "distance"])
-        indexed = self.index_config is not None
+        fields = ["dims", "indexed", "distance"]
+        recs = self.engine.retrieve([info_id], fields)
+        if not recs:
+            # Insert-only: of processes setting up a new store at once, the first record
+            # stands and every process checks itself against the one that stood.
+            payload = {
+                "meta": "store",
+                "dims": self.engine.dims,
+                "indexed": self.index_config is not None,
+                "distance": self.engine.distance,
+                "schema": 1,
+            }
+            self.engine.upsert_if([PointData(info_id, None, payload)], mode="insert")
+            recs = self.engine.retrieve([info_id], fields)
         if recs:
-            stored = recs[0].payload
-            distance = stored.get("distance") or "cosine"  # stores from before it was kept
-            if stored.get("indexed") and not indexed:
-                self.engine.dims = int(stored.get("dims") or self.engine.dims)
-                self.engine.distance = distance
-                return  # opening an indexed store without index: plain key-value access
-            if stored.get("indexed") and stored.get("dims") != self.engine.dims:
-                raise ValueError(
-                    f"store has {stored.get('dims')}-dim vectors, opened with {self.engine.dims}"
-                )
-            if stored.get("indexed") and distance != self.engine.distance:
-                raise ValueError(
-                    f"store compares vectors by {distance!r}, opened with distance_type "
-                    f"{self.engine.distance!r}; the distance cannot change"
-                )
-            if not stored.get("indexed") and indexed:
-                raise ValueError(
-                    "this store was created without an index config; its vector size cannot "
-                    "change. Create a new store (or location) to use semantic search."
-                )
-            return
-        payload = {
-            "meta": "store",
-            "dims": self.engine.dims,
-            "indexed": indexed,
-            "distance": self.engine.distance,
-            "schema": 1,
-        }
-        self.engine.upsert([PointData(info_id, None, payload)])
+            self._check_recorded(recs[0].payload)
+
+    def _check_recorded(self, stored: dict[str, Any]) -> None:
+        """Check this store's index config against the one the store was created with."""
+        indexed = self.index_config is not None
+        distance = stored.get("distance") or "cosine"  # stores from before it was kept
+        if stored.get("indexed") and not indexed:
+            self.engine.dims = int(stored.get("dims") or self.engine.dims)
+            self.engine.distance = distance
+            return  # opening an indexed store without index: plain key-value access
+        if stored.get("indexed") and stored.get("dims") != self.engine.dims:
+            raise ValueError(
+                f"store has {stored.get('dims')}-dim vectors, opened with {self.engine.dims}"
+            )
+        if stored.get("indexed") and distance != self.engine.distance:
+            raise ValueError(
+                f"store compares vectors by {distance!r}, opened with distance_type "
+                f"{self.engine.distance!r}; the distance cannot change"
+            )
+        if not stored.get("indexed") and indexed:
+            raise ValueError(
+                "this store was created without an index config; its vector size cannot "
+                "change. Create a new store (or location) to use semantic search."
+            )
 
     def close(self) -> None:
         """Stop the sweeper, flush and release the engine (idempotent)."""
@@ -342,6 +366,8 @@ class QdrantStore(BaseStore):
     def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError("the store is closed")
+        if self._setup_pending:  # the server was down at open: set up now, or fail fast
+            self.setup()
 
     def _execute(
         self,
@@ -562,6 +588,7 @@ class QdrantStore(BaseStore):
 
     def sweep_ttl(self) -> int:
         """Delete expired items now; returns how many were removed."""
+        self._check_open()
         now = time.time()
         with self.engine.session(), self._write_lock:  # session, then lock (as puts)
             expired = list(self.engine.scan(Where(must=(Range("expires_at", lte=now),)), ["ns"]))
@@ -645,6 +672,7 @@ class QdrantStore(BaseStore):
         offset: int = 0,
         refresh_ttl: bool | None = None,
     ) -> list[ScoredItem]:
+        self._check_open()
         return self._scored.search_scored(
             namespace_prefix,
             query=query,
@@ -667,6 +695,8 @@ class QdrantStore(BaseStore):
         offset: int = 0,
         refresh_ttl: bool | None = None,
     ) -> list[ScoredItem]:
+        if self._setup_pending:
+            await asyncio.to_thread(self._check_open)
         return await self._scored.asearch_scored(
             namespace_prefix,
             query=query,
@@ -678,4 +708,5 @@ class QdrantStore(BaseStore):
         )
 
     def keyword_idf(self, namespace_prefix: tuple[str, ...], text: str) -> dict[str, float]:
+        self._check_open()
         return self._scored.keyword_idf(namespace_prefix, text)

@@ -83,6 +83,8 @@ def invalid_values(tmp: Path) -> dict[str, str]:
         "llm_threads": "0",
         "llm_timeout": "0",
         "qdrant_url": "localhost:6333",
+        "qdrant_timeout_s": "0",
+        "qdrant_retries": "0",
         "store_location": str(a_file),
         "store_shared": "maybe",
         "embedder": "bogus",
