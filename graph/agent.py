@@ -136,7 +136,7 @@ async def checkpointer_factory(
         exists = await asyncio.to_thread(path.exists)
         conn = await (aconnect_readonly(path) if exists else aiosqlite.connect(":memory:"))
         try:
-            saver = RunScopedSqliteSaver(conn)
+            saver: AsyncSqliteSaver = RunScopedSqliteSaver(conn)
             await saver.setup()
             yield saver
         finally:

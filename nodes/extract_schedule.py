@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
@@ -39,7 +39,12 @@ WINDOW: Final = 40
 debounce window replaces, so a rolled-back run's turns ride on the next one."""
 
 _ROLES = {"human": "user", "ai": "assistant"}
-Node = Callable[[State, Runtime[Context]], Awaitable[dict[str, Any]]]
+
+
+class Node(Protocol):
+    """A graph node: ``async (state, runtime) -> partial state update``."""
+
+    async def __call__(self, state: State, runtime: Runtime[Context]) -> dict[str, Any]: ...
 
 
 class ExtractionScheduler(Protocol):
