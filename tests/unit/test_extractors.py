@@ -188,6 +188,33 @@ async def test_llm_gate_lets_salient_turns_the_rules_do_not_read_reach_the_model
     assert attr.startswith("pain_point:") and "data migration" in content
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sarah Lindqvist leads the warehouse team and is fully on board with us.",
+        "Mike from Delta left the company last week; Jo took over his accounts.",
+        "王磊已经调去华南区了，她的客户由陈东接手。",
+    ],
+)
+async def test_llm_gate_passes_statements_without_any_trigger_word(text: str) -> None:
+    """Salience is not the rules' vocabulary: a statement no trigger and no rule reads
+    still reaches the model, and what it finds is stored when it validates."""
+    assert early_triggers(text) == []
+    assert (await rules_extractor()([Turn("user", text, "m1")])).candidates == []
+    fact = text.split("，")[0].split(";")[0].rstrip(".。")
+    model = scripted(_answer([{"content": fact + ".", "attribute": "stakeholder"}]))
+    res = await llm_extractor(model)([Turn("user", text, "m1")])
+    assert len(model.seen) == 1
+    assert [c.content for c in res.candidates] == [fact + "."], res.reasons
+
+
+@pytest.mark.parametrize("text", ["thanks!", "好的，谢谢", "谁负责采购？", "ok. what is the budget?"])
+async def test_llm_gate_skips_questions_and_acknowledgements(text: str) -> None:
+    model = scripted(_answer([]))
+    res = await llm_extractor(model)([Turn("user", text, "m1")])
+    assert res.candidates == [] and model.seen == []
+
+
 async def test_llm_facts_are_not_capped_by_the_rules_keys() -> None:
     """The rules read one requirement here; the model's three facts keep three keys."""
     text = "Lanhai's CTO Wang Lei prefers monthly invoices, wants SSO, and we promised a demo next Tuesday"
