@@ -41,7 +41,7 @@ __all__ = ["cn_to_int", "parse_amount", "extract_rules", "user_sentences", "clea
 _CN_NUM = CN_NUM
 
 _ABBREVIATIONS = ("Dr", "Mr", "Ms", "Mrs", "vs", "incl", "approx", "etc", "Inc", "Ltd", "Co", "Dir",
-                  "Dept", "No", "St", "Jr", "Sr")  # fmt: skip
+                  "Dept", "No", "St", "Jr", "Sr", "Approx", "Incl", "Est", "est", "Etc", "Vs", "Mgr", "mgr")  # fmt: skip
 _SPLIT = re.compile(
     r"(?<=[。！？；\n])\s*|" + "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS) + r"(?<=[.!?;])\s+"
 )

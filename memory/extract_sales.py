@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memagent.core.types import Turn
-from memagent.memory.extract_amounts import parse_amounts
+from memagent.memory.extract_amounts import Amount, parse_amounts
 from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.extract_entities import Person, find_people, last_person
 from memagent.memory.extract_hedges import is_uncertain
@@ -62,19 +62,27 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:shortlist(?:ed)?|short-list|finalists?|on hold|paused|stalled|frozen|"
         r"legal review|redlines?|in legal|commercial (?:stage|phase|negotiation)|negotiation stage|"
         r"going with us|verbal(?:ly)? (?:yes|commit)|we (?:won|lost)|lost the deal|deal is lost|"
-        r"selected us|chose us|picked us|closed[- ]won|closed[- ]lost|poc stage|in (?:a |the )?pilot)\b"
-        r"|商务谈判|谈判阶段|进入[\u4e00-\u9fff]{2,6}阶段|丢了|输了|落选|"
+        r"selected us|chose us|picked us|closed[- ]won|closed[- ]lost|poc stage|in (?:a |the )?pilot|"
+        r"in negotiations?|negotiating|(?:reviewing|redlining|reviews?) (?:the |our )?(?:msa|contract|order form|sow|terms)|"
+        r"(?:discovery|evaluation|proposal|poc|pilot|trial|procurement|negotiation|rfp|contracting|closing) "
+        r"(?:stage|phase)|moved? (?:us )?to (?:the )?(?:next|final) (?:round|stage)|final round|"
+        r"went dark|gone (?:dark|quiet)|no decision|budget (?:was )?(?:cut|frozen|pulled))\b"
+        r"|商务谈判|谈判阶段|谈判中|进入[\u4e00-\u9fff]{2,6}阶段|(?:在|处于|到了|还在)[A-Za-z\u4e00-\u9fff]{1,8}阶段|"
+        r"走(?:采购|审批|招标|合同)?流程|审批中|评估中|谈价格|进入第二轮|最后一轮|没消息了|黄了|丢了|输了|落选|"
         r"未中标|中标了|赢了|搁置|暂停|签了合同|已签约|入围|短名单", re.I)),
     ("competitor", re.compile(
         r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|bid from|bids? (?:at|of)|"
         r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z])\b"
-        r"|\b(?:cheaper than us|undercut|lower than ours|priced below us)\b"
+        r"|\b(?:cheaper than us|undercut|lower than ours|priced below us|came in (?:at|below|under|lower|cheaper)|"
+        r"(?:below|under|cheaper than) our (?:price|quote|bid)|lost (?:the deal )?to|went with [A-Z])\b"
         r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜", re.I)),
     ("commitment", re.compile(
         r"\b(?:next steps?|i(?:'ll| will)|we(?:'ll| will)|i send|we send|we owe|i owe|owe them|"
         r"promised|committed|our side|on us|will send|will share|will provide|will call|"
-        r"to send|to deliver|follow[- ]up)\b"
-        r"|答应|承诺|我们负责|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
+        r"to send|to deliver|follow[- ]up|i'?d|we'?d|agreed (?:to|that)|action items?|"
+        r"(?:is|are) to (?:send|share|review|prepare|draft|schedule|set up)|will (?:review|prepare|draft|schedule|set up)|"
+        r"reviews? (?:it|the \w+) by|owes? (?:us|them))\b"
+        r"|约好|说好|安排|答应|承诺|我们负责|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
     ("contact_preference", re.compile(
         r"\b(?:prefers?|preferred|only reads|only answers|email only|by email|via email|"
         r"can'?t stand|don'?t call|do not call|no calls|hates? (?:phone|calls|email|teams|zoom)|"
@@ -84,7 +92,8 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:must(?:-haves?)?|needs?|required?|requires|requirements?|mandatory|has to|have to|"
         r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
         r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
-        r"|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接|集成|私有化|国产化|信创|"
+        r"|\b(?:goal is|objective is|aim(?:s|ing)? to|target is to|want(?:s)? to (?:cut|reduce|get|bring))\b"
+        r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接|集成|私有化|国产化|信创|"
         r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内", re.I)),
     ("pain_point", re.compile(
         r"\b(?:pain(?: point)?s?|problems?|issues?|hates?|frustrat\w*|complain\w*|slow|"
@@ -92,12 +101,18 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:\d+|two|three|several)|costs? them|fines?|penalt\w*|unhappy|struggl\w*|end[- ]of[- ]life)\b"
         r"|\b(?:nightmare|painful|headaches?|bottlenecks?|broken|clunky|error-prone|too slow|"
         r"outdated|legacy)\b"
-        r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后", re.I)),
+        r"|\b(?:(?:main|biggest|key|big) (?:concern|worry|complaint|challenge|issue)|worr(?:y|ied|ies) about|"
+        r"concerned about|errors?|mistakes|delays?|backlogs?|churn|losing|takes? (?:forever|ages|too long)|"
+        r"too (?:expensive|slow|complex|complicated)|hard to|can'?t (?:see|track|get)|no visibility|"
+        r"inaccurate|out of sync|duplicate data|spreadsheets? hell)\b"
+        r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后|"
+        r"担心|顾虑|不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动", re.I)),
     ("incumbent", re.compile(
         r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
         r"core (?:system )?is|erp is|crm is|system is|live in|lives in|outsourced|"
         r"(?:current|existing) (?:system|vendor|provider|tool|crm|erp|platform)|switch(?:ing)? from|"
-        r"replace|replacing|migrat\w* from)\b"
+        r"replace|replacing|migrat\w* (?:from|off|away from)|moving (?:off|away from)|switch\w* (?:off|away from)|"
+        r"(?:current|existing|legacy|old) (?:system|vendor|provider|tool|crm|erp|platform|solution) is)\b"
         r"|用的是|现在用|目前用|在用|现有|外包|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
         r"[A-Za-z\u4e00-\u9fff]{2,12}(?:里|上)", re.I)),
 ]  # fmt: skip
@@ -121,9 +136,14 @@ _RESCHEDULE = re.compile(
     r"|改到|推迟|延到|延期|提前到|挪到|换到",
     re.I,
 )
-_BUDGET = re.compile(r"\bbudget\b|预算|总投资|\bspend\b", re.I)
+_BUDGET = re.compile(
+    r"\bbudget(?:ed)?\b|预算|总投资|资金|经费|拨款|专款|投入|\bspend\b|\bset aside\b|\bearmarked\b|"
+    r"\ballocated\b|\bfunding\b|\bfunds?\b|\bcan (?:spend|afford)\b|\bwilling to (?:spend|pay)\b|"
+    r"\bceiling\b|\bcap(?:ped)? (?:at|of)\b|能花|愿意花|最多(?:能)?(?:给|出|花)|上限",
+    re.I,
+)
 _COUNT = re.compile(
-    r"(?:~|about |around |约|大概)?(?P<n>\d[\d,]*)\s*(?:\+\s*)?(?:名|个|家|位|台|辆)?\s*(?P<noun>"
+    r"(?:~|about |around |约|大概)?(?P<n>\d[\d,]*)\s*(?:\+\s*)?(?:(?:名|个|家|位|台|辆)[\u4e00-\u9fff]{0,3}?)?\s*(?P<noun>"
     r"trucks?|stores?|hotels?|sites?|plants?|branches|seats?|users?|licen[cs]es|employees|staff|"
     r"reps|agents|drivers|vehicles|properties|locations|clinics|schools|store mgrs|managers|"
     r"门店|工人|员工|用户|账号|席位|司机|车辆|酒店|网点|工厂|医院|学校|人)",
@@ -221,6 +241,8 @@ def categorise(clause: str) -> str | None:
     for name, cue in _CUES:
         if not cue.search(clause):
             continue
+        if name == "incumbent" and _LEADS.search(clause):
+            continue  # "Sarah runs the warehouse team": a person leading a team, not a system
         if name == "incumbent" and not re.search(
             r"(?<=.)(?<![A-Za-z0-9])[A-Z][\w+.]*[A-Za-z0-9]|[A-Z]{2,}|\b(?:excel|spreadsheets?|paper|in-house|"
             r"homegrown)\b|自研|自己写|自建|外包|纸质|[\u4e00-\u9fff]{2,}的",
@@ -228,7 +250,7 @@ def categorise(clause: str) -> str | None:
         ):
             continue  # "uses" needs a product name
         if name == "contact_preference" and not re.search(
-            r"prefer|only|can'?t stand|don'?t|hate|best|习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|"
+            r"prefer|only|can'?t stand|don'?t|hate|best|not to|never|asked|习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|"
             r"最好|比.{0,4}好|"
             r"不接|偏好|反感",
             clause,
@@ -271,10 +293,13 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
         amounts = parse_amounts(clause)
         if not amounts:
             return "budget", None
-        return "budget", amounts[0].normalised + (" approx" if amounts[0].approx else "")
+        amount = current_amount(clause, amounts)
+        return "budget", amount.normalised + (" approx" if amount.approx else "")
     if category == "deal_stage":
         return "deal_stage", _slug(clause)[:60]
-    if category == "milestone":
+    if category == "milestone" and dates and _AHEAD.search(clause):
+        category = "timeline"  # "希望下个月底之前完成POC": a date ahead, not a milestone passed
+    elif category == "milestone":
         return f"deal_stage:milestone:{_h(clause)}", None
     event = _event(clause) if dates else None
     if event and (
@@ -284,11 +309,11 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
         category = "timeline"  # "they want the contract signed by Dec 21" is a date first
     if category in ("timeline", "commitment") and dates:
         if event is None and context and (_RESCHEDULE.search(clause) or is_uncertain(clause)):
-            return context, dates[-1].iso
+            return context, target_date(clause, dates).iso
         if event:  # one date per event, whether a deadline of theirs or a commitment of ours
-            return f"deadline:{event}", dates[-1].iso
+            return f"deadline:{event}", target_date(clause, dates).iso
         prefix = "deadline" if category == "timeline" else "commitment"
-        return f"{prefix}:{_h(clause)}", dates[-1].iso
+        return f"{prefix}:{_h(clause)}", target_date(clause, dates).iso
     if category == "competitor":
         who = competitor_name(clause) or _h(clause)
         return f"competitor:{_slug(who)}:{_h(clause)}", None
@@ -297,6 +322,39 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
     if category == "stakeholder" and person:
         return f"stakeholder:{_slug(person)}:{_h(clause)}", None
     return f"{category}:{_h(clause)}", None
+
+
+_TO_DATE = re.compile(r"(?:\bto|\buntil|\btill|\bfor|改到|推迟到|延到|延期到|提前到|挪到|换到|定在|改成)\s*$", re.I)
+
+
+def target_date(clause: str, dates: Sequence[DateHit]) -> DateHit:
+    """The date a clause sets: the one a move points to ("moved the workshop to Wednesday
+    next week, Maria has a conflict on the 3rd"), else the last one."""
+    if len(dates) > 1 and _RESCHEDULE.search(clause):
+        for d in dates:
+            if _TO_DATE.search(clause[max(0, d.start - 12) : d.start]):
+                return d
+    return dates[-1]
+
+
+_AHEAD = re.compile(
+    r"\b(?:by|before|until|plan(?:s|ned)? to|will|want(?:s)? to|need(?:s)? to|must|target)\b|之前|以前|前(?:要|得|必须)?完成|希望|计划|要在|争取|必须",
+    re.I,
+)
+_NEW_VALUE = re.compile(
+    r"(?:\bto|\bnow|\bis now|→|->|调整为|调整到|调到|提到|提高到|增加到|加到|降到|降为|砍到|压到|改为|改成|变成|变为|现在是)"
+    r"了?\s*(?:about|around|roughly|approx\.?|约|大概)?\s*$",
+    re.I,
+)
+
+
+def current_amount(clause: str, amounts: Sequence[Amount]) -> Amount:
+    """The amount a clause leaves in force: "went from 500k to 650k", "从200万提到280万"
+    give the second; otherwise the first."""
+    for a in amounts[1:]:
+        if _NEW_VALUE.search(clause[max(0, a.start - 14) : a.start]):
+            return a
+    return amounts[0]
 
 
 def competitor_name(clause: str) -> str | None:
@@ -380,7 +438,9 @@ class _Reader:
             and (_RESCHEDULE.search(body) or is_uncertain(body))
         ):
             category = "timeline"
-        if category is None and _STANCE.search(body) and (self.current_person or self.person):
+        if category is None and _STANCE.search(body) and (
+            self.current_person or self.person or self.prior_person
+        ):
             category = "stakeholder"
         if category is None or not self._substantial(body, dates):
             return
@@ -411,13 +471,14 @@ class _Reader:
         rest = body
         for p in people:
             rest = rest.replace(body[p.start : p.end], " ")
-        if people and _substance(_ONLY_NAMES.sub("", rest)) < 3:
+        if people and _substance(_ONLY_NAMES.sub("", rest)) < (2 if _STANCE.search(rest) else 3):
             return False  # the clause only names a person and role: already kept
         # "on the pain", "'non-negotiable'": too little to stand alone
         return _substance(body) >= 2 or bool(dates or parse_amounts(body))
 
     def _add(self, body: str, category: str, dates: list[DateHit], label: str) -> None:
-        content = with_dates(body, dates)
+        shown = [target_date(body, dates)] if len(dates) > 1 and _RESCHEDULE.search(body) else dates
+        content = with_dates(body, shown)  # a move writes out only the date moved to
         if label and not re.match(r"(?i)note|re\b|fyi", label):
             content = f"{label}: {content}"
         who = self.current_person or self.prior_person or self.person or (
@@ -431,8 +492,9 @@ class _Reader:
         if attribute.startswith(("deadline:", "commitment:")):
             self.context_event = attribute
         event_time = None
-        if dates and dates[-1].day is not None:
-            event_time = datetime.combine(dates[-1].day, datetime.min.time(), self.ref.tzinfo)
+        when = target_date(body, dates) if dates else None
+        if when is not None and when.day is not None:
+            event_time = datetime.combine(when.day, datetime.min.time(), self.ref.tzinfo)
         self.facts.append(
             SalesFact(content, category, attribute, value, is_uncertain(body), event_time)
         )
@@ -461,8 +523,15 @@ _STANCE = re.compile(
     r"\b(?:champion|sponsor|advocate|supporter|pushing for us|pushed (?:hard )?(?:internally|for us)|"
     r"skeptic\w*|neutral|blocker|detractor|on the fence|on our side|likes us|fan of|"
     r"retir\w*|leaving|left the company|takes over|decision[- ]maker|makes? the (?:call|decision)|"
-    r"signs?(?: off)?|signed off|approves?|decides?|final say|cadillac|economic buyer)\b"
-    r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策",
+    r"signs?(?: off)?|signed off|approves?|decides?|final say|cadillac|economic buyer|"
+    r"supportive|supports us|on board|in (?:our )?favou?r|against (?:us|it|the|cloud|moving|switching|change)|"
+    r"opposed|opposes|resist\w*|cautious|wary|hesitant|reluctant|doubtful|not convinced|unconvinced|"
+    r"keen|enthusiastic|excited|positive about|negative about|push(?:es|ing)? back|pushback|"
+    r"(?:loves?|likes?|prefers?) (?:us|our|the competitor|them|the product|the demo|it)|"
+    r"\w+ contact (?:is|was)|contact (?:person|point) (?:is|was)|leans? (?:toward|towards)|blocking|"
+    r"gatekeeper|influencer|key contact|main contact|point of contact|our contact|owns? the (?:budget|project|relationship))\b"
+    r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"
+    r"保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|持保留|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目",
     re.I,
 )
 
@@ -471,6 +540,11 @@ _DECIDES = re.compile(
     r" (?:final )?(?:call|decision|purchase decision)|\bhas the final say|\bsigns (?:off|anything|every)"
     r"|\b(?:she|he)'ll make the call"
     r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",
+    re.I,
+)
+_LEADS = re.compile(
+    r"\b(?:runs?|running|manages?|heads?|leads?)\s+(?:the\s+|their\s+|our\s+|a\s+)?[\w&/ -]{0,30}?"
+    r"\b(?:team|department|dept|group|division|unit|office|function|org|organi[sz]ation|region|plant|site|project)\b",
     re.I,
 )
 _HEADING = re.compile(r"[:：]\s*$")

@@ -232,3 +232,79 @@ async def test_deadlines_are_never_one_shared_key() -> None:
     res = await rules_extractor()(turns)
     dated = {c.attribute: c.value for c in res.candidates if c.attribute.startswith("deadline")}
     assert dated == {"deadline:decision": "2026-12-31", "deadline:signing": "2027-06-30"}
+
+
+# -- generalisation beyond the dev notes (issue 14 item 2): phrasings the dev set lacks ---------
+
+_THU = datetime(2026, 11, 12, 10, 0)  # a Thursday
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("The board meets on the 20th", "2026-11-20"),
+        ("Joe reviews it by the 15th", "2026-11-15"),
+        ("decision by the 3rd", "2026-12-03"),  # the 3rd has passed this month: next month's
+        ("answer within 30 days", "2026-12-12"),
+        ("end of next week", "2026-11-20"),
+        ("by the end of this week", "2026-11-13"),
+        ("by 12/15", "2026-12-15"),
+        ("3天内给答复", "2026-11-15"),
+        ("10个工作日内回复", "2026-11-26"),
+    ],
+)
+def test_more_relative_dates(text: str, iso: str) -> None:
+    assert [d.iso for d in find_dates(text, _THU)] == [iso]
+
+
+@pytest.mark.parametrize("text", ["24/7 support", "理赔时间缩短到2天以内", "3/4 of the team"])
+def test_more_words_that_are_not_dates(text: str) -> None:
+    assert find_dates(text, _THU) == []
+
+
+async def _facts(text: str) -> list[tuple[str, str | None, str]]:
+    from memagent.memory.extractors import rules_extractor
+
+    res = await rules_extractor()([Turn("user", text, "m1", _THU.isoformat() + "+08:00")])
+    return [(c.attribute, c.value, c.content) for c in res.candidates]
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "needle"),
+    [
+        ("Budget went from 500k to 650k after the board meeting.", "budget", "650000"),
+        ("预算从200万提到了280万。", "budget", "2800000"),
+        ("They have 1.2M set aside for this.", "budget", "1200000"),
+        ("Approx. 1.5M USD in total budget.", "budget", "1500000 USD approx"),
+        ("Deal is in negotiation now.", "deal_stage", "negotiation"),
+        ("项目目前在POC阶段。", "deal_stage", "poc"),
+        ("Spoke to Tom Becker. He's supportive.", "stakeholder:tom_becker", "supportive"),
+        ("Their IT director Paul Kim is against cloud hosting.", "stakeholder:paul_kim", "against"),
+        ("财务的刘总比较保守。", "stakeholder:刘总", "保守"),
+        ("Freshworks came in at 30% below our price.", "competitor:", "Freshworks"),
+        ("Renee asked us not to contact her on Fridays.", "contact_preference:", "Fridays"),
+        ("They are migrating off Oracle EBS.", "incumbent:", "Oracle EBS"),
+        ("We agreed that I'd draft the SOW by the 15th.", "commitment:", "2026-11-15"),
+        ("他们的目标是把理赔时间缩短到2天以内。", "requirement:", "2天以内"),
+        ("最大的痛点是库存数据不准。", "pain_point:", "不准"),
+        ("财务担心价格太高。", "pain_point:", "担心"),
+        ("工厂大概有1200名产线工人。", "count:", "1200"),
+    ],
+)
+async def test_sales_phrasings_beyond_the_dev_notes(text: str, attribute: str, needle: str) -> None:
+    facts = await _facts(text)
+    hits = [f for f in facts if f[0].startswith(attribute)]
+    assert any(needle.lower() in f"{v} {c}".lower() for _, v, c in hits), facts
+
+
+async def test_a_person_running_a_team_is_not_an_incumbent_system() -> None:
+    facts = await _facts("Sarah Lindqvist runs the warehouse team.")
+    assert not [f for f in facts if f[0].startswith(("incumbent", "current_vendor"))], facts
+
+
+async def test_a_move_keeps_the_new_date_and_does_not_write_out_the_old_one() -> None:
+    text = "They moved the workshop to Wednesday next week, Maria has a conflict on the 3rd."
+    facts = await _facts(text)
+    ((attr, value, content),) = [f for f in facts if f[0].startswith("deadline")]
+    assert (attr, value) == ("deadline:workshop", "2026-11-18")
+    assert "2026-12-03" not in content

@@ -176,22 +176,22 @@ async def test_llm_items_checked_against_user_sentences() -> None:
 
 
 async def test_llm_gate_lets_salient_turns_the_rules_do_not_read_reach_the_model() -> None:
-    text = "Their biggest worry is data migration from the old platform."
+    text = "Their people dread moving years of records off the old platform."
     assert (await rules_extractor()([Turn("user", text, "m1")])).candidates == []
     model = scripted(
-        _answer([{"content": "The customer's biggest worry is data migration from the old "
+        _answer([{"content": "The customer's people dread moving years of records off the old "
                   "platform.", "attribute": "pain_point", "confidence": 0.9}])
     )  # fmt: skip
     res = await llm_extractor(model)([Turn("user", text, "m1")])
     assert len(model.seen) == 1
     ((attr, content),) = [(c.attribute, c.content) for c in res.candidates]
-    assert attr.startswith("pain_point:") and "data migration" in content
+    assert attr.startswith("pain_point:") and "records off the old platform" in content
 
 
 @pytest.mark.parametrize(
     "text",
     [
-        "Sarah Lindqvist leads the warehouse team and is fully on board with us.",
+        "Sarah Lindqvist moved over from the Oslo office to look after the warehouse team.",
         "Mike from Delta left the company last week; Jo took over his accounts.",
         "王磊已经调去华南区了，她的客户由陈东接手。",
     ],
@@ -269,12 +269,12 @@ async def test_llm_adds_to_the_rules_and_a_fact_both_read_is_written_once() -> N
     """A small model often returns one sentence as one item under a wrong category: the
     rules' facts stay, the model's item is not written twice; what only the model found
     is added."""
-    text = "赵总说预算提到280万了，但要求必须私有化部署。他们最担心数据迁移。"
+    text = "赵总说预算提到280万了，但要求必须私有化部署。数据迁移是他们心里最大的一块石头。"
     turn = Turn("user", text, "m1", "2026-11-10T09:30:00+08:00")
     model = scripted(
         _answer([
             {"content": "赵总说预算提到280万了，但要求必须私有化部署。", "attribute": "requirement"},
-            {"content": "客户最担心数据迁移。", "attribute": "pain_point"},
+            {"content": "数据迁移是客户心里最大的一块石头。", "attribute": "pain_point"},
         ])
     )  # fmt: skip
     res = await llm_extractor(model)([turn])
@@ -282,7 +282,7 @@ async def test_llm_adds_to_the_rules_and_a_fact_both_read_is_written_once() -> N
     keys = [c.attribute for c in res.candidates]
     assert keys[: len(rules)] == [c.attribute for c in rules]
     assert "budget" in keys and len(keys) == len(set(keys))
-    assert [c.content for c in res.candidates[len(rules) :]] == ["客户最担心数据迁移。"]
+    assert [c.content for c in res.candidates[len(rules) :]] == ["数据迁移是客户心里最大的一块石头。"]
 
 
 async def test_llm_item_restating_the_whole_note_is_not_a_second_copy() -> None:
