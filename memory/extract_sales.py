@@ -66,10 +66,21 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"in negotiations?|negotiating|(?:reviewing|redlining|reviews?) (?:the |our )?(?:msa|contract|order form|sow|terms)|"
         r"(?:discovery|evaluation|proposal|poc|pilot|trial|procurement|negotiation|rfp|contracting|closing) "
         r"(?:stage|phase)|moved? (?:us )?to (?:the )?(?:next|final) (?:round|stage)|final round|"
-        r"went dark|gone (?:dark|quiet)|no decision|budget (?:was )?(?:cut|frozen|pulled))\b"
+        r"went dark|gone (?:dark|quiet)|no decision|budget (?:was )?(?:cut|frozen|pulled)|"
+        r"final (?:two|three|round|stage)|down to (?:two|three|the last)|stuck in \w+|"
+        r"signed (?:the |an |our )?(?:loi|letter of intent|contract|order form|po|msa|sow|nda)|"
+        r"issued (?:a |the |us a )?po|awarded)\b"
         r"|商务谈判|谈判阶段|谈判中|进入[\u4e00-\u9fff]{2,6}阶段|(?:在|处于|到了|还在)[A-Za-z\u4e00-\u9fff]{1,8}阶段|"
-        r"走(?:采购|审批|招标|合同)?流程|审批中|评估中|谈价格|进入第二轮|最后一轮|没消息了|黄了|丢了|输了|落选|"
+        r"走(?:采购|审批|招标|合同)?流程|中标通知|定了我们|选了我们|卡在|审批中|评估中|谈价格|进入第二轮|最后一轮|没消息了|黄了|丢了|输了|落选|"
         r"未中标|中标了|赢了|搁置|暂停|签了合同|已签约|入围|短名单", re.I)),
+    ("contact_preference", re.compile(
+        r"\b(?:prefers?|preferred|only reads|only answers|email only|by email|via email|"
+        r"can'?t stand|don'?t call|do not call|no calls|hates? (?:phone|calls|email|teams|zoom)|"
+        r"reach (?:him|her|them)|best (?:way|time) to|contact (?:him|her|them)|text (?:him|her)|"
+        r"(?:a )?texts?|texting|whatsapp|signal|wechat|linkedin|slack|e-?mails?|phone calls?|calls?|"
+        r"in writing|in person|face[- ]to[- ]face|invites?|assistant|cold calls?|voicemail|"
+        r"(?:reach|call|ping|message|contact) [A-Z][a-z]+|responds?|replies|answers (?:on|by|via))\b"
+        r"|微信|电话|邮件|邮箱|短信|钉钉|飞书|企业微信沟通|沟通|联系|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
     ("competitor", re.compile(
         r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|bid from|bids? (?:at|of)|"
         r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z])\b"
@@ -83,17 +94,12 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:is|are) to (?:send|share|review|prepare|draft|schedule|set up)|will (?:review|prepare|draft|schedule|set up)|"
         r"reviews? (?:it|the \w+) by|owes? (?:us|them))\b"
         r"|约好|说好|安排|答应|承诺|我们负责|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
-    ("contact_preference", re.compile(
-        r"\b(?:prefers?|preferred|only reads|only answers|email only|by email|via email|"
-        r"can'?t stand|don'?t call|do not call|no calls|hates? (?:phone|calls|email|teams|zoom)|"
-        r"reach (?:him|her|them)|best (?:way|time) to|contact (?:him|her|them)|text (?:him|her))\b"
-        r"|微信|电话|邮件|短信|钉钉|飞书|企业微信沟通|沟通|联系|找他|找她|发消息", re.I)),
     ("requirement", re.compile(
         r"\b(?:must(?:-haves?)?|needs?|required?|requires|requirements?|mandatory|has to|have to|"
         r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
         r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
         r"|\b(?:goal is|objective is|aim(?:s|ing)? to|target is to|want(?:s)? to (?:cut|reduce|get|bring))\b"
-        r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接|集成|私有化|国产化|信创|"
+        r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接(?!人)|集成|私有化|国产化|信创|"
         r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内", re.I)),
     ("pain_point", re.compile(
         r"\b(?:pain(?: point)?s?|problems?|issues?|hates?|frustrat\w*|complain\w*|slow|"
@@ -104,15 +110,18 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"|\b(?:(?:main|biggest|key|big) (?:concern|worry|complaint|challenge|issue)|worr(?:y|ied|ies) about|"
         r"concerned about|errors?|mistakes|delays?|backlogs?|churn|losing|takes? (?:forever|ages|too long)|"
         r"too (?:expensive|slow|complex|complicated)|hard to|can'?t (?:see|track|get)|no visibility|"
-        r"inaccurate|out of sync|duplicate data|spreadsheets? hell)\b"
+        r"inaccurate|out of sync|duplicate data|spreadsheets? hell|data entry|waste\w*|keep (?:missing|losing|failing)|"
+        r"missing|wrong|spend (?:half|hours|days|most)|can'?t (?:scale|keep up))\b"
         r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后|"
-        r"担心|顾虑|不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动", re.I)),
+        r"担心|顾虑|不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动|发错|错单|退货|太老|用不了|不方便|经常出|老出", re.I)),
     ("incumbent", re.compile(
         r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
         r"core (?:system )?is|erp is|crm is|system is|live in|lives in|outsourced|"
         r"(?:current|existing) (?:system|vendor|provider|tool|crm|erp|platform)|switch(?:ing)? from|"
         r"replace|replacing|migrat\w* (?:from|off|away from)|moving (?:off|away from)|switch\w* (?:off|away from)|"
-        r"(?:current|existing|legacy|old) (?:system|vendor|provider|tool|crm|erp|platform|solution) is)\b"
+        r"(?:current|existing|legacy|old) (?:system|vendor|provider|tool|crm|erp|platform|solution) is|"
+        r"(?:tracked|managed|done|kept|handled|stored|tracking|managing) (?:in|on|with|via))\b"
+        r"|用的|一直用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
         r"|用的是|现在用|目前用|在用|现有|外包|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
         r"[A-Za-z\u4e00-\u9fff]{2,12}(?:里|上)", re.I)),
 ]  # fmt: skip
@@ -250,7 +259,10 @@ def categorise(clause: str) -> str | None:
         ):
             continue  # "uses" needs a product name
         if name == "contact_preference" and not re.search(
-            r"prefer|only|can'?t stand|don'?t|hate|best|not to|never|asked|习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|"
+            r"prefer|only|can'?t stand|don'?t|hate|best|not to|never|asked|likes?|ignores?|fastest|"
+            r"(?:after|before|until) \d|mornings?|afternoons?|evenings?|weekends?|keep|short|first|"
+            r"directly|through|\bno\b|always|instead|"
+            r"习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
             r"最好|比.{0,4}好|"
             r"不接|偏好|反感",
             clause,
@@ -337,6 +349,52 @@ def target_date(clause: str, dates: Sequence[DateHit]) -> DateHit:
     return dates[-1]
 
 
+_OLD_BEFORE = re.compile(
+    r"(?:[,，]?\s*(?:\b(?:not|instead of|rather than|down from|up from|from|vs\.?|versus)\s+(?:the\s+)?)"
+    r"|(?:[,，]?\s*(?:而不是|不是|之前说的|之前的|原来的|原先的|上次说的|从|由)\s*))$",
+    re.I,
+)
+_NEGATED = re.compile(r"\b(?:not|instead of|rather than)\s+(?:the\s+)?$|不是\s*$|(?:之前|上次)说的\s*$", re.I)
+_OLD_AFTER = re.compile(
+    r"^\s*(?:as (?:i|we) (?:said|wrote|mentioned|noted|had)(?: (?:before|earlier|last time))?|"
+    r"(?:is|was) (?:wrong|outdated|out of date|old)|不对|是错的|有误|作废|是旧的)",
+    re.I,
+)
+
+
+def drop_old_values(text: str) -> str:
+    """``text`` without the amounts it marks as no longer true ("650k, not 500k as I said
+    before", "went from 500k to 650k", "不是300万，是350万", "之前说的200万不对"), so a
+    memory never carries the old value beside the new one."""
+    amounts = parse_amounts(text)
+    if not amounts:
+        return text
+    cuts: list[tuple[int, int]] = []
+    for a in amounts:
+        before = _OLD_BEFORE.search(text[max(0, a.start - 16) : a.start])
+        after = _OLD_AFTER.match(text[a.end :])
+        others = [b for b in amounts if b is not a]
+        negated = (before and _NEGATED.search(before.group(0))) or after
+        if not (negated or (before and others)):
+            continue
+        start = a.start - (len(before.group(0)) if before else 0)
+        end = a.end + (after.end() if after else 0)
+        cuts.append((start, end))
+    for start, end in sorted(cuts, reverse=True):
+        head, tail = text[:start], text[end:]
+        if re.match(r"\s*[,，]\s*(?:而)?是", tail):
+            tail = re.sub(r"^\s*[,，]\s*(?:而)?", "", tail)  # "不是300万，是350万" -> "是350万"
+        head, tail = head.rstrip(), tail.lstrip()
+        text = head + (" " if re.match(r"[A-Za-z0-9]", tail) and re.search(r"[A-Za-z0-9]$", head) else "") + tail
+    return text
+
+
+_BARE_HEDGE = re.compile(
+    r"^(?:but |though |although )?(?:(?:it'?s |that'?s |this is )?(?:not (?:yet )?(?:confirmed|final|decided|approved)"
+    r"(?: yet)?|unconfirmed|tbd|tbc|to be confirmed|not sure|unsure|nothing confirmed)|还没定|没定|未定|待定|不确定|"
+    r"还不确定|没确认|未确认|还没确认|还没批)[\s.!。！]*$",
+    re.I,
+)
 _AHEAD = re.compile(
     r"\b(?:by|before|until|plan(?:s|ned)? to|will|want(?:s)? to|need(?:s)? to|must|target)\b|之前|以前|前(?:要|得|必须)?完成|希望|计划|要在|争取|必须",
     re.I,
@@ -388,7 +446,7 @@ def sales_facts(
     reader = _Reader(ref, list(dict.fromkeys([*known_names(text), *names])), last_person(text),
                      prior_person, context_event)  # fmt: skip
     reader.facts = [_role_fact(p) for p in find_people(text)]
-    for clause in split_clauses(text):
+    for clause in split_clauses(drop_old_values(text)):
         reader.read(clause)
     return reader.facts, reader.context_event
 
@@ -423,6 +481,10 @@ class _Reader:
     def read(self, clause: Clause) -> None:
         body = _FILLER.sub("", clause.text).strip()
         if not body:
+            return
+        if self.facts and _BARE_HEDGE.match(body):
+            # "Go-live moves to Q3, not confirmed yet": the hedge is about the clause before
+            self.facts[-1].uncertain = True
             return
         body, category = self._joined(body, clause)
         dates = find_dates(body, self.ref)
@@ -529,16 +591,17 @@ _STANCE = re.compile(
     r"keen|enthusiastic|excited|positive about|negative about|push(?:es|ing)? back|pushback|"
     r"(?:loves?|likes?|prefers?) (?:us|our|the competitor|them|the product|the demo|it)|"
     r"\w+ contact (?:is|was)|contact (?:person|point) (?:is|was)|leans? (?:toward|towards)|blocking|"
+    r"own(?:s)? the decision|satisfied|happy with (?:us|our|the)|impressed|"
     r"gatekeeper|influencer|key contact|main contact|point of contact|our contact|owns? the (?:budget|project|relationship))\b"
     r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"
-    r"保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|持保留|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目",
+    r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|持保留|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目",
     re.I,
 )
 
 _DECIDES = re.compile(
     r"\b(?:is|will be) (?:the )?(?:final )?decision[- ]maker|\b(?:make|makes|will make)(?: the| every)?"
     r" (?:final )?(?:call|decision|purchase decision)|\bhas the final say|\bsigns (?:off|anything|every)"
-    r"|\b(?:she|he)'ll make the call"
+    r"|\b(?:she|he)'ll make the call|\bwill own the decision|\bowns the decision"
     r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",
     re.I,
 )

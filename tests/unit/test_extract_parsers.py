@@ -308,3 +308,57 @@ async def test_a_move_keeps_the_new_date_and_does_not_write_out_the_old_one() ->
     ((attr, value, content),) = [f for f in facts if f[0].startswith("deadline")]
     assert (attr, value) == ("deadline:workshop", "2026-11-18")
     assert "2026-12-03" not in content
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "needle"),
+    [
+        ("Dana likes to get a text before any call.", "contact_preference:", "text"),
+        ("Marco responds fastest on LinkedIn.", "contact_preference:", "LinkedIn"),
+        ("Call Priya after 4pm her time; mornings are blocked.", "contact_preference:", "4pm"),
+        ("Keep emails to Greg short, bullet points only.", "contact_preference:", "bullet"),
+        ("张经理说以后报价都发到她的邮箱。", "contact_preference:", "邮箱"),
+        ("李总不喜欢开视频会，尽量线下见面。", "contact_preference:", "线下"),
+        ("Everything is tracked in Excel right now.", "incumbent:", "Excel"),
+        ("他们的财务系统一直用的浪潮GS。", "incumbent:", "浪潮"),
+        ("The new CIO, Rajesh Iyer, starts in January and will own the decision.",
+         "decision_maker", "rajesh"),
+        ("运营总监黄磊对我们的方案很满意。", "stakeholder:黄磊", "满意"),
+        ("We're in the final two with Workday.", "deal_stage", "final two"),
+        ("They signed the LOI yesterday.", "deal_stage", "LOI"),
+        ("客户已经发了中标通知书。", "deal_stage", "中标"),
+        ("Their reps spend half their day on data entry.", "pain_point:", "data entry"),
+        ("仓库经常发错货。", "pain_point:", "发错"),
+        ("The signing might slip to March.", "deadline:signing", "2027-03"),
+    ],
+)
+async def test_more_sales_phrasings(text: str, attribute: str, needle: str) -> None:
+    facts = await _facts(text)
+    hits = [f for f in facts if f[0].startswith(attribute)]
+    assert any(needle.lower() in f"{v} {c}".lower() for _, v, c in hits), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "old"),
+    [
+        ("Budget is 650k, not 500k as I said before.", "650000", "500k"),
+        ("Correction: budget is 2M, not 1.5M.", "2000000", "1.5M"),
+        ("Budget went from 500k to 650k after the board meeting.", "650000", "500k"),
+        ("预算不是300万，是350万。", "3500000", "300万"),
+        ("更正一下，预算是280万，之前说的200万不对。", "2800000", "200万"),
+    ],
+)
+async def test_a_correction_keeps_the_new_amount_and_no_memory_carries_the_old(
+    text: str, value: str, old: str
+) -> None:
+    facts = await _facts(text)
+    assert [v for a, v, _ in facts if a == "budget"] == [value], facts
+    assert not [c for _, _, c in facts if old in c], facts
+
+
+async def test_a_trailing_hedge_makes_the_clause_before_it_unconfirmed() -> None:
+    from memagent.memory.extractors import rules_extractor
+
+    turn = Turn("user", "Go-live moves to Q3, not confirmed yet.", "m1", "2026-11-12T10:00:00+08:00")
+    (c,) = (await rules_extractor()([turn])).candidates
+    assert c.attribute == "deadline:go_live" and c.confidence <= 0.5
