@@ -83,7 +83,8 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"|微信|电话|邮件|邮箱|短信|钉钉|飞书|企业微信沟通|沟通|联系|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
     ("competitor", re.compile(
         r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|bid from|bids? (?:at|of)|"
-        r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z])\b"
+        r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z]|"
+        r"(?:their|a|the|new|revised|lower|higher|cheaper) (?:quote|bid|offer|price)|quotes?)\b"
         r"|\b(?:cheaper than us|undercut|lower than ours|priced below us|came in (?:at|below|under|lower|cheaper)|"
         r"(?:below|under|cheaper than) our (?:price|quote|bid)|lost (?:the deal )?to|went with [A-Z])\b"
         r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜", re.I)),
@@ -95,7 +96,7 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"reviews? (?:it|the \w+) by|owes? (?:us|them))\b"
         r"|约好|说好|安排|答应|承诺|我们负责|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
     ("requirement", re.compile(
-        r"\b(?:must(?:-haves?)?|needs?|required?|requires|requirements?|mandatory|has to|have to|"
+        r"\b(?:must(?:-haves?)?|needs?(?! more time)|required?|requires|requirements?|mandatory|has to|have to|"
         r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
         r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
         r"|\b(?:goal is|objective is|aim(?:s|ing)? to|target is to|want(?:s)? to (?:cut|reduce|get|bring))\b"
@@ -147,7 +148,7 @@ _RESCHEDULE = re.compile(
 )
 _BUDGET = re.compile(
     r"\bbudget(?:ed)?\b|预算|总投资|资金|经费|拨款|专款|投入|\bspend\b|\bset aside\b|\bearmarked\b|"
-    r"\ballocated\b|\bfunding\b|\bfunds?\b|\bcan (?:spend|afford)\b|\bwilling to (?:spend|pay)\b|"
+    r"\ballocated\b|\bfunding\b|\bfunds?\b|\bcan (?:spend|afford)\b|\bcan (?:only )?(?:do|go to|stretch to)\b|\bwilling to (?:spend|pay)\b|"
     r"\bceiling\b|\bcap(?:ped)? (?:at|of)\b|能花|愿意花|最多(?:能)?(?:给|出|花)|上限",
     re.I,
 )
@@ -261,7 +262,7 @@ def categorise(clause: str) -> str | None:
         if name == "contact_preference" and not re.search(
             r"prefer|only|can'?t stand|don'?t|hate|best|not to|never|asked|likes?|ignores?|fastest|"
             r"(?:after|before|until) \d|mornings?|afternoons?|evenings?|weekends?|keep|short|first|"
-            r"directly|through|\bno\b|always|instead|"
+            r"directly|through|\bno\b|always|instead|better|rather|now|"
             r"习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
             r"最好|比.{0,4}好|"
             r"不接|偏好|反感",
@@ -327,8 +328,11 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
         prefix = "deadline" if category == "timeline" else "commitment"
         return f"{prefix}:{_h(clause)}", target_date(clause, dates).iso
     if category == "competitor":
-        who = competitor_name(clause) or _h(clause)
-        return f"competitor:{_slug(who)}:{_h(clause)}", None
+        who = competitor_name(clause)
+        if who and (quoted := parse_amounts(clause)):
+            # a rival's newer quote replaces its older one
+            return f"competitor:{_slug(who)}:quote", current_amount(clause, quoted).normalised
+        return f"competitor:{_slug(who or _h(clause))}:{_h(clause)}", None
     if category == "contact_preference":
         return f"contact_preference:{_slug(person or 'customer')}:{_h(clause)}", None
     if category == "stakeholder" and person:
@@ -415,11 +419,19 @@ def current_amount(clause: str, amounts: Sequence[Amount]) -> Amount:
     return amounts[0]
 
 
+_NOT_VENDOR = {"They", "We", "Our", "Their", "The", "Rival", "Competitor", "Competitors", "It", "He",
+              "She", "That", "This", "Price", "Pricing", "Budget", "Quote"}  # fmt: skip
+
+
 def competitor_name(clause: str) -> str | None:
     """The vendor a competitor clause names ("quoted by Digiwin", "他们选了石基")."""
     name = re.search(r"(?<=.)(?<![A-Za-z0-9])([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
     if name:
         return name.group(1)
+    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@)\b",
+                     clause)  # fmt: skip
+    if first and first.group(1).split()[0] not in _NOT_VENDOR:
+        return first.group(1)
     zh = re.search(r"([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|在接触)|(?:选了|输给了?|对手是)([\u4e00-\u9fff]{2,4})",
                    clause)  # fmt: skip
     return (zh.group(1) or zh.group(2)) if zh else None
@@ -489,9 +501,12 @@ class _Reader:
         body, category = self._joined(body, clause)
         dates = find_dates(body, self.ref)
         named = last_person(body) or _full_name(body, self.known)
-        lone = re.match(r"([A-Z][a-z]{2,})\s+(?:is|was|has|will|just|also)\b", body)
+        lone = re.match(
+            r"([A-Z][a-z]{2,})\s+(?:is|was|has|will|just|also|now|says|said|prefers|wants|likes|asked|hates)\b",
+            body,
+        )
         if lone and lone.group(1) not in _NOT_LONE:
-            named = lone.group(1)
+            named = _full_name(lone.group(1), self.known) or lone.group(1)
         self.current_person = named or self.current_person
         if (
             category is None
@@ -512,6 +527,9 @@ class _Reader:
         """The clause and its category; a short Chinese clause that only gives a date or an
         amount finishes the one before ("我们负责搭测试环境，下周三之前搞定")."""
         category = categorise(body)
+        if category in (None, "amount", "count") and clause.label:
+            # "Rival quote: Infor at 300k": the label says what the figure is
+            category = categorise(f"{clause.label}: {body}") or category
         if category is None and clause.label:
             category = categorise(f"{clause.label}: {body}")
         prev = self.prev_body

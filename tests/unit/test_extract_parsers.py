@@ -362,3 +362,21 @@ async def test_a_trailing_hedge_makes_the_clause_before_it_unconfirmed() -> None
     turn = Turn("user", "Go-live moves to Q3, not confirmed yet.", "m1", "2026-11-12T10:00:00+08:00")
     (c,) = (await rules_extractor()([turn])).candidates
     assert c.attribute == "deadline:go_live" and c.confidence <= 0.5
+
+
+async def test_a_rivals_new_quote_versions_its_old_one() -> None:
+    """One key per rival's quote, valued by the amount, so the write path versions it."""
+    old = [f for f in await _facts("Rival quote: Infor at 300k.") if f[0].startswith("competitor")]
+    new = [f for f in await _facts("Infor dropped their quote to 260k.") if f[0].startswith("competitor")]
+    assert [(a, v) for a, v, _ in old] == [("competitor:infor:quote", "300000")]
+    assert [(a, v) for a, v, _ in new] == [("competitor:infor:quote", "260000")]
+
+
+async def test_what_they_can_do_now_is_the_budget() -> None:
+    facts = await _facts("Update from the CFO call: they can only do $350k now.")
+    assert [(a, v) for a, v, _ in facts if a == "budget"] == [("budget", "350000 USD")]
+
+
+async def test_a_first_name_statement_is_about_that_person() -> None:
+    facts = await _facts("Kim now says WhatsApp is better than email for her.")
+    assert [a for a, _, _ in facts if a.startswith("contact_preference:kim:")], facts
