@@ -324,7 +324,9 @@ def _resolve_zh(kind: str, g: dict[str, str | None], ref: date) -> tuple[str, da
             return d.isoformat(), d
         return _resolve_zh("zh_rel", g, ref)
     if kind == "zh_mid":
-        return f"{ref.year}年{ref.month}月中 ({ref.year}-{ref.month:02d}-15)", date(ref.year, ref.month, 15)
+        return f"{ref.year}年{ref.month}月中 ({ref.year}-{ref.month:02d}-15)", date(
+            ref.year, ref.month, 15
+        )
     if kind == "zh_rel":
         if g.get("t"):
             d = ref + timedelta(

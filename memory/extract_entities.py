@@ -28,8 +28,9 @@ _NOT_NAMES = {"Next", "Budget", "Met", "Call", "Email", "Also", "Update", "Their
 _EN_PATTERNS = [
     re.compile(r"(?P<name>" + _NAME_EN + r")\s*\((?P<role>(?:[^)]{0,25}\b)?(?i:" + _TITLE_EN + r")[^)]{0,20})\)"),
     re.compile(r"(?P<name>" + _NAME_EN + r"),\s+(?:(?:the|their|our|its) )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
+    re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was|will be)\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r")),?\s+(?P<name>" + _NAME_EN + r")"),
-    re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: [A-Za-z]+){0,2})"),
+    re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: (?!(?:is|was|are|has|and|says?|said|wants?|will|thinks?|asked|prefers?)\b)[A-Za-z]+){0,2})"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+(?:is|was|as)\s+(?:the |their |our |its )?(?:new )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
 ]  # fmt: skip
 
@@ -63,6 +64,10 @@ _ZH_DEPT_ONLY = re.compile(
 _ZH_ROLE_TRIM = re.compile(
     r"^(?:的|是|见了|和|跟|与|及|还有|拜访了?|今天|他们|我们|对接人是|说|，)+"
 )
+
+
+_SYSTEMS = {"ERP", "CRM", "MES", "WMS", "TMS", "OA", "HIS", "LIS", "PACS", "SAP", "API", "SSO", "POC",
+            "BI", "SCM", "PLM", "HR", "HRM", "EHR", "APP", "SAAS", "IOT"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -105,8 +110,8 @@ def find_people(text: str) -> list[Person]:
             else:
                 role = _ZH_ROLE_TRIM.sub("", role.split("的")[-1])
                 name = _ZH_NAME_TAIL.sub("", name) if len(name) > 2 else name
-                if not role or role.endswith(name):
-                    continue
+                if not role or role.endswith(name) or role.upper() in _SYSTEMS:
+                    continue  # "对接金蝶ERP": a product and its kind, not a person and title
             offset = max(0, m.group(0).find(role)) if p not in _EN_PATTERNS else 0
             out.append(Person(name, role, m.start() + offset, m.end()))
             taken.append((m.start(), m.end()))

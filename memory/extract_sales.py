@@ -130,7 +130,7 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
 _EVENTS = [
     ("workshop", r"workshop|研讨会"), ("demo", r"\bdemo|演示"), ("poc", r"\bpoc\b|试点|测试"),
     ("pilot", r"\bpilot"), ("proposal", r"proposal|方案"), ("pricing", r"pric(?:e|ing)|报价|quote"),
-    ("contract_end", r"contract (?:ends|expires|runs out)|renewal|到期|expir"),
+    ("contract_end", r"contract\b.{0,30}\b(?:ends|ended|expires|runs out|is up|up for renewal)|renewal|到期|expir"),
     ("tender", r"tender|\brfp\b|招标|投标"), ("signing", r"\bsign|signature|签约|签合同|签字|签署|前签|要签|合同"),
     ("go_live", r"go[- ]live|\blive\b|launch|上线"), ("rollout", r"roll-?out|推广"),
     ("decision", r"decision|decide|select(?:ing)? a vendor|vendor selection|决定|定下来|拍板|立项|"
@@ -261,8 +261,8 @@ def categorise(clause: str) -> str | None:
             continue  # "uses" needs a product name
         if name == "contact_preference" and not re.search(
             r"prefer|only|can'?t stand|don'?t|hate|best|not to|never|asked|likes?|ignores?|fastest|"
-            r"(?:after|before|until) \d|mornings?|afternoons?|evenings?|weekends?|keep|short|first|"
-            r"directly|through|\bno\b|always|instead|better|rather|now|"
+            r"(?:after|before|until) \d|mornings?|afternoons?|evenings?|weekends?|keep|short|"
+            r"directly|through|\bno\b|always|instead|better|rather|"
             r"习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
             r"最好|比.{0,4}好|"
             r"不接|偏好|反感",
@@ -340,7 +340,38 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
     return f"{category}:{_h(clause)}", None
 
 
-_TO_DATE = re.compile(r"(?:\bto|\buntil|\btill|\bfor|改到|推迟到|延到|延期到|提前到|挪到|换到|定在|改成)\s*$", re.I)
+_LABELS = {
+    "competitor": ("Competitor", "竞争对手", r"competit|rival|竞争|对手|竞品"),
+    "incumbent": ("Current system", "现有系统", r"current|today|incumbent|现在|目前|现有|一直"),
+    "pain_point": ("Pain point", "痛点", r"pain|痛点"),
+    "requirement": ("Requirement", "需求", r"requir|must|need|mandatory|必须|需要|要求|需求"),
+    "contact_preference": ("Contact preference", "联系偏好", r"contact|联系"),
+    "deal_stage": ("Deal stage", "项目阶段", r"stage|phase|阶段"),
+}
+
+
+def labelled(content: str, category: str) -> str:
+    """``content`` naming its category when its words do not ("Competitor: they are also
+    talking to HubSpot"), so a question in the category's own words finds it and a small
+    model reading the briefing knows what it is."""
+    if category not in _LABELS:
+        return content
+    en, zh, said = _LABELS[category]
+    if re.search(said, content, re.I):
+        return content
+    label = zh if re.search(r"[\u4e00-\u9fff]", content) else en
+    sep = "：" if label == zh else ": "
+    who = re.match(r"^([^:：]{1,30})[:：]\s*(?=\S)", content)
+    if who:  # "Li Wei: hates phone calls" -> "Li Wei (contact preference): hates phone calls"
+        inner = label if label == zh else label.lower()
+        paren = f"（{inner}）" if label == zh else f" ({inner})"
+        return f"{who.group(1)}{paren}{sep}{content[who.end() :]}"
+    return f"{label}{sep}{content}"
+
+
+_TO_DATE = re.compile(
+    r"(?:\bto|\buntil|\btill|\bfor|改到|推迟到|延到|延期到|提前到|挪到|换到|定在|改成)\s*$", re.I
+)
 
 
 def target_date(clause: str, dates: Sequence[DateHit]) -> DateHit:
@@ -358,7 +389,9 @@ _OLD_BEFORE = re.compile(
     r"|(?:[,，]?\s*(?:而不是|不是|之前说的|之前的|原来的|原先的|上次说的|从|由)\s*))$",
     re.I,
 )
-_NEGATED = re.compile(r"\b(?:not|instead of|rather than)\s+(?:the\s+)?$|不是\s*$|(?:之前|上次)说的\s*$", re.I)
+_NEGATED = re.compile(
+    r"\b(?:not|instead of|rather than)\s+(?:the\s+)?$|不是\s*$|(?:之前|上次)说的\s*$", re.I
+)
 _OLD_AFTER = re.compile(
     r"^\s*(?:as (?:i|we) (?:said|wrote|mentioned|noted|had)(?: (?:before|earlier|last time))?|"
     r"(?:is|was) (?:wrong|outdated|out of date|old)|不对|是错的|有误|作废|是旧的)",
@@ -389,7 +422,11 @@ def drop_old_values(text: str) -> str:
         if re.match(r"\s*[,，]\s*(?:而)?是", tail):
             tail = re.sub(r"^\s*[,，]\s*(?:而)?", "", tail)  # "不是300万，是350万" -> "是350万"
         head, tail = head.rstrip(), tail.lstrip()
-        text = head + (" " if re.match(r"[A-Za-z0-9]", tail) and re.search(r"[A-Za-z0-9]$", head) else "") + tail
+        text = (
+            head
+            + (" " if re.match(r"[A-Za-z0-9]", tail) and re.search(r"[A-Za-z0-9]$", head) else "")
+            + tail
+        )
     return text
 
 
@@ -515,8 +552,10 @@ class _Reader:
             and (_RESCHEDULE.search(body) or is_uncertain(body))
         ):
             category = "timeline"
-        if category is None and _STANCE.search(body) and (
-            self.current_person or self.person or self.prior_person
+        if (
+            category is None
+            and _STANCE.search(body)
+            and (self.current_person or self.person or self.prior_person)
         ):
             category = "stakeholder"
         if category is None or not self._substantial(body, dates):
@@ -565,6 +604,7 @@ class _Reader:
             self.known[-1] if self.known else None)  # fmt: skip
         content = self._subject(content, body, category, who)
         attribute, value = _key(category, body, who, dates, self.context_event)
+        content = labelled(content, attribute.split(":", 1)[0])
         if self.context_event and attribute == self.context_event and _event(body) is None:
             content = f"{self.context_event.split(':', 1)[1].replace('_', ' ')}: {content}"
         if who and _DECIDES.search(body) and category in ("stakeholder", "requirement", "amount"):

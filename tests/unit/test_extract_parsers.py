@@ -321,8 +321,11 @@ async def test_a_move_keeps_the_new_date_and_does_not_write_out_the_old_one() ->
         ("李总不喜欢开视频会，尽量线下见面。", "contact_preference:", "线下"),
         ("Everything is tracked in Excel right now.", "incumbent:", "Excel"),
         ("他们的财务系统一直用的浪潮GS。", "incumbent:", "浪潮"),
-        ("The new CIO, Rajesh Iyer, starts in January and will own the decision.",
-         "decision_maker", "rajesh"),
+        (
+            "The new CIO, Rajesh Iyer, starts in January and will own the decision.",
+            "decision_maker",
+            "rajesh",
+        ),
         ("运营总监黄磊对我们的方案很满意。", "stakeholder:黄磊", "满意"),
         ("We're in the final two with Workday.", "deal_stage", "final two"),
         ("They signed the LOI yesterday.", "deal_stage", "LOI"),
@@ -359,7 +362,9 @@ async def test_a_correction_keeps_the_new_amount_and_no_memory_carries_the_old(
 async def test_a_trailing_hedge_makes_the_clause_before_it_unconfirmed() -> None:
     from memagent.memory.extractors import rules_extractor
 
-    turn = Turn("user", "Go-live moves to Q3, not confirmed yet.", "m1", "2026-11-12T10:00:00+08:00")
+    turn = Turn(
+        "user", "Go-live moves to Q3, not confirmed yet.", "m1", "2026-11-12T10:00:00+08:00"
+    )
     (c,) = (await rules_extractor()([turn])).candidates
     assert c.attribute == "deadline:go_live" and c.confidence <= 0.5
 
@@ -367,7 +372,11 @@ async def test_a_trailing_hedge_makes_the_clause_before_it_unconfirmed() -> None
 async def test_a_rivals_new_quote_versions_its_old_one() -> None:
     """One key per rival's quote, valued by the amount, so the write path versions it."""
     old = [f for f in await _facts("Rival quote: Infor at 300k.") if f[0].startswith("competitor")]
-    new = [f for f in await _facts("Infor dropped their quote to 260k.") if f[0].startswith("competitor")]
+    new = [
+        f
+        for f in await _facts("Infor dropped their quote to 260k.")
+        if f[0].startswith("competitor")
+    ]
     assert [(a, v) for a, v, _ in old] == [("competitor:infor:quote", "300000")]
     assert [(a, v) for a, v, _ in new] == [("competitor:infor:quote", "260000")]
 
@@ -380,3 +389,44 @@ async def test_what_they_can_do_now_is_the_budget() -> None:
 async def test_a_first_name_statement_is_about_that_person() -> None:
     facts = await _facts("Kim now says WhatsApp is better than email for her.")
     assert [a for a, _, _ in facts if a.startswith("contact_preference:kim:")], facts
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "role"),
+    [
+        ("Greg Tillman from IT security is skeptical.", "Greg Tillman", "IT security"),
+        (
+            "Their procurement lead is Omar Haddad; he prefers WhatsApp.",
+            "Omar Haddad",
+            "procurement lead",
+        ),
+    ],
+)
+def test_more_people_and_roles(text: str, name: str, role: str) -> None:
+    assert [(p.name, p.role) for p in find_people(text)] == [(name, role)]
+
+
+def test_a_product_and_its_kind_are_not_a_person() -> None:
+    assert find_people("他们需要对接金蝶ERP。") == []
+
+
+async def test_facts_name_their_category_when_their_words_do_not() -> None:
+    """A question in the category's own words ("which competitors...") finds the fact."""
+    facts = await _facts("They are also talking to HubSpot. Deal is in negotiation now.")
+    contents = [c for _, _, c in facts]
+    assert "Competitor: They are also talking to HubSpot" in contents
+    assert "Deal stage: Deal is in negotiation now" in contents
+    zh = [c for _, _, c in await _facts("王磊不喜欢开视频会，尽量线下见面。")]
+    assert all(c.startswith(("联系偏好", "王磊（联系偏好）")) for c in zh), zh
+    # a fact that says what it is stays as written
+    assert [c for _, _, c in await _facts("竞争对手是金蝶。")] == ["竞争对手是金蝶"]
+
+
+async def test_a_contract_with_a_named_vendor_ending_is_a_date() -> None:
+    facts = await _facts("Their contract with Samsara ends March 31.")
+    assert [(a, v) for a, v, _ in facts] == [("deadline:contract_end", "2027-03-31")]
+
+
+async def test_a_first_call_is_not_a_contact_preference() -> None:
+    facts = await _facts("First call with Bluepeak Energy.")
+    assert not [a for a, _, _ in facts if a.startswith("contact")], facts

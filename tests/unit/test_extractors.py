@@ -208,7 +208,9 @@ async def test_llm_gate_passes_statements_without_any_trigger_word(text: str) ->
     assert [c.content for c in res.candidates] == [fact + "."], res.reasons
 
 
-@pytest.mark.parametrize("text", ["thanks!", "好的，谢谢", "谁负责采购？", "ok. what is the budget?"])
+@pytest.mark.parametrize(
+    "text", ["thanks!", "好的，谢谢", "谁负责采购？", "ok. what is the budget?"]
+)
 async def test_llm_gate_skips_questions_and_acknowledgements(text: str) -> None:
     model = scripted(_answer([]))
     res = await llm_extractor(model)([Turn("user", text, "m1")])
@@ -282,7 +284,9 @@ async def test_llm_adds_to_the_rules_and_a_fact_both_read_is_written_once() -> N
     keys = [c.attribute for c in res.candidates]
     assert keys[: len(rules)] == [c.attribute for c in rules]
     assert "budget" in keys and len(keys) == len(set(keys))
-    assert [c.content for c in res.candidates[len(rules) :]] == ["数据迁移是客户心里最大的一块石头。"]
+    assert [c.content for c in res.candidates[len(rules) :]] == [
+        "数据迁移是客户心里最大的一块石头。"
+    ]
 
 
 async def test_llm_item_restating_the_whole_note_is_not_a_second_copy() -> None:
