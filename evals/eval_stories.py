@@ -21,20 +21,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 
 from memagent.core.settings import Settings
 from memagent.evals.eval_metrics import norm
 from memagent.evals.sales_stories import STORIES, Fact, Probe, Story
 from memagent.graph.agent import aopen_agent, arun_turn, settle
+from memagent.llm.adapter import ROUTER_REQUEST
 
 USER = "bench-rep"
 OUTDATED = ("outdated", "superseded", "no longer", "已过时", "旧值", "已更新")
@@ -43,9 +44,27 @@ OUTDATED = ("outdated", "superseded", "no longer", "已过时", "旧值", "已�
 ChatFactory = Callable[..., Any]
 
 
-def note_taker() -> GenericFakeChatModel:
-    """A chat model that answers every message with "Noted." (recall-only runs)."""
-    return GenericFakeChatModel(messages=(AIMessage("Noted.") for _ in itertools.count()))
+class NoteTaker(BaseChatModel):
+    """A chat model for recall-only runs: every reply is "Noted.", and a tool-routing
+    request is answered with no tool (so the agent does not log a routing failure)."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "note-taker"
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
+        routing = bool(messages) and str(messages[-1].text).startswith(_ROUTING)
+        text = '{"tool": "none", "args": {}}' if routing else "Noted."
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(text))])
+
+
+_ROUTING = ROUTER_REQUEST.split("{", 1)[0]
+
+
+def note_taker() -> NoteTaker:
+    return NoteTaker()
 
 
 def _factory(model: Any) -> ChatFactory:
