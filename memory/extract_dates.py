@@ -38,11 +38,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("end_mon_en", re.compile(r"\b(?:the\s+)?(?P<edge>end|beginning|start|early|late)\s+(?:of\s+)?" + _MON + r"\b", re.I)),
     ("wd_next_week", re.compile(r"\b" + _WD + r"\s+(?:of\s+)?next\s+week\b", re.I)),
     ("next_week_wd", re.compile(r"\bnext\s+week(?:'s)?\s+" + _WD + r"\b", re.I)),
-    ("wd", re.compile(r"\b(?P<rel>next|this|coming)?\s*" + _WD + r"\b", re.I)),
+    ("wd", re.compile(r"\b(?P<rel>next|this|coming|last|past)?\s*" + _WD + r"\b", re.I)),
     ("quarter", re.compile(r"\b(?:(?P<edge>end|start|beginning)\s+of\s+)?(?:(?P<rel>next|this)\s+)?(?:q(?P<q>[1-4])|(?P<qw>first|second|third|fourth)\s+quarter)\b(?:\s*(?P<y>20\d\d))?", re.I)),
     ("end_period", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this\s+|next\s+)?(?P<unit>month|quarter|year)\b|\b(?P<ye>year[- ]end)\b", re.I)),
     ("end_week_en", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this|next)\s+week\b", re.I)),
-    ("rel_en", re.compile(r"\b(?P<t>today|tomorrow|tonight)\b|\bin\s+(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b|\b(?P<nx>next)\s+(?P<u2>week|month)\b", re.I)),
+    ("rel_en", re.compile(r"\b(?P<t>today|tomorrow|tonight|yesterday)\b|\bin\s+(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b|\b(?P<nx>next)\s+(?P<u2>week|month)\b", re.I)),
     ("within_en", re.compile(r"\bwithin\s+(?:the\s+next\s+)?(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b", re.I)),
     ("md_num", re.compile(r"\b(?:by|on|before|until|till|due|from)\s+(?P<m>\d{1,2})/(?P<d>\d{1,2})\b(?![/\d])", re.I)),
     ("dom_en", re.compile(r"\b(?:on|by|before|until|till|from|due)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b|\bthe\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\b)", re.I)),
@@ -132,6 +132,8 @@ def _weekday(ref: date, wd: int, rel: str) -> date:
     if rel == "next_week":
         monday = ref - timedelta(days=ref.weekday()) + timedelta(days=7)
         return monday + timedelta(days=wd)
+    if rel in ("last", "past"):  # the latest one before today
+        return ref - timedelta(days=(ref.weekday() - wd) % 7 or 7)
     ahead = (wd - ref.weekday()) % 7
     d = ref + timedelta(days=ahead)
     same_week = d - timedelta(days=d.weekday()) == ref - timedelta(days=ref.weekday())
@@ -192,7 +194,7 @@ def _resolve(kind: str, m: re.Match[str], ref: date) -> tuple[str, date | None] 
         return d.isoformat(), d
     if kind == "rel_en":
         if g.get("t"):
-            d = ref + timedelta(days=1 if g["t"].lower() == "tomorrow" else 0)
+            d = ref + timedelta(days={"tomorrow": 1, "yesterday": -1}.get(g["t"].lower(), 0))
             return d.isoformat(), d
         if g.get("nx"):
             if g["u2"].lower() == "week":

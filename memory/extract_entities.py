@@ -21,7 +21,7 @@ _TITLE_EN = (
     r"controller|counsel|buyer|analyst|administrator|owner|founder|dean|principal|chair)"
     r"|general counsel|controller|owner|founder|dean(?: of [A-Za-z ]{2,25})?|procurement))"
 )
-_NAME_EN = r"(?:Dr\.? |Mr\.? |Ms\.? |Mrs\.? )?[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}"
+_NAME_EN = r"(?:(?:Dr|Mr|Ms|Mrs)\.? [A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){0,2}|[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2})"
 _NOT_NAMES = {"Next", "Budget", "Met", "Call", "Email", "Also", "Update", "Their", "The", "Our",
               "We", "They", "Must", "Core", "Deal", "Target", "Visit", "Note", "Thanks"}  # fmt: skip
 
@@ -46,6 +46,10 @@ _ZH_NAME = r"[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}"
 _ZH_DEPT = r"(?:处|部|科|中心|室|局|组)"
 _ZH_DEPT_NAME = r"[\u4e00-\u9fffA-Z]{1,6}" + _ZH_DEPT
 _ZH_PATTERNS = [
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")叫(?P<name>" + _ZH_NAME + r")"),
+    re.compile(r"(?P<name>(?:小|老)[" + SURNAMES + r"]|[" + SURNAMES + r"](?:总|工|经理|主任|姐|哥)|" + _ZH_NAME
+               + r")是(?:他们的|我们的|对方的)?(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")"),
+    re.compile(r"(?P<role>对接人|联系人|负责人)是(?P<name>(?:小|老)[" + SURNAMES + r"])"),
     re.compile(r"(?P<role>[\u4e00-\u9fff]{2,6}(?:处|部|科|中心|室|局))的?(?P<name>[" + SURNAMES + r"](?:总|主任|处长|经理|部长|院长|工))"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")[（(](?P<role>[^）)]{0,12}(?:" + _ZH_TITLES + r"|" + _ZH_DEPT + r")[^）)]{0,6})[）)]"),
     re.compile(r"(?P<role>" + _ZH_DEPT_NAME + r")的?(?P<name>" + _ZH_NAME + r")(?P<title>" + _ZH_TITLES + r")"),

@@ -83,11 +83,13 @@ class _Detector:
 
 def parse_count(text: str, nouns: str) -> str | None:
     m = re.search(
-        r"(\d+|[" + _CN_NUM + r"]+)\s*(?:个|位|名)?\s*(?:" + nouns + r")(?!民)", text, re.I
+        r"(\d{1,3}(?:,\d{3})+|\d+|[" + _CN_NUM + r"]+)\s*(?:个|位|名)?\s*(?:" + nouns + r")(?!民)",
+        text,
+        re.I,
     )
     if not m:
         return None
-    raw = m.group(1)
+    raw = m.group(1).replace(",", "")
     n = int(raw) if raw.isdigit() else cn_to_int(raw)
     return None if n is None else str(n)
 

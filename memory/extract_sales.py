@@ -69,9 +69,11 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"went dark|gone (?:dark|quiet)|no decision|budget (?:was )?(?:cut|frozen|pulled)|"
         r"final (?:two|three|round|stage)|down to (?:two|three|the last)|stuck in \w+|"
         r"signed (?:the |an |our )?(?:loi|letter of intent|contract|order form|po|msa|sow|nda)|"
-        r"issued (?:a |the |us a )?po|awarded)\b"
+        r"issued (?:a |the |us a )?po|awarded|proposal (?:went out|is out|was sent|sent)|sent (?:the|our|them the) proposal|"
+        r"submitted (?:the |our )?(?:proposal|bid|quote)|waiting (?:for|on) (?:their |the |board |a )?"
+        r"(?:feedback|approval|decision|sign-?off|answer|budget))\b"
         r"|商务谈判|谈判阶段|谈判中|进入[\u4e00-\u9fff]{2,6}阶段|(?:在|处于|到了|还在)[A-Za-z\u4e00-\u9fff]{1,8}阶段|"
-        r"走(?:采购|审批|招标|合同)?流程|中标通知|定了我们|选了我们|卡在|审批中|评估中|谈价格|进入第二轮|最后一轮|没消息了|黄了|丢了|输了|落选|"
+        r"走(?:采购|审批|招标|合同)?流程|等[\u4e00-\u9fff]{0,6}(?:审批|反馈|回复|决定|批准)|已经?提交|提交了|中标通知|定了我们|选了我们|卡在|审批中|评估中|谈价格|进入第二轮|最后一轮|没消息了|黄了|丢了|输了|落选|"
         r"未中标|中标了|赢了|搁置|暂停|签了合同|已签约|入围|短名单", re.I)),
     ("contact_preference", re.compile(
         r"\b(?:prefers?|preferred|only reads|only answers|email only|by email|via email|"
@@ -115,6 +117,9 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"missing|wrong|spend (?:half|hours|days|most)|can'?t (?:scale|keep up))\b"
         r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后|"
         r"担心|顾虑|不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动|发错|错单|退货|太老|用不了|不方便|经常出|老出", re.I)),
+    ("profile", re.compile(
+        r"\b(?:hq|headquarter(?:s|ed)|based in|offices? in|plants? in|sites? in|located in|factory in)\b"
+        r"|总部|工厂在|位于|分布在|工厂设在", re.I)),
     ("incumbent", re.compile(
         r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
         r"core (?:system )?is|erp is|crm is|system is|live in|lives in|outsourced|"
@@ -149,12 +154,14 @@ _RESCHEDULE = re.compile(
 _BUDGET = re.compile(
     r"\bbudget(?:ed)?\b|预算|总投资|资金|经费|拨款|专款|投入|\bspend\b|\bset aside\b|\bearmarked\b|"
     r"\ballocated\b|\bfunding\b|\bfunds?\b|\bcan (?:spend|afford)\b|\bcan (?:only )?(?:do|go to|stretch to)\b|\bwilling to (?:spend|pay)\b|"
-    r"\bceiling\b|\bcap(?:ped)? (?:at|of)\b|能花|愿意花|最多(?:能)?(?:给|出|花)|上限",
+    r"\bceiling\b|\bcap(?:ped)? (?:at|of)\b|\bapproved\b|能花|愿意花|最多(?:能)?(?:给|出|花)|上限|批下来|的钱|"
+    r"项目金额|合同金额|合同额|投资规模|投资额|立项金额",
     re.I,
 )
 _COUNT = re.compile(
     r"(?:~|about |around |约|大概)?(?P<n>\d[\d,]*)\s*(?:\+\s*)?(?:(?:名|个|家|位|台|辆)[\u4e00-\u9fff]{0,3}?)?\s*(?P<noun>"
-    r"trucks?|stores?|hotels?|sites?|plants?|branches|seats?|users?|licen[cs]es|employees|staff|"
+    r"trucks?|stores?|hotels?|sites?|plants?|branches|seats?|users?|licen[cs]es|employees|staff|warehouses|"
+    r"factories|offices|outlets|restaurants|beds|students|patients|orders|shipments|订单|单|仓库|分公司|床位|学生|患者|"
     r"reps|agents|drivers|vehicles|properties|locations|clinics|schools|store mgrs|managers|"
     r"门店|工人|员工|用户|账号|席位|司机|车辆|酒店|网点|工厂|医院|学校|人)",
     re.I,
@@ -659,13 +666,15 @@ _STANCE = re.compile(
 _DECIDES = re.compile(
     r"\b(?:is|will be) (?:the )?(?:final )?decision[- ]maker|\b(?:make|makes|will make)(?: the| every)?"
     r" (?:final )?(?:call|decision|purchase decision)|\bhas the final say|\bsigns (?:off|anything|every)"
-    r"|\b(?:she|he)'ll make the call|\bwill own the decision|\bowns the decision"
+    r"|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
     r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",
     re.I,
 )
 _LEADS = re.compile(
     r"\b(?:runs?|running|manages?|heads?|leads?)\s+(?:the\s+|their\s+|our\s+|a\s+)?[\w&/ -]{0,30}?"
-    r"\b(?:team|department|dept|group|division|unit|office|function|org|organi[sz]ation|region|plant|site|project)\b",
+    r"\b(?:team|department|dept|group|division|unit|office|function|org|organi[sz]ation|region|plant|site|project|"
+    r"procurement|purchasing|finance|it|operations|ops|sales|marketing|legal|hr|engineering|security|logistics|"
+    r"supply chain|the show)\b",
     re.I,
 )
 _HEADING = re.compile(r"[:：]\s*$")

@@ -430,3 +430,46 @@ async def test_a_contract_with_a_named_vendor_ending_is_a_date() -> None:
 async def test_a_first_call_is_not_a_contact_preference() -> None:
     facts = await _facts("First call with Bluepeak Energy.")
     assert not [a for a, _, _ in facts if a.startswith("contact")], facts
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "role"),
+    [
+        ("Ms. Chen is the project owner on their side.", "Ms. Chen", "project owner"),
+        ("对方的项目经理叫刘洋。", "刘洋", "项目经理"),
+        ("李工是技术负责人，人很务实。", "李工", "技术负责人"),
+        ("对接人是小王，采购部的。", "小王", "对接人"),
+    ],
+)
+def test_people_named_in_other_ways(text: str, name: str, role: str) -> None:
+    assert [(p.name, p.role) for p in find_people(text)] == [(name, role)]
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "needle"),
+    [
+        ("Finance approved 2M for phase one.", "budget", "2000000"),
+        ("能批下来的钱大概一百五十万。", "budget", "1500000 approx"),
+        ("项目金额300万左右。", "budget", "3000000 approx"),
+        ("Proposal went out last Friday; waiting for their feedback.", "deal_stage", "feedback"),
+        ("现在在等领导审批。", "deal_stage", "审批"),
+        ("Their HQ is in Rotterdam, with 12 warehouses across Europe.", "profile:", "Rotterdam"),
+        ("总部在深圳，全国有40家门店。", "profile:", "深圳"),
+        ("They have about 3,000 employees.", "team_size", "3000"),
+        ("Jane Doe, who runs procurement, will sign the PO.", "decision_maker", "jane doe"),
+    ],
+)
+async def test_budget_stage_and_profile_phrasings(text: str, attribute: str, needle: str) -> None:
+    facts = await _facts(text)
+    hits = [f for f in facts if f[0].startswith(attribute)]
+    assert any(needle.lower() in f"{v} {c}".lower() for _, v, c in hits), facts
+
+
+async def test_a_person_running_a_function_is_not_an_incumbent() -> None:
+    facts = await _facts("Jane Doe, who runs procurement, will sign the PO.")
+    assert not [a for a, _, _ in facts if a.startswith(("incumbent", "current_vendor"))], facts
+
+
+def test_past_weekdays_and_yesterday() -> None:
+    assert [d.iso for d in find_dates("went out last Friday", _THU)] == ["2026-11-06"]
+    assert [d.iso for d in find_dates("called yesterday", _THU)] == ["2026-11-11"]
