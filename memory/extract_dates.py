@@ -41,6 +41,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("wd", re.compile(r"\b(?P<rel>next|this|coming|last|past)?\s*" + _WD + r"\b", re.I)),
     ("quarter", re.compile(r"\b(?:(?P<edge>end|start|beginning)\s+of\s+)?(?:(?P<rel>next|this)\s+)?(?:q(?P<q>[1-4])|(?P<qw>first|second|third|fourth)\s+quarter)\b(?:\s*(?P<y>20\d\d))?", re.I)),
     ("end_period", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this\s+|next\s+)?(?P<unit>month|quarter|year)\b|\b(?P<ye>year[- ]end)\b", re.I)),
+    ("half_en", re.compile(r"\b(?:h(?P<h>[12])|(?P<hw>first|second) half)(?:\s+of)?(?:\s+(?P<rel>next|this) year|\s+(?P<y>20\d\d))?\b", re.I)),
+    ("year_en", re.compile(r"\b(?:(?P<edge>early|late|mid|end of|beginning of|start of)[- ]\s*)?(?:the\s+)?(?P<rel>next|this)\s+year\b", re.I)),
+    ("quarter_rel", re.compile(r"\b(?:(?P<edge>end|start|beginning) of\s+)?(?:the\s+)?(?P<rel>next|this)\s+quarter\b", re.I)),
     ("end_week_en", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this|next)\s+week\b", re.I)),
     ("rel_en", re.compile(r"\b(?P<t>today|tomorrow|tonight|yesterday)\b|\bin\s+(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b|\b(?P<nx>next)\s+(?P<u2>week|month)\b", re.I)),
     ("within_en", re.compile(r"\bwithin\s+(?:the\s+next\s+)?(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b", re.I)),
@@ -212,6 +215,31 @@ def _resolve(kind: str, m: re.Match[str], ref: date) -> tuple[str, date | None] 
             y, mo = _add_months(ref.year, ref.month, n)
             d = date(y, mo, min(ref.day, calendar.monthrange(y, mo)[1]))
         return d.isoformat(), d
+    if kind == "year_en":
+        y = ref.year + (1 if (g.get("rel") or "").lower() == "next" else 0)
+        edge = (g.get("edge") or "").lower()
+        if edge in ("end of", "late"):
+            return date(y, 12, 31).isoformat(), date(y, 12, 31)
+        if edge in ("early", "beginning of", "start of"):
+            return f"early {y} ({y}-01)", date(y, 1, 1)
+        if edge == "mid":
+            return f"mid-{y} ({y}-06-30)", date(y, 6, 30)
+        return f"{y}", date(y, 1, 1)
+    if kind == "half_en":
+        h = int(g["h"]) if g.get("h") else (1 if (g.get("hw") or "").lower() == "first" else 2)
+        y = (
+            int(g["y"])
+            if g.get("y")
+            else ref.year + (1 if (g.get("rel") or "").lower() == "next" else 0)
+        )
+        if not g.get("y") and not g.get("rel") and (h == 1 and ref.month > 6):
+            y += 1  # "in H1" said in the second half is next year's
+        end = date(y, 6, 30) if h == 1 else date(y, 12, 31)
+        return f"{y}-H{h} (by {end.isoformat()})", end
+    if kind == "quarter_rel":
+        q = (ref.month - 1) // 3 + 1 + (1 if (g.get("rel") or "").lower() == "next" else 0)
+        y = ref.year + (q - 1) // 4
+        return _quarter(ref, (q - 1) % 4 + 1, y, g.get("edge"))
     if kind == "end_week_en":
         nxt = (g.get("rel") or "").lower() == "next"
         d = ref - timedelta(days=ref.weekday()) + timedelta(days=4 + (7 if nxt else 0))

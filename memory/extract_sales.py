@@ -341,7 +341,11 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
             return f"competitor:{_slug(who)}:quote", current_amount(clause, quoted).normalised
         return f"competitor:{_slug(who or _h(clause))}:{_h(clause)}", None
     if category == "contact_preference":
-        return f"contact_preference:{_slug(person or 'customer')}:{_h(clause)}", None
+        who = _slug(person or "customer")
+        if (channel := preferred_channel(clause)) is not None:
+            # one preferred channel per person: "Kim now prefers WhatsApp" replaces "Kim prefers email"
+            return f"contact_preference:{who}:channel", channel
+        return f"contact_preference:{who}:{_h(clause)}", None
     if category == "stakeholder" and person:
         return f"stakeholder:{_slug(person)}:{_h(clause)}", None
     return f"{category}:{_h(clause)}", None
@@ -374,6 +378,41 @@ def labelled(content: str, category: str) -> str:
         paren = f"（{inner}）" if label == zh else f" ({inner})"
         return f"{who.group(1)}{paren}{sep}{content[who.end() :]}"
     return f"{label}{sep}{content}"
+
+
+_CHANNELS = [
+    ("email", r"e-?mails?|邮件|邮箱"), ("phone", r"phone|calls?|ring|电话"), ("text", r"texts?|sms|短信"),
+    ("whatsapp", r"whatsapp"), ("wechat", r"wechat|微信"), ("signal", r"signal"), ("linkedin", r"linkedin"),
+    ("teams", r"\bteams\b"), ("slack", r"slack"), ("dingtalk", r"钉钉|dingtalk"), ("feishu", r"飞书|lark"),
+    ("in_person", r"in person|face[- ]to[- ]face|线下|见面|当面"),
+]  # fmt: skip
+_PREFERS = re.compile(
+    r"\b(?:prefers?|preferred|only|best|rather|better|fastest|likes?|wants?|use|via|by)\b|只用|只接受|只看|只回|"
+    r"习惯|喜欢|尽量|最好|用.{0,4}(?:联系|沟通)|发到",
+    re.I,
+)
+_AVOIDS = re.compile(
+    r"\b(?:no|never|don'?t|do not|not|hates?|can'?t stand|ignores?|avoid)\b|不要|别|不接|不喜欢|反感|不看|不回",
+    re.I,
+)
+
+
+def preferred_channel(clause: str) -> str | None:
+    """The one channel a clause says a person prefers ("prefers WhatsApp over email",
+    "只用微信沟通"), or None (several channels, an avoidance, a time of day)."""
+    if not _PREFERS.search(clause):
+        return None
+    found = [(m.start(), name) for name, p in _CHANNELS if (m := re.search(p, clause, re.I))]
+    if not found:
+        return None
+    first = min(found)[1]
+    if len(found) > 1 and not re.search(
+        r"over|than|instead|rather|而不是|不要|别|不接", clause, re.I
+    ):
+        return None
+    if len(found) == 1 and _AVOIDS.search(clause):
+        return None  # "never email her": an avoidance, kept on its own
+    return first
 
 
 _TO_DATE = re.compile(

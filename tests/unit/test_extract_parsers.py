@@ -473,3 +473,39 @@ async def test_a_person_running_a_function_is_not_an_incumbent() -> None:
 def test_past_weekdays_and_yesterday() -> None:
     assert [d.iso for d in find_dates("went out last Friday", _THU)] == ["2026-11-06"]
     assert [d.iso for d in find_dates("called yesterday", _THU)] == ["2026-11-11"]
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("early next year", "early 2027 (2027-01)"),
+        ("by the end of this year", "2026-12-31"),
+        ("first half of next year", "2027-H1 (by 2027-06-30)"),
+        ("in H1", "2027-H1 (by 2027-06-30)"),
+        ("next quarter", "2027-Q1 (by 2027-03-31)"),
+        ("mid next year", "mid-2027 (2027-06-30)"),
+    ],
+)
+def test_years_halves_and_quarters_relative_to_the_message(text: str, iso: str) -> None:
+    assert [d.iso for d in find_dates(text, _THU)] == [iso]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "channel"),
+    [
+        ("Kim prefers email.", "Kim now says WhatsApp is better than email for her.", "whatsapp"),
+        ("王总只用邮件沟通。", "王总说以后只用微信沟通。", "wechat"),
+    ],
+)
+async def test_a_persons_new_preferred_channel_versions_the_old(
+    first: str, then: str, channel: str
+) -> None:
+    a = [(k, v) for k, v, _ in await _facts(first) if k.startswith("contact_preference")]
+    b = [(k, v) for k, v, _ in await _facts(then) if k.startswith("contact_preference")]
+    assert len(a) == len(b) == 1 and a[0][0] == b[0][0] and b[0][1] == channel, (a, b)
+
+
+async def test_an_avoidance_is_not_a_preferred_channel() -> None:
+    facts = await _facts("Li Wei hates phone calls.")
+    assert [k for k, _, _ in facts if k.startswith("contact_preference")]
+    assert not [k for k, _, _ in facts if k.endswith(":channel")], facts
