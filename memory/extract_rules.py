@@ -27,10 +27,12 @@ from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_entities import last_person
 from memagent.memory.extract_hedges import is_approximate, is_uncertain
 from memagent.memory.extract_sales import (
+    REPLACED,
     SalesFact,
     content_key,
     dated_event,
     known_names,
+    replaced_by_new,
     sales_facts,
     self_note,
 )
@@ -506,7 +508,10 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         event = event or dated_event(turns[:i])
         names = known_names(" ".join(t.content for t in turns[: i + 1] if t.role == "user"))
         prior_turn_person = last_person(" ".join(t.content for t in turns[:i] if t.role == "user"))
-        sentences = [s.strip() for s in _SPLIT.split(turn.content) if s.strip()]
+        # "X isn't A anymore; it's B" -> "X is B": the old value is left out of every memory
+        text = replaced_by_new(turn.content)
+        replaced = text != turn.content or bool(REPLACED.search(turn.content))
+        sentences = [s.strip() for s in _SPLIT.split(text) if s.strip()]
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
             if label != "statement":
@@ -514,7 +519,7 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                 if label == "joke" and _BUDGET.keyword.search(s):
                     context_attr = "budget"  # the topic outlives the joke ("It's 80k.")
                 continue
-            correction = bool(_CORRECTION.search(s))
+            correction = bool(_CORRECTION.search(s)) or replaced
             old = _sentence_candidates(s, turn, context_attr)
             prior = last_person(" ".join(sentences[:j])) or prior_turn_person
             facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)

@@ -340,6 +340,9 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
             # a rival's newer quote replaces its older one
             return f"competitor:{_slug(who)}:quote", current_amount(clause, quoted).normalised
         return f"competitor:{_slug(who or _h(clause))}:{_h(clause)}", None
+    if category == "count" and (m := _COUNT.search(clause)):
+        # one figure per thing counted: "250 stores" versions "200 stores"
+        return f"count:{_slug(m.group('noun').rstrip('s'))}", m.group("n").replace(",", "")
     if category == "contact_preference":
         who = _slug(person or "customer")
         if (channel := preferred_channel(clause)) is not None:
@@ -445,10 +448,44 @@ _OLD_AFTER = re.compile(
 )
 
 
+_OLD = r"(?P<old>[^,;.，；。]{1,30}?)"
+_REWRITES = [
+    # "The demo isn't Dec 8 anymore, it's Dec 10" / "Decision maker is no longer Tom; it's Ana"
+    (re.compile(r"\b(?:isn'?t|is not|is no longer)\s+" + _OLD + r"(?:\s+any ?more)?\s*[,;]\s*"
+                r"(?:it'?s|it is|but|now|they'?re)\s+", re.I), "is "),
+    # "Not Salesforce - they use HubSpot"
+    (re.compile(r"^\s*(?:no,?\s+)?not\s+" + _OLD + r"\s*[-–—,;:]\s*(?=\S)", re.I), ""),
+    # "Scratch the 400 seats, it's 350 seats"
+    (re.compile(r"\b(?:scratch|forget|ignore)\s+(?:the|that|what i said about)?\s*" + _OLD
+                + r"\s*[-–—,;:]\s*(?:it'?s|make it|it is)\s+", re.I), ""),
+    # "250 stores, not 200"
+    (re.compile(r",?\s*not\s+\d+(?:[.,]\d+)*(?!\d|[.,]\d|\s*(?:k|m|bn|million|billion|万|亿|元|[a-z%$€¥]))", re.I), ""),
+    # "演示不是周二了，改到周四" / "决策人不是王总了，换成李总" / "不是SAP，是Oracle"
+    (re.compile(r"不是" + _OLD + r"了?[，,]\s*(?P<verb>改到|推迟到|延到|提前到|挪到)"), r"\g<verb>"),
+    (re.compile(r"不是" + _OLD + r"了?[，,]\s*(?:换成了?|改成了?|而是|变成了?|是)"), "是"),
+]  # fmt: skip
+REPLACED = re.compile(
+    "|".join(p.pattern.replace("?P<old>", "?:") for p, _ in _REWRITES[:3])
+    + r"|不是[^，,。]{1,30}?了?[，,]",
+    re.I,
+)
+"""A sentence that replaces an old value: a correction, whatever its opening words."""
+
+
+def replaced_by_new(text: str) -> str:
+    """A sentence that replaces an old value by a new one, with the old value left out
+    ("The demo isn't Dec 8 anymore, it's Dec 10" -> "The demo is Dec 10",
+    "决策人不是王总了，换成李总" -> "决策人是李总"), so no memory keeps the old one."""
+    for pattern, repl in _REWRITES:
+        text = pattern.sub(repl, text)
+    return text
+
+
 def drop_old_values(text: str) -> str:
     """``text`` without the amounts it marks as no longer true ("650k, not 500k as I said
     before", "went from 500k to 650k", "不是300万，是350万", "之前说的200万不对"), so a
     memory never carries the old value beside the new one."""
+    text = _drop_old_dates(text)
     amounts = parse_amounts(text)
     if not amounts:
         return text
@@ -482,6 +519,29 @@ _BARE_HEDGE = re.compile(
     r"还不确定|没确认|未确认|还没确认|还没批)[\s.!。！]*$",
     re.I,
 )
+_DATE_FROM = re.compile(r"(?:\bfrom|从|由)\s*$", re.I)
+_DATE_OFF = re.compile(
+    r"^\s*(?:is (?:off|cancelled|canceled|out|dead)|(?:is )?no longer|any ?more|取消了?|不行了|作废)",
+    re.I,
+)
+
+
+def _drop_old_dates(text: str) -> str:
+    """ "moved from March 1 to April 15" -> "moved to April 15"; "so Dec 15 is off" goes."""
+    dates = find_dates(text, datetime(2026, 1, 1))
+    if len(dates) < 2:
+        return text
+    for d in reversed(dates):
+        before = _DATE_FROM.search(text[max(0, d.start - 6) : d.start])
+        after = _DATE_OFF.match(text[d.end :])
+        if before:
+            text = text[: d.start - len(before.group(0))].rstrip() + " " + text[d.end :].lstrip()
+        elif after:
+            head = re.sub(r"[,，;；]?\s*(?:so|and|因此|所以)?\s*$", "", text[: d.start], flags=re.I)
+            text = head + text[d.end + after.end() :]
+    return text
+
+
 _AHEAD = re.compile(
     r"\b(?:by|before|until|plan(?:s|ned)? to|will|want(?:s)? to|need(?:s)? to|must|target)\b|之前|以前|前(?:要|得|必须)?完成|希望|计划|要在|争取|必须",
     re.I,
@@ -639,7 +699,7 @@ class _Reader:
         if people and _substance(_ONLY_NAMES.sub("", rest)) < (2 if _STANCE.search(rest) else 3):
             return False  # the clause only names a person and role: already kept
         # "on the pain", "'non-negotiable'": too little to stand alone
-        return _substance(body) >= 2 or bool(dates or parse_amounts(body))
+        return _substance(body) >= 2 or bool(dates or parse_amounts(body) or _COUNT.search(body))
 
     def _add(self, body: str, category: str, dates: list[DateHit], label: str) -> None:
         shown = [target_date(body, dates)] if len(dates) > 1 and _RESCHEDULE.search(body) else dates
@@ -705,6 +765,7 @@ _STANCE = re.compile(
 _DECIDES = re.compile(
     r"\b(?:is|will be) (?:the )?(?:final )?decision[- ]maker|\b(?:make|makes|will make)(?: the| every)?"
     r" (?:final )?(?:call|decision|purchase decision)|\bhas the final say|\bsigns (?:off|anything|every)"
+    r"|\b(?:the )?(?:final )?decision[- ]maker (?:is|was|will be|now)\b|\bdecision (?:now )?(?:sits|rests|lies) with\b"
     r"|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
     r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",
     re.I,
