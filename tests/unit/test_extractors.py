@@ -296,3 +296,23 @@ async def test_llm_item_restating_the_whole_note_is_not_a_second_copy() -> None:
     res = await llm_extractor(model)([turn])
     rules = (await rules_extractor()([turn])).candidates
     assert [c.content for c in res.candidates] == [c.content for c in rules]
+
+
+def test_a_model_only_fact_is_stored_by_the_worker() -> None:
+    """End to end through the outbox, the worker and the write path: the model's fact about
+    a statement no rule reads is an active memory afterwards."""
+    from memagent.evals.eval_dataset import Dialog
+    from memagent.evals.eval_replay import Replayer
+
+    text = "Mike from Delta left the company last week; Jo took over his accounts."
+    model = scripted(
+        _answer([{"content": "Mike from Delta left the company; Jo took over his accounts.",
+                  "attribute": "stakeholder", "confidence": 0.9}])
+    )  # fmt: skip
+    turns = ({"role": "user", "content": text, "at": "2026-11-12T10:00:00+08:00"},)
+    with Replayer(llm_extractor(model)) as replayer:
+        out = replayer.replay(Dialog(id="gate", turns=turns, gold=(), customer="delta"))
+    assert len(model.seen) == 1 and not out.errors
+    assert [m["content"] for m in out.confirmed] == [
+        "Mike from Delta left the company; Jo took over his accounts."
+    ]
