@@ -23,16 +23,15 @@ from datetime import datetime
 
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
+from memagent.memory.extract_corrections import REPLACED, replaced_by_new
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_entities import last_person
 from memagent.memory.extract_hedges import is_approximate, is_uncertain
 from memagent.memory.extract_sales import (
-    REPLACED,
     SalesFact,
     content_key,
     dated_event,
     known_names,
-    replaced_by_new,
     sales_facts,
     self_note,
 )
