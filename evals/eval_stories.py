@@ -196,14 +196,18 @@ def run_stories(
     chat_model_factory: ChatFactory | None = None,
     workdir: Path | None = None,
 ) -> list[StoryResult]:
-    """Every story in a home of its own (under ``workdir``, else a temporary directory)."""
-    results = []
+    """Every story in a home of its own (under ``workdir``, else a temporary directory),
+    all on one event loop (the local model's async client serves them all)."""
+
+    async def run_all(root: Path) -> list[StoryResult]:
+        return [
+            await arun_story(story, story_settings(settings, root / story.id),
+                             chat_model_factory=chat_model_factory, real_llm=real_llm)
+            for story in stories
+        ]  # fmt: skip
+
     with _home(workdir) as root:
-        for story in stories:
-            s = story_settings(settings, root / story.id)
-            results.append(asyncio.run(arun_story(
-                story, s, chat_model_factory=chat_model_factory, real_llm=real_llm)))  # fmt: skip
-    return results
+        return asyncio.run(run_all(root))
 
 
 def pick(ids: Sequence[str], lang: str = "both") -> list[Story]:

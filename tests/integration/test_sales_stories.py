@@ -10,14 +10,16 @@ same run recalls nothing, so the scoring is not vacuous.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from graph_fakes import factory, scripted
 from typer.testing import CliRunner
 
 from memagent.core.settings import Settings
-from memagent.evals.eval_stories import pick, run_stories
+from memagent.evals.eval_stories import NoteTaker, pick, run_stories
 from memagent.graph.cli import app
 
 
@@ -81,3 +83,27 @@ def test_cli_runs_one_story_and_prints_per_story_and_language(tmp_path: Path) ->
 def test_cli_bad_story_options_get_one_line(tmp_path: Path, args: list[str], message: str) -> None:
     res = CliRunner().invoke(app, ["eval", "sessions", *args], env={"MEMAGENT_HOME": str(tmp_path)})
     assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output
+
+
+class _LoopBound(NoteTaker):
+    """Like the local model's async client: bound to the event loop of its first call."""
+
+    loop: Any = None
+
+    async def _agenerate(self, messages: Any, stop: Any = None, run_manager: Any = None,
+                         **kw: Any) -> Any:  # fmt: skip
+        loop = asyncio.get_running_loop()
+        if self.loop is None:
+            self.loop = loop
+        elif loop is not self.loop:
+            raise RuntimeError("Event loop is closed")
+        return self._generate(messages, stop, None, **kw)
+
+
+def test_several_stories_share_one_event_loop(tmp_path: Path) -> None:
+    """A real model's client serves every story of a run (it broke from the second on)."""
+    model = _LoopBound()
+    results = run_stories(_settings(tmp_path), stories=pick(["zh-huaxin", "zh-lanhai"]),
+                          workdir=tmp_path / "w", chat_model_factory=factory(model))  # fmt: skip
+    assert [r.id for r in results] == ["zh-huaxin", "zh-lanhai"]
+    assert all(r.counts()["facts_recalled"] > 0 for r in results)
