@@ -29,7 +29,10 @@ from memagent.nodes.recall_expand import (
     feedback_terms,
     focus,
     named_entities,
+    without_placeholders,
 )
+from memagent.nodes.recall_overview import is_overview, overview_keys
+from memagent.nodes.recall_pending import pending_matches
 from memagent.stores.protocols import MemoryStoreExtensions
 
 logger = memagent_logger(__name__)
@@ -43,6 +46,10 @@ MAX_PROFILE_ITEMS = 3
 """Top facts of the customer profile (``memagent.memory.profile``) pinned at session start."""
 MAX_COMMITMENTS = 3
 """Open commitments shown at session start, before any question is asked."""
+MAX_OVERVIEW_ITEMS = 7
+"""Current facts pinned for a broad question about the account (``recall_overview``)."""
+MAX_PENDING_ITEMS = 2
+"""Unconfirmed facts (the speaker said "maybe", "可能") shown beside the confirmed ones."""
 
 # fmt: off
 REFERENCE_MARKERS = (
@@ -60,6 +67,11 @@ SMALL_TALK = frozenset((
 # fmt: on
 
 
+Origin = Literal["search", "profile", "commitment", "overview", "pending"]
+"""Why an item is in the briefing: found by the search, pinned at session start (profile,
+commitments), pinned for a broad question (overview), or an unconfirmed fact (pending)."""
+
+
 class RecallNode(Protocol):
     """The recall slot: reads the query, writes ``recall_trace`` and ``briefing``."""
 
@@ -73,7 +85,7 @@ class RecalledItem:
     key: str
     content: str
     type: str
-    origin: Literal["search", "profile", "commitment"]
+    origin: Origin
     relevance: float
     recency: float
     importance: float
@@ -81,6 +93,8 @@ class RecalledItem:
     score: float
     dense: float | None = None
     keyword: float | None = None
+    status: Literal["active", "unconfirmed"] = "active"
+    """``unconfirmed``: a pending fact, held until a second mention; the briefing says so."""
 
 
 @dataclass
@@ -106,6 +120,7 @@ class RecallResult:
                 "score": round(i.score, 4),
                 "key": i.key,
                 "origin": i.origin,
+                "status": i.status,
             }
             for i in self.items
         ]
@@ -158,17 +173,18 @@ def score_candidate(
     key: str,
     *,
     relevance: float,
-    origin: Literal["search", "profile", "commitment"],
+    origin: Origin,
     weights: ScoreWeights,
     now: datetime,
     dense: float | None = None,
     keyword: float | None = None,
 ) -> RecalledItem | None:
-    """Score one stored value; ``None`` when it is not an active record with content."""
+    """Score one stored value; ``None`` when it is not an active record with content (a
+    pending one passes when ``origin`` is ``pending``)."""
     content = value.get("content") or value.get("summary")
     if not isinstance(content, str) or not content.strip():
         return None
-    if value.get("status", "active") != "active":
+    if value.get("status", "active") != "active" and origin != "pending":
         return None
     parts = score(
         relevance=relevance,
@@ -193,6 +209,7 @@ def score_candidate(
         score=round(parts.score, 4),
         dense=dense,
         keyword=keyword,
+        status="unconfirmed" if origin == "pending" else "active",
     )
 
 
@@ -261,7 +278,7 @@ def _expand(
         return hits
     keyword_idf, search_scored = store.keyword_idf, store.search_scored
     top = sorted(hits, key=lambda h: -h[1])[: tuning.feedback_docs]
-    top_terms = [keyword_idf(ns, _content(h[0])) for h in top]
+    top_terms = [keyword_idf(ns, without_placeholders(_content(h[0]))) for h in top]
     terms = feedback_terms(keyword_idf(ns, query), top_terms, tuning.feedback_terms)
     if not terms:
         return hits
@@ -333,6 +350,59 @@ def _pinned(
     return pinned + commitments[:MAX_COMMITMENTS]
 
 
+def _overview(
+    store: BaseStore, ns: tuple[str, ...], weights: ScoreWeights, now: datetime
+) -> list[RecalledItem]:
+    """The account's most important current facts, for a broad question
+    (``memagent.nodes.recall_overview``); relevance 1.0 like every pinned item."""
+    found = store.search(ns, filter={"status": "active"}, limit=500)
+    values = {i.key: i.value for i in found if isinstance(i.value, dict)}
+    keys = overview_keys(values.items(), MAX_OVERVIEW_ITEMS)
+    return [
+        scored
+        for key in keys
+        if (
+            scored := score_candidate(
+                values[key], key, relevance=1.0, origin="overview", weights=weights, now=now
+            )
+        )
+    ]
+
+
+def _pending(
+    store: BaseStore,
+    ns: tuple[str, ...],
+    query: str,
+    everything: bool,
+    weights: ScoreWeights,
+    now: datetime,
+) -> list[RecalledItem]:
+    """Unconfirmed facts for ``query`` (``memagent.nodes.recall_pending``), scored."""
+    out = []
+    for _, item in pending_matches(store, ns, query, everything=everything):
+        scored = score_candidate(
+            item.value, item.key, relevance=1.0, origin="pending", weights=weights, now=now
+        )
+        if scored:
+            out.append(scored)
+    return out[:MAX_PENDING_ITEMS]
+
+
+def with_pending(
+    items: list[RecalledItem], pending: list[RecalledItem], weights: ScoreWeights
+) -> list[RecalledItem]:
+    """``items`` plus the unconfirmed facts, after them; when the list is full, the
+    weakest search results make room (pinned items never do)."""
+    if not pending:
+        return items
+    room = weights.max_items - len(pending)
+    kept = list(items)
+    while len(kept) > room and any(i.origin == "search" for i in kept):
+        weakest = min((i for i in kept if i.origin == "search"), key=lambda i: i.score)
+        kept.remove(weakest)
+    return [*kept, *pending][: weights.max_items]
+
+
 def recall_memories(
     store: BaseStore,
     user_id: str,
@@ -345,11 +415,16 @@ def recall_memories(
     new_session: bool = False,
     force_search: bool = False,
     tuning: RecallTuning = DEFAULT_TUNING,
+    broad: bool | None = None,
 ) -> RecallResult:
     """Memories of one user about one customer for ``query`` (never another scope's).
 
-    ``new_session`` adds the profile and top open commitments; ``force_search`` searches
-    even a message that looks like small talk (it referred back to an earlier session).
+    ``new_session`` adds the profile and top open commitments; a broad question about
+    the account (``recall_overview.is_overview``) adds its most important current facts
+    instead (``broad`` says whether the message is one; None: judged from ``query``);
+    pending facts that match the query come last, marked ``unconfirmed``.
+    ``force_search`` searches even a message that looks like small talk (it referred back
+    to an earlier session).
     ``tuning`` sets the candidate depth, feedback expansion and entity focus
     (``memagent.nodes.recall_expand``).
     """
@@ -359,12 +434,20 @@ def recall_memories(
     result = RecallResult(mode=mode, queries=[query] if query else [])
     pinned: list[RecalledItem] = []
     found: list[RecalledItem] = []
-    if new_session:
-        try:
+    pending: list[RecalledItem] = []
+    if broad is None:
+        broad = bool(query.strip()) and is_overview(query, customer_id)
+    try:
+        if broad:
+            result.notes.append("broad question: the account's key facts are pinned")
+            pinned = _overview(store, facts, weights, now)
+        elif new_session:
             pinned = _pinned(store, user_id, customer_id, weights, now)
-        except Exception as exc:  # a broken store must not break the turn
-            result.degraded = True
-            result.errors.append(f"profile: {type(exc).__name__}: {exc}")
+        if query.strip():
+            pending = _pending(store, facts, query, broad, weights, now)
+    except Exception as exc:  # a broken store must not break the turn
+        result.degraded = True
+        result.errors.append(f"pinned: {type(exc).__name__}: {exc}")
     if query.strip() and (force_search or should_search(query)):
         result.searched = True
         try:
@@ -390,7 +473,7 @@ def recall_memories(
             )
             if scored:
                 found.append(scored)
-    result.items = select(pinned, found, weights)
+    result.items = with_pending(select(pinned, found, weights), pending, weights)
     result.elapsed_ms = (time.perf_counter() - start) * 1000.0
     if result.degraded:
         result.items = []
@@ -508,6 +591,8 @@ def make_recall_node(
             new_session=state.turn <= 1,
             force_search=refers_back(message),
             tuning=tuning,
+            # the user's words, not the rewritten query (which adds context or rephrases)
+            broad=is_overview(message, ctx.customer_id),
         )
         if access_log is not None:
             access_log.record(ctx.user_id, ctx.customer_id, result.items)
