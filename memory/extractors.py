@@ -434,11 +434,16 @@ class LLMExtractor:
             SystemMessage(self.system),
             HumanMessage(self.user.format(transcript=transcript(turns), date=when, dates=dates)),
         ]
-        items = await _ask(self.model, messages)
-        found = to_candidates(items, turns)
         if not self.with_rules:
-            return found
-        return with_rule_facts(found, extract_rules(turns)[0])
+            return to_candidates(await _ask(self.model, messages), turns)
+        rules = extract_rules(turns)[0]
+        try:
+            items = await _ask(self.model, messages)
+        except MalformedExtractionError as exc:
+            # the model failed twice: what the rules read is still stored, and the job's
+            # result says why the model added nothing (a retry would cost minutes)
+            return ExtractionResult(list(rules), reasons=[f"{exc}; the rules' facts are kept"])
+        return with_rule_facts(to_candidates(items, turns), rules)
 
 
 def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:

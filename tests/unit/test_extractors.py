@@ -141,7 +141,17 @@ async def test_llm_malformed_json_retried_then_raised() -> None:
     assert res.candidates == [] and len(model.seen) == 2
     broken = scripted("not json", "still not json")
     with pytest.raises(MalformedExtractionError):
-        await llm_extractor(broken)([Turn("user", "Our budget is 3 million.", "m1")])
+        await llm_extractor(broken, with_rules=False)(
+            [Turn("user", "Our budget is 3 million.", "m1")]
+        )
+
+
+async def test_llm_malformed_twice_keeps_the_rules_facts() -> None:
+    broken = scripted("not json", "still not json")
+    res = await llm_extractor(broken)([Turn("user", "Our budget is 3 million.", "m1")])
+    assert len(broken.seen) == 2
+    assert [(c.attribute, c.value) for c in res.candidates] == [("budget", "3000000")]
+    assert any("malformed" in r and "rules' facts are kept" in r for r in res.reasons)
 
 
 def test_attribute_synonyms_are_canonical() -> None:
