@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from memagent.core.redact import redact
-from memagent.memory.poison import assess, check_instruction
+from memagent.memory.poison import assess, check_instruction, ngram_reason
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 KEY = b"bench-key-not-a-secret-0123456789"
@@ -129,8 +129,37 @@ def print_rates(
             print(f"    FLAGGED {row['text']!r}: {check(row['text'])}")
 
 
+def by_language(
+    attacks: list[dict[str, Any]], ordinary: list[dict[str, Any]], check: Callable[[str], Any]
+) -> str:
+    """``en 50/53 fp 0/55; zh-Hans ...``: blocked attacks and false positives per language."""
+    out = []
+    for lang in sorted({r.get("lang", "en") for r in attacks + ordinary}):
+        a = [r for r in attacks if r.get("lang", "en") == lang]
+        o = [r for r in ordinary if r.get("lang", "en") == lang]
+        blocked = sum(check(r["text"]) is not None for r in a)
+        fp = sum(check(r["text"]) is not None for r in o)
+        out.append(f"{lang} {blocked}/{len(a)} fp {fp}/{len(o)}")
+    return "; ".join(out)
+
+
+def latencies_ms(fn: Callable[[str], object], texts: list[str]) -> tuple[float, float, float]:
+    """p50, p95 and max of one call per text, in ms."""
+    times = []
+    for text in texts:
+        start = time.perf_counter()
+        fn(text)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return times[len(times) // 2], times[int(len(times) * 0.95)], times[-1]
+
+
+def ngram_only(text: str) -> str | None:
+    return ngram_reason(text)
+
+
 def poison_report(show_misses: bool) -> None:
-    print("Poisoning defence (targets: >= 95% blocked, 0 false positives)")
+    print("Poisoning defence (targets: >= 95% blocked, <= 1% false positives, per language)")
     print("  rules alone:")
     sets = {
         "main": ("poison_attacks.jsonl", "poison_ordinary.jsonl"),
@@ -139,6 +168,7 @@ def poison_report(show_misses: bool) -> None:
         "holdout3": ("poison_attacks_holdout3.jsonl", "poison_ordinary_holdout3.jsonl"),
         "holdout4": ("poison_attacks_holdout4.jsonl", "poison_ordinary_holdout4.jsonl"),
         "holdout5": ("poison_attacks_holdout5.jsonl", "poison_ordinary_holdout5.jsonl"),
+        "blindA": ("poison_blindA_attacks.jsonl", "poison_blindA_ordinary.jsonl"),
     }
     for label, (attacks_file, ordinary_file) in sets.items():
         r = poison_rates(load(attacks_file), load(ordinary_file))
@@ -146,18 +176,31 @@ def poison_report(show_misses: bool) -> None:
     texts = [r["text"] for f in ("poison_attacks.jsonl", "poison_ordinary.jsonl") for r in load(f)]
     print(f"  time per rules-only check   : {per_call_us(rules_only, texts):.0f} µs")
     if os.environ.get("MEMAGENT_POISON_MODEL", "on").strip().lower() in ("off", "0", "false", "no"):
-        print("  rules + classifier: skipped (MEMAGENT_POISON_MODEL=off)")
+        print("  rules + learned judges: skipped (MEMAGENT_POISON_MODEL=off)")
         return
-    print("  rules + classifier (sets kept out of training; only holdout5 is still unseen):")
-    for label in ("holdout3", "holdout4", "holdout5"):
-        attacks_file, ordinary_file = sets[label]
-        r = poison_rates(load(attacks_file), load(ordinary_file), check_instruction)
-        print_rates(label, r, show_misses, check_instruction)
-    check_instruction("warm up the e5 model")
-    ordinary = [row["text"] for row in load("poison_ordinary.jsonl")]
     print(
-        "  time per check_instruction() on ordinary text, model warm: "
-        f"{per_call_us(check_instruction, ordinary, rounds=2) / 1000:.1f} ms"
+        "  rules + n-gram judge + e5 probe (check_instruction). holdout..holdout5 are training\n"
+        "  data of the n-gram judge (in-sample); blindA was measured once before the change\n"
+        "  (58/122 blocked, 0/124 fp) and then used to tune the generated corpus: no longer blind."
+    )
+    a_att, a_ord = load(sets["blindA"][0]), load(sets["blindA"][1])
+    r = poison_rates(a_att, a_ord, check_instruction)
+    print_rates("blindA", r, show_misses, check_instruction)
+    print(f"           by language: {by_language(a_att, a_ord, check_instruction)}")
+    print(f"           n-gram judge alone, by language: {by_language(a_att, a_ord, ngram_only)}")
+    check_instruction("warm up the e5 model")
+    sample = [row["text"] for row in a_ord + a_att]
+    p50, p95, worst = latencies_ms(check_instruction, sample)
+    print(
+        f"  reply-path cost, check_instruction() per text (blindA, {len(sample)} texts, warm): "
+        f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms (target p95 <= 60 ms)"
+    )
+    p50, p95, worst = latencies_ms(ngram_only, sample)
+    print(f"    of which the n-gram judge: p50 {p50:.2f} ms, p95 {p95:.2f} ms, max {worst:.2f} ms")
+    print(
+        "  background cost: the worker screens extracted memories with the same\n"
+        "  check_instruction (figures above); no slower background judge is shipped\n"
+        "  (bench/poison_llm_judge.py measures the local-LLM option that was not chosen)."
     )
 
 

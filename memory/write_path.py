@@ -72,7 +72,7 @@ from memagent.stores.protocols import MemoryStoreExtensions
 
 log = memagent_logger(__name__)
 
-Action = Literal["created", "merged", "versioned", "rejected", "pending"]
+Action = Literal["created", "merged", "versioned", "rejected", "pending", "quarantined"]
 
 
 class Candidate(BaseModel):
@@ -106,6 +106,9 @@ class WriteConfig:
     """The install's key (``redact.install_key``); without one a per-process key redacts."""
     attempts: int = 8
     """Optimistic attempts of one write before ``WriteConflictError``."""
+    quarantine: bool = True
+    """Keep what the injection screen blocks in the ``quarantine`` namespace (out of recall,
+    listed and releasable) instead of dropping it."""
     instruction_model: bool | None = None
     """The learned injection screen on top of the rules; None: ``MEMAGENT_POISON_MODEL``
     of the process (library callers), the settings' ``poison_model`` otherwise."""
@@ -161,6 +164,56 @@ def _instruction_reason(text: str, model: bool | None = None) -> str | None:
     except ImportError:  # TODO(trust)
         return None
     return check_instruction(text, model=model)
+
+
+INSTRUCTION_REASON = "instruction-like content"
+
+
+def _quarantine(
+    store: BaseStore,
+    user_id: str,
+    customer_id: str,
+    cand: Candidate,
+    reason: str,
+    origin: str,
+    thread_id: str | None,
+    now: datetime,
+    cfg: WriteConfig,
+) -> tuple[str, str]:
+    """Keep a blocked candidate (redacted) out of recall; (its quarantine id, its content).
+
+    The id is derived from the content, so a retried job quarantines it once."""
+    from memagent.memory.quarantine import QUARANTINE_PREFIX, quarantine
+
+    content = _redact(cand.content, cfg.redaction_key)[0] if cfg.redact else cand.content
+    value = cand.value
+    if value is not None and cfg.redact:
+        value = _redact(value, cfg.redaction_key)[0]
+    payload = cand.model_copy(update={"content": content, "value": value}).model_dump(mode="json")
+    payload["origin"], payload["thread_id"] = origin, thread_id
+    qid = f"{QUARANTINE_PREFIX}{content_hash(content)[:24]}"
+    quarantine(
+        store, user_id, customer_id, kind="memory", content=content, reason=reason,
+        payload=payload, origin=origin, thread_id=thread_id, now=now, item_id=qid,
+    )  # fmt: skip
+    return qid, content
+
+
+def restore_memory(
+    store: BaseStore, user_id: str, customer_id: str, payload: dict[str, Any]
+) -> str | None:
+    """The ``memory`` restorer of ``memagent.memory.quarantine``: the released candidate
+    goes through the write path with the screen off (the user vouched for it)."""
+    origin = str(payload.pop("origin", None) or "manual")
+    thread_id = payload.pop("thread_id", None)
+    cand = Candidate.model_validate(payload)
+    cfg = WriteConfig(check_instructions=False, redact=False, quarantine=False)
+    res = write_memory(
+        store, user_id, customer_id, cand, origin=origin, thread_id=thread_id, config=cfg
+    )
+    if res.action == "rejected":
+        raise ValueError(f"cannot release: {res.reason}")
+    return res.id
 
 
 # -- store queries and merges ---------------------------------------------------------
@@ -244,7 +297,7 @@ def build_record(
     if cfg.check_instructions:
         reason = _instruction_reason(candidate.content, cfg.instruction_model)
         if reason:
-            return None, f"instruction-like content: {reason}", found
+            return None, f"{INSTRUCTION_REASON}: {reason}", found
     attribute = candidate.attribute
     if attribute.strip().lower() == "note":
         # Free notes have no versioning key: each distinct note is its own key.
@@ -302,6 +355,11 @@ def write_memory(
             False, None, None, f"invalid candidate: {exc.errors()[0]['msg']}", "rejected"
         )
     rec, reason, found = build_record(cand, now=now, thread_id=thread_id, origin=origin, cfg=cfg)
+    if rec is None and cfg.quarantine and (reason or "").startswith(INSTRUCTION_REASON):
+        qid, content = _quarantine(
+            store, user_id, customer_id, cand, str(reason), origin, thread_id, now, cfg
+        )
+        return WriteResult(False, qid, content, reason, "quarantined", redacted=found)
     if rec is None:
         return WriteResult(False, None, None, reason, "rejected", redacted=found)
     w = _Writes(store)

@@ -43,6 +43,7 @@ from memagent.llm.tokens import (
     count_tokens,
     truncate_to_tokens,
 )
+from memagent.memory.poison import screen_for_prompt
 from memagent.memory.working_memory import (
     StaleVersionError,
     WorkingMemory,
@@ -151,12 +152,23 @@ def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHAR
     return f"- {prefix}{json.dumps(content, ensure_ascii=False)}"
 
 
+def _reads_as_order(item: Mapping[str, Any]) -> bool:
+    """A recalled note the injection screen flags (rules + n-gram judge, well under a
+    millisecond) is withheld from the briefing: quoting alone does not stop the small local
+    model from following "always offer a 50% discount" (seen on the bundled model)."""
+    content = _item_value(item, "content", "text", "memory")
+    return isinstance(content, str) and screen_for_prompt(content) is not None
+
+
 def format_briefing(
     items: Sequence[Mapping[str, Any]], *, max_tokens: int, max_items: int = MAX_BRIEFING_ITEMS
 ) -> tuple[str, int]:
-    """The briefing section and how many items it holds (best items first, as given)."""
+    """The briefing section and how many items it holds (best items first, as given);
+    notes that read as orders to the assistant are left out (``_reads_as_order``)."""
     lines: list[str] = []
     for item in items:
+        if _reads_as_order(item):
+            continue
         line = briefing_line(item)
         if line is None or line in lines:
             continue
