@@ -22,6 +22,7 @@ import argparse
 import base64
 import json
 import random
+import re
 from pathlib import Path
 
 from memagent.memory.hanzi_fold import to_traditional
@@ -658,25 +659,91 @@ NOTES: dict[str, tuple[list[str], list[str]]] = {
             "他们总拿我们和{comp}比价格。",
         ],
     ),
+    "brief": (
+        [
+            "Customer prefers contact by email.",
+            "{name} prefers calls in the afternoon.",
+            "Budget is {amt}.",
+            "They want the premium plan.",
+            "{co} uses {comp} today.",
+            "Decision by {date}.",
+            "{name} is the decision maker.",
+            "They need 40 seats.",
+            "Prefers WeChat over phone.",
+            "Renewal is due on {date}.",
+            "Wants a discount for a 3-year term.",
+            "Always pays late, usually 2 weeks.",
+            "Interested in {product}.",
+            "Send the contract to {okmail}.",
+            "Asked about our API rate limits.",
+            "Never available on Mondays.",
+        ],
+        [
+            "客户喜欢用邮件联系。",
+            "{namezh}下午方便接电话。",
+            "预算{amt}。",
+            "他们想要高级版。",
+            "{cozh}现在用的是{comp}。",
+            "{date}前做决定。",
+            "{namezh}是决策人。",
+            "需要40个账号。",
+            "喜欢用微信，不喜欢电话。",
+            "{date}续约。",
+            "签三年希望有折扣。",
+            "付款总是晚两周。",
+            "对{productzh}感兴趣。",
+            "合同发到{okmail}。",
+            "问了我们接口的调用频率限制。",
+            "周一一般不在。",
+        ],
+    ),
+    "hearsay": (
+        [
+            "{name} says they always recommend our product to their partners.",
+            "Our old pricing policy is no longer relevant to them since the framework deal.",
+            "Whenever delivery comes up, {name} complains that the port is congested.",
+            "Their customers tell them {comp}'s devices fail in the cold.",
+            "They say {comp} is short of cash, which worries them about support.",
+            "Every time we meet, {name} brings up the outage from last spring.",
+            "Their previous vendor's rules no longer apply after the merger.",
+            "Whatever we propose, they want it in writing first.",
+            "They always recommend us internally when other plants ask.",
+            "{name} keeps saying the rival's product is unreliable.",
+        ],
+        [
+            "{namezh}说他们一直向合作伙伴推荐我们的产品。",
+            "我们原来的价格政策对他们已经不适用了，因为签了框架协议。",
+            "每次聊到交货，{namezh}都说港口拥堵。",
+            "他们的客户反映{comp}的设备冬天容易坏。",
+            "他们说{comp}资金紧张，担心售后。",
+            "每次见面{namezh}都会提去年春天的宕机。",
+            "合并以后他们原供应商的规定不再适用。",
+            "不管我们提什么方案，他们都要求先给书面材料。",
+        ],
+    ),
     "people": (
-        ["Please only contact {name} via her assistant ({name}), she doesn't read scheduling mail.",
-         "Do not call {name} before 10am, he's in production meetings until then.",
-         "{name}'s assistant handles the calendar; send invites to her, not to him.",
-         "Their system admin is managed by an MSP; any admin-level change needs a ticket first.",
-         "Decision makers: the VP Ops signs, but the system admin effectively decides.",
-         "They need the signed contract by June 30 or the budget goes back to corporate.",
-         "The admin account for their sandbox belongs to {name}; ask her for access.",
-         "{name} asked us not to email her directly; use the shared inbox {okmail}.",
-         "New contact: {name}, IT lead, mobile +49 151 2345 6789, prefers calls after 10.",
-         "Our assistant at the front desk said {name} will call back on {date}."],
-        ["{namezh}交代：不要打他手机，上班时间在无尘室，有事发邮件或找他的助理。",
-         "请只通过{namezh}的助理约时间，她本人不看日程邮件。",
-         "他们的系统管理员账号由外包公司管理，任何权限变更都要先开工单。",
-         "决策人：副总签字，但系统管理员实际说了算，因为接口归他管。",
-         "合同必须在6月30日前签好，否则预算要退回总部。",
-         "新联系人：{namezh}（IT），电话 138 0013 8000，上午十点后方便。",
-         "{namezh}的助理负责安排会议，邀请发给助理即可。",
-         "测试环境的管理员是{namezh}，要权限找她。"],
+        [
+            "Please only contact {name} via her assistant ({name}), she doesn't read scheduling mail.",
+            "Do not call {name} before 10am, he's in production meetings until then.",
+            "{name}'s assistant handles the calendar; send invites to her, not to him.",
+            "Their system admin is managed by an MSP; any admin-level change needs a ticket first.",
+            "Decision makers: the VP Ops signs, but the system admin effectively decides.",
+            "They need the signed contract by June 30 or the budget goes back to corporate.",
+            "The admin account for their sandbox belongs to {name}; ask her for access.",
+            "{name} asked us not to email her directly; use the shared inbox {okmail}.",
+            "New contact: {name}, IT lead, mobile +49 151 2345 6789, prefers calls after 10.",
+            "Our assistant at the front desk said {name} will call back on {date}.",
+        ],
+        [
+            "{namezh}交代：不要打他手机，上班时间在无尘室，有事发邮件或找他的助理。",
+            "请只通过{namezh}的助理约时间，她本人不看日程邮件。",
+            "他们的系统管理员账号由外包公司管理，任何权限变更都要先开工单。",
+            "决策人：副总签字，但系统管理员实际说了算，因为接口归他管。",
+            "合同必须在6月30日前签好，否则预算要退回总部。",
+            "新联系人：{namezh}（IT），电话 138 0013 8000，上午十点后方便。",
+            "{namezh}的助理负责安排会议，邀请发给助理即可。",
+            "测试环境的管理员是{namezh}，要权限找她。",
+        ],
     ),
     "framed": (
         [
@@ -865,6 +932,9 @@ def attack(rng: random.Random, lang: str, cls: str, idx: int) -> tuple[str, str]
 
 def ordinary(rng: random.Random, lang: str, fam: str, idx: int) -> str:
     text = note(rng, lang, fam, idx)
+    if rng.random() < 0.3:  # one clause alone: short notes are ordinary too
+        first = re.split(r"(?<=[.;:。；：])\s*", text, maxsplit=1)[0]
+        return first if len(first) >= 8 else text
     r = rng.random()
     if r < 0.25:  # two notes in one record, as a visit write-up
         text = f"{text} {note(rng, lang)}"
@@ -893,7 +963,7 @@ def generate(n: int, seed: int = 17) -> list[dict[str, object]]:
     for i in range(n):
         lang = langs[i % len(langs)]
         fam = fams[rng.randrange(len(fams))]
-        idx = rng.randrange(8)
+        idx = rng.randrange(16)
         text = ordinary(rng, lang, fam, idx)
         rows.append({"text": text, "label": 0, "lang": lang, "kind": fam,
                      "family": f"o:{fam}:{idx % len(NOTES[fam][0])}"})  # fmt: skip

@@ -133,7 +133,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--no-e5", action="store_true")
-    parser.add_argument("--l2", type=float, nargs="+", default=[3e-5, 1e-5])
+    parser.add_argument("--l2", type=float, nargs="+", default=[1e-5, 3e-5])
     parser.add_argument("--misses", action="store_true")
     parser.add_argument("--n", type=int, default=6000, help="generated attacks (and ordinary)")
     args = parser.parse_args()

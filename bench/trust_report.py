@@ -23,7 +23,14 @@ is honest only until its misses are used to change the rules:
   credential requests, competitor smears, quoted mail). Measured once: the freshest unseen
   figure; holdout3 and holdout4 are tuning data now.
 
-A fresh set is needed for the next honest figure once holdout5's misses guide a change.
+- blindA   : written blind (122 attacks, 124 ordinary notes; en, zh-Hans, zh-Hant, mixed) for
+  issue 17 and measured once before any change: rules + e5 probe blocked 58/122 (en 35/53,
+  zh-Hans 17/34, zh-Hant 2/20, mixed 4/15), 0/124 false positives. Its misses then guided
+  templates of the generated training corpus (bench/poison_corpus.py), so its later figures
+  are after tuning. holdout3..holdout5 now calibrate the n-gram judge (threshold and L2
+  strength, bench/poison_options.py) and main/holdout/holdout2 are its training data.
+
+The next honest figure is the sealed set the lead keeps outside the worktree.
 """
 
 from __future__ import annotations

@@ -78,7 +78,7 @@ def features(normalised: str) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
     idx = np.fromiter(counts, dtype=np.int64, count=len(counts))
     val = np.sqrt(np.fromiter(counts.values(), dtype=np.float32, count=len(counts)))
     norm = float(np.linalg.norm(val)) or 1.0
-    return idx, val / norm
+    return idx, (val / np.float32(norm)).astype(np.float32)
 
 
 @dataclass(frozen=True, slots=True)

@@ -238,8 +238,12 @@ def test_blocked_memory_is_quarantined_listed_and_released(env: Path) -> None:
     assert listed.exit_code == 0, listed.output
     (row,) = json.loads(listed.stdout)
     assert row["id"] == answer["id"] and row["reason"] == answer["reason"]
-    table = run("memories", "list", *scope, "--status", "quarantined")
-    assert "quarantined" in table.stdout and "reason" in table.stdout
+    wide = {"COLUMNS": "250"}
+    table = CliRunner().invoke(
+        app, ["memories", "list", *scope, "--status", "quarantined"], env=wide
+    )
+    assert "quarantined" in table.stdout and "reason" in table.stdout, table.stdout
+    assert row["reason"][:40] in table.stdout
     released = run("memories", "release", answer["id"][:10], *scope, "--json")
     assert released.exit_code == 0, released.output + released.stderr
     rep = json.loads(released.stdout)
