@@ -51,7 +51,7 @@ def main() -> None:
     from memagent.llm.adapter import chat_model
 
     with tempfile.TemporaryDirectory() as home:
-        settings = Settings(home=Path(home), context_window=4096, reply_tokens=4, llm_timeout=300)
+        settings = Settings(home=Path(home), context_window=4096, reply_tokens=16, llm_timeout=300)
         llm_server.ensure_local_server(settings)
         try:
             model = chat_model(settings, temperature=0, max_tokens=4)

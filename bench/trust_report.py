@@ -195,20 +195,27 @@ def poison_report(show_misses: bool) -> None:
     print_rates("blindA", r, show_misses, check_instruction)
     print(f"           by language: {by_language(a_att, a_ord, check_instruction)}")
     print(f"           n-gram judge alone, by language: {by_language(a_att, a_ord, ngram_only)}")
+    reply = by_language(a_att, a_ord, lambda t: check_instruction(t, deep=False))
+    print(f"           reply path (no e5), by language: {reply}")
     check_instruction("warm up the e5 model")
     sample = [row["text"] for row in a_ord + a_att]
+
+    def reply_path(text: str) -> str | None:
+        return check_instruction(text, deep=False)
+
+    p50, p95, worst = latencies_ms(reply_path, sample)
+    print(
+        f"  reply-path cost (memories add: rules + n-gram judge), per text (blindA, "
+        f"{len(sample)} texts): p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms "
+        "(target p95 <= 60 ms)"
+    )
     p50, p95, worst = latencies_ms(check_instruction, sample)
     print(
-        f"  reply-path cost, check_instruction() per text (blindA, {len(sample)} texts, warm): "
-        f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms (target p95 <= 60 ms)"
+        f"  background cost (worker: rules + n-gram judge + e5 probe), per text: p50 "
+        f"{p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms"
     )
-    p50, p95, worst = latencies_ms(ngram_only, sample)
-    print(f"    of which the n-gram judge: p50 {p50:.2f} ms, p95 {p95:.2f} ms, max {worst:.2f} ms")
-    print(
-        "  background cost: the worker screens extracted memories with the same\n"
-        "  check_instruction (figures above); no slower background judge is shipped\n"
-        "  (bench/poison_llm_judge.py measures the local-LLM option that was not chosen)."
-    )
+    print(f"  load average while measuring: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print("  (bench/poison_llm_judge.py measures the local-LLM judge, option (b), not shipped)")
 
 
 def main() -> None:

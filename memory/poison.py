@@ -179,19 +179,26 @@ def screen_for_prompt(text: str) -> str | None:
     return assess(text).reason or (ngram_reason(text) if text.strip() else None)
 
 
-def check_instruction(text: str, *, model: bool | None = None) -> str | None:
+def check_instruction(
+    text: str, *, model: bool | None = None, deep: bool | None = None
+) -> str | None:
     """A short reason when ``text`` addresses the assistant rather than stating a fact.
 
-    The rules answer first (cheap, explainable), then the character n-gram judge (well
-    under a millisecond, any script), then the e5 probe (one embedding). ``model`` turns
-    the two learned judges on or off (the write path passes the settings'
-    ``poison_model``); None falls back to ``model_enabled()`` for library callers.
+    The rules answer first (cheap, explainable), then the character n-gram judge (about a
+    millisecond, any script), then, when ``deep``, the e5 probe (one embedding: tens of
+    milliseconds on long text, so the background worker runs it and ``memories add``,
+    which a user waits for, does not). ``model`` turns the learned judges on or off (the
+    write path passes the settings' ``poison_model``); None falls back to
+    ``model_enabled()``. ``deep`` None means "as ``model``" for library callers.
     """
     reason = assess(text).reason
     use_model = model_enabled() if model is None else model
     if reason is not None or not use_model or not text.strip():
         return reason
-    return ngram_reason(text) or classifier().reason(model_input(text))
+    reason = ngram_reason(text)
+    if reason is not None or deep is False:
+        return reason
+    return classifier().reason(model_input(text))
 
 
 # --- rendering stored memories into prompts --------------------------------------------------

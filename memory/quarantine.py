@@ -86,6 +86,7 @@ def screen_into_quarantine(
     content: str,
     payload: dict[str, Any] | None = None,
     model: bool | None = None,
+    deep: bool | None = None,
     origin: str = "extraction",
     thread_id: str | None = None,
 ) -> tuple[str, str] | None:
@@ -99,7 +100,7 @@ def screen_into_quarantine(
     from memagent.memory.poison import check_instruction
     from memagent.memory.records import content_hash
 
-    reason = check_instruction(content, model=model)
+    reason = check_instruction(content, model=model, deep=deep)
     if reason is None:
         return None
     reason = f"instruction-like content: {reason}"

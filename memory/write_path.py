@@ -112,16 +112,21 @@ class WriteConfig:
     instruction_model: bool | None = None
     """The learned injection screen on top of the rules; None: ``MEMAGENT_POISON_MODEL``
     of the process (library callers), the settings' ``poison_model`` otherwise."""
+    instruction_deep: bool | None = None
+    """Also the e5 probe (``check_instruction(deep=...)``): the background worker's
+    screen; a write a user waits for (``memories add``) runs the rules and n-gram judge."""
 
     @classmethod
-    def for_settings(cls, settings: Any) -> WriteConfig:
+    def for_settings(cls, settings: Any, *, background: bool = False) -> WriteConfig:
         """The defaults with the settings' near-duplicate threshold, redaction key (under
         the settings' home) and injection screen (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``,
-        ``MEMAGENT_POISON_MODEL``), as the worker and ``memories add`` write."""
+        ``MEMAGENT_POISON_MODEL``), as the worker (``background``) and ``memories add``
+        write."""
         return cls(
             near_duplicate=float(settings.near_duplicate_threshold),
             redaction_key=install_key(settings.home),
             instruction_model=bool(settings.poison_model),
+            instruction_deep=background,
         )
 
 
@@ -158,12 +163,12 @@ def _redact(text: str, key: bytes | None) -> tuple[str, list[str]]:
     return r.text, [str(getattr(f, "type", f)) for f in r.found]
 
 
-def _instruction_reason(text: str, model: bool | None = None) -> str | None:
-    try:
-        from memagent.memory.poison import check_instruction
-    except ImportError:  # TODO(trust)
-        return None
-    return check_instruction(text, model=model)
+def _instruction_reason(
+    text: str, model: bool | None = None, deep: bool | None = None
+) -> str | None:
+    from memagent.memory.poison import check_instruction
+
+    return check_instruction(text, model=model, deep=deep)
 
 
 INSTRUCTION_REASON = "instruction-like content"
@@ -295,7 +300,7 @@ def build_record(
         value, found_v = _redact(value, cfg.redaction_key)
         found += found_v
     if cfg.check_instructions:
-        reason = _instruction_reason(candidate.content, cfg.instruction_model)
+        reason = _instruction_reason(candidate.content, cfg.instruction_model, cfg.instruction_deep)
         if reason:
             return None, f"{INSTRUCTION_REASON}: {reason}", found
     attribute = candidate.attribute

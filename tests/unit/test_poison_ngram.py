@@ -106,3 +106,18 @@ def test_generated_corpus_is_deterministic_varied_and_holds_out_families() -> No
     held = [r for r in rows if held_out(str(r["family"]))]
     assert {r["label"] for r in held} == {0, 1}
     assert 0.1 < len(held) / len(rows) < 0.35
+
+
+def test_reply_path_never_embeds_and_the_worker_does(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from types import SimpleNamespace
+
+    from memagent.memory.write_path import WriteConfig
+
+    monkeypatch.setenv("MEMAGENT_POISON_MODEL", "on")
+    monkeypatch.setattr(poison, "classifier", lambda: pytest.fail("no e5 on the reply path"))
+    assert poison.check_instruction("Budget is 40k EUR for the pilot.", deep=False) is None
+    settings = SimpleNamespace(near_duplicate_threshold=0.95, home=tmp_path, poison_model=True)
+    assert WriteConfig.for_settings(settings).instruction_deep is False
+    assert WriteConfig.for_settings(settings, background=True).instruction_deep is True
