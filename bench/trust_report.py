@@ -186,8 +186,8 @@ def poison_report(show_misses: bool) -> None:
         print("  rules + learned judges: skipped (MEMAGENT_POISON_MODEL=off)")
         return
     print(
-        "  rules + n-gram judge + e5 probe (check_instruction). holdout..holdout5 are training\n"
-        "  data of the n-gram judge (in-sample); blindA was measured once before the change\n"
+        "  rules + n-gram judge + e5 probe (check_instruction). main/holdout/holdout2 train the\n"
+        "  n-gram judge and holdout3-5 calibrate it; blindA was measured once before the change\n"
         "  (58/122 blocked, 0/124 fp) and then used to tune the generated corpus: no longer blind."
     )
     a_att, a_ord = load(sets["blindA"][0]), load(sets["blindA"][1])
