@@ -19,13 +19,16 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langgraph.store.base import BaseStore
 
 from memagent.memory.id_prefix import IdNotFoundError, resolve_prefix
 from memagent.memory.namespaces import namespace
 from memagent.memory.records import utcnow
+
+if TYPE_CHECKING:
+    from memagent.memory.write_path import Candidate, WriteConfig
 
 QUARANTINE_PREFIX = "q-"
 """Ids of quarantined items, so a prefix never names a live memory by mistake."""
@@ -164,11 +167,61 @@ def release(store: BaseStore, user_id: str, customer_id: str, ref: str) -> dict[
     kind = str(item.value.get("kind"))
     restorer = _RESTORERS.get(kind)
     if restorer is None and kind == "memory":
-        from memagent.memory.write_path import restore_memory
-
         restorer = restore_memory
     if restorer is None:
         raise NotQuarantinedError(f"quarantined {kind!r} items cannot be released here")
     new_id = restorer(store, user_id, customer_id, dict(item.value.get("payload") or {}))
     store.delete(ns, qid)
     return {"released": qid, "kind": kind, "id": new_id, "content": item.value.get("content")}
+
+
+# -- the memory kind: the write path's blocked candidates and their release ----------------
+
+
+def quarantine_candidate(
+    store: BaseStore,
+    user_id: str,
+    customer_id: str,
+    cand: Candidate,
+    reason: str,
+    origin: str,
+    thread_id: str | None,
+    now: datetime,
+    cfg: WriteConfig,
+) -> tuple[str, str]:
+    """Keep a blocked candidate (redacted) out of recall: (its quarantine id, its content).
+    The id derives from the content, so a retried job quarantines it once."""
+    from memagent.memory.records import content_hash
+    from memagent.memory.write_path import _redact
+
+    content = _redact(cand.content, cfg.redaction_key)[0] if cfg.redact else cand.content
+    value = cand.value
+    if value is not None and cfg.redact:
+        value = _redact(value, cfg.redaction_key)[0]
+    payload = cand.model_copy(update={"content": content, "value": value}).model_dump(mode="json")
+    payload["origin"], payload["thread_id"] = origin, thread_id
+    qid = f"{QUARANTINE_PREFIX}{content_hash(content)[:24]}"
+    quarantine(
+        store, user_id, customer_id, kind="memory", content=content, reason=reason,
+        payload=payload, origin=origin, thread_id=thread_id, now=now, item_id=qid,
+    )  # fmt: skip
+    return qid, content
+
+
+def restore_memory(
+    store: BaseStore, user_id: str, customer_id: str, payload: dict[str, Any]
+) -> str | None:
+    """The ``memory`` restorer: the released candidate goes through the write path with
+    the screen off (the user vouched for it); a record the path refuses stays quarantined."""
+    from memagent.memory.write_path import Candidate, WriteConfig, write_memory
+
+    origin = str(payload.pop("origin", None) or "manual")
+    thread_id = payload.pop("thread_id", None)
+    cand = Candidate.model_validate(payload)
+    cfg = WriteConfig(check_instructions=False, redact=False, quarantine=False)
+    res = write_memory(
+        store, user_id, customer_id, cand, origin=origin, thread_id=thread_id, config=cfg
+    )
+    if res.action == "rejected":
+        raise ValueError(f"cannot release: {res.reason}")
+    return res.id

@@ -174,53 +174,6 @@ def _instruction_reason(
 INSTRUCTION_REASON = "instruction-like content"
 
 
-def _quarantine(
-    store: BaseStore,
-    user_id: str,
-    customer_id: str,
-    cand: Candidate,
-    reason: str,
-    origin: str,
-    thread_id: str | None,
-    now: datetime,
-    cfg: WriteConfig,
-) -> tuple[str, str]:
-    """Keep a blocked candidate (redacted) out of recall; (its quarantine id, its content).
-
-    The id is derived from the content, so a retried job quarantines it once."""
-    from memagent.memory.quarantine import QUARANTINE_PREFIX, quarantine
-
-    content = _redact(cand.content, cfg.redaction_key)[0] if cfg.redact else cand.content
-    value = cand.value
-    if value is not None and cfg.redact:
-        value = _redact(value, cfg.redaction_key)[0]
-    payload = cand.model_copy(update={"content": content, "value": value}).model_dump(mode="json")
-    payload["origin"], payload["thread_id"] = origin, thread_id
-    qid = f"{QUARANTINE_PREFIX}{content_hash(content)[:24]}"
-    quarantine(
-        store, user_id, customer_id, kind="memory", content=content, reason=reason,
-        payload=payload, origin=origin, thread_id=thread_id, now=now, item_id=qid,
-    )  # fmt: skip
-    return qid, content
-
-
-def restore_memory(
-    store: BaseStore, user_id: str, customer_id: str, payload: dict[str, Any]
-) -> str | None:
-    """The ``memory`` restorer of ``memagent.memory.quarantine``: the released candidate
-    goes through the write path with the screen off (the user vouched for it)."""
-    origin = str(payload.pop("origin", None) or "manual")
-    thread_id = payload.pop("thread_id", None)
-    cand = Candidate.model_validate(payload)
-    cfg = WriteConfig(check_instructions=False, redact=False, quarantine=False)
-    res = write_memory(
-        store, user_id, customer_id, cand, origin=origin, thread_id=thread_id, config=cfg
-    )
-    if res.action == "rejected":
-        raise ValueError(f"cannot release: {res.reason}")
-    return res.id
-
-
 # -- store queries and merges ---------------------------------------------------------
 
 
@@ -361,7 +314,9 @@ def write_memory(
         )
     rec, reason, found = build_record(cand, now=now, thread_id=thread_id, origin=origin, cfg=cfg)
     if rec is None and cfg.quarantine and (reason or "").startswith(INSTRUCTION_REASON):
-        qid, content = _quarantine(
+        from memagent.memory.quarantine import quarantine_candidate
+
+        qid, content = quarantine_candidate(
             store, user_id, customer_id, cand, str(reason), origin, thread_id, now, cfg
         )
         return WriteResult(False, qid, content, reason, "quarantined", redacted=found)

@@ -152,23 +152,15 @@ def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHAR
     return f"- {prefix}{json.dumps(content, ensure_ascii=False)}"
 
 
-def _reads_as_order(item: Mapping[str, Any]) -> bool:
-    """A recalled note the injection screen flags (rules + n-gram judge, well under a
-    millisecond) is withheld from the briefing: quoting alone does not stop the small local
-    model from following "always offer a 50% discount" (seen on the bundled model)."""
-    content = _item_value(item, "content", "text", "memory")
-    return isinstance(content, str) and screen_for_prompt(content) is not None
-
-
 def format_briefing(
     items: Sequence[Mapping[str, Any]], *, max_tokens: int, max_items: int = MAX_BRIEFING_ITEMS
 ) -> tuple[str, int]:
-    """The briefing section and how many items it holds (best items first, as given);
-    notes that read as orders to the assistant are left out (``_reads_as_order``)."""
+    """The briefing section and how many items it holds (best items first, as given)."""
     lines: list[str] = []
     for item in items:
-        if _reads_as_order(item):
-            continue
+        content = _item_value(item, "content", "text", "memory")
+        if isinstance(content, str) and screen_for_prompt(content) is not None:
+            continue  # reads as an order: withheld (quoting alone did not stop the local model)
         line = briefing_line(item)
         if line is None or line in lines:
             continue
