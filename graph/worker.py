@@ -35,6 +35,7 @@ from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings
 from memagent.core.types import DIGEST_ROLE, Turn
 from memagent.graph.jobs import Job, JobQueue
+from memagent.memory.episodes import outdate_superseded, write_turn_episodes
 from memagent.memory.extractors import (
     MAX_CANDIDATES_PER_JOB,
     ExtractionResult,
@@ -253,17 +254,12 @@ class Worker:
         """Run one claimed job; returns its result summary (raises on failure)."""
         cands, consolidated = self._extract(job)
         store = self._get_store()
+        episodes: dict[str, int] = {}
         if self.episodes:
-            write_episode(
-                store,
-                job.user_id,
-                job.customer_id,
-                job.thread_id,
-                job.turns,
-                config=self.write_config,
-            )
+            episodes = self._write_episodes(store, job)
         actions: Counter[str] = Counter()
         results = []
+        versioned: list[tuple[str, str]] = []
         # One scope lock for the whole job (the write path's compare-and-set), taken
         # once instead of per record; write_memory then runs under it.
         scope = "/".join(namespace(job.user_id, job.customer_id, "facts"))
@@ -283,9 +279,34 @@ class Worker:
                 )
                 actions[res.action] += 1
                 results.append({"id": res.id, "action": res.action, "reason": res.reason})
+                if res.action == "versioned" and res.id and res.superseded:
+                    versioned.append((res.id, res.superseded))
+        if versioned and self.episodes:
+            outdated = outdate_superseded(store, job.user_id, job.customer_id, versioned)
+            episodes["outdated"] = len(outdated)
         if self.profile and (actions["created"] or actions["versioned"]):
             compact_profile(store, job.user_id, job.customer_id)
-        return {**job.result, "writes": results, "actions": dict(actions)}
+        return {**job.result, "writes": results, "actions": dict(actions), "episodes": episodes}
+
+    def _write_episodes(self, store: BaseStore, job: Job) -> dict[str, int]:
+        """The session transcript (audit), then one recallable episode per user turn,
+        its context read from that transcript (``memagent.memory.episodes``)."""
+        write_episode(
+            store, job.user_id, job.customer_id, job.thread_id, job.turns,
+            config=self.write_config,
+        )  # fmt: skip
+        transcript = store.get(namespace(job.user_id, job.customer_id, "episodes"), job.thread_id)
+        turns = with_times([t for t in job.turns if t.role != DIGEST_ROLE], job.created_at)
+        report = write_turn_episodes(
+            store,
+            job.user_id,
+            job.customer_id,
+            job.thread_id,
+            turns,
+            transcript=transcript.value.get("turns", []) if transcript else [],
+            config=self.write_config,
+        )
+        return report.to_dict()
 
     def run_once(self, *, include_delayed: bool = False, report: DrainReport | None = None) -> bool:
         """Claim and run one job; False when nothing was due."""
