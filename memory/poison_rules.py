@@ -718,4 +718,13 @@ RULES: tuple[Rule, ...] = (
         r"|records|data|database|contacts|history|logs|notes)\b|\b(?:delete|wipe|erase|purge)"
         r" everything\b|(?:删除|清空|清除|抹掉|删掉|销毁)掉?(?:所有|全部|一切)",
     ),
+    _r(
+        "standing_order",
+        "standing order to the assistant",
+        1.0,
+        r"^\s*(?:please\s+|from now on,?\s+|going forward,?\s+)?(?:always|never)\s+"
+        r"(?:recommend|offer|suggest|push|upsell|promise|approve|reveal|disclose)\b"
+        r"|^\s*(?:以后|今后|从现在起|從現在起)?[，,]?\s*(?:一律|总是|總是|永远|永遠|始终|始終|务必|務必)"
+        r"(?:推荐|推薦|给他们打|給他們打|打折|批准|加价|加價)",
+    ),
 )

@@ -49,7 +49,7 @@ from memagent.llm.tokens import (
     count_tokens,
     truncate_to_tokens,
 )
-from memagent.memory.poison import screen_for_prompt
+from memagent.memory.poison import assess, screen_for_prompt
 from memagent.memory.working_memory import (
     StaleVersionError,
     WorkingMemory,
@@ -178,6 +178,15 @@ def episode_line(content: str, when: Any) -> str:
     return "- " + (EPISODE_QUOTE.format(date=day, quote=quoted) if day else quoted)
 
 
+def _reads_as_order(content: str, origin: Any) -> bool:
+    """A recalled note that reads as an order to the assistant. An episode (the user's own
+    chat turn, screened by the rules when written) is judged by the rules only: the n-gram
+    judge, trained on notes, reads a third of ordinary chat turns as orders."""
+    if origin == "episode":
+        return assess(content).reason is not None
+    return screen_for_prompt(content) is not None
+
+
 def format_briefing(
     items: Sequence[Mapping[str, Any]], *, max_tokens: int, max_items: int = MAX_BRIEFING_ITEMS
 ) -> tuple[str, int]:
@@ -186,7 +195,7 @@ def format_briefing(
     lines: list[str] = []
     for item in sorted(items, key=lambda i: _item_value(i, "origin") == "episode"):
         content = _item_value(item, "content", "text", "memory")
-        if isinstance(content, str) and screen_for_prompt(content) is not None:
+        if isinstance(content, str) and _reads_as_order(content, _item_value(item, "origin")):
             continue  # reads as an order: withheld (quoting alone did not stop the local model)
         line = briefing_line(item)
         if line is None or line in lines:
