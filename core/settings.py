@@ -133,6 +133,13 @@ class Settings(BaseSettings):
         "rules", description="Running summary by the small model or by rules only."
     )
 
+    # Sessions, jobs and the CRM: SQLite files under home, or one PostgreSQL database.
+    database_url: SecretStr | None = Field(
+        None,
+        description="postgresql:// URL: sessions (checkpointer), the job outbox and the CRM "
+        "move to this PostgreSQL database together; empty = SQLite files under home.",
+    )
+
     # Background jobs.
     worker: Literal["inprocess", "external"] = "inprocess"
     extract_debounce_s: float = Field(
@@ -198,6 +205,25 @@ class Settings(BaseSettings):
                 raise ValueError("must be an http:// or https:// URL (or empty)")
         return value
 
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _database_url(cls, value: object) -> object:
+        """Empty means unset (SQLite under home); anything else must be a PostgreSQL URL."""
+        raw = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if isinstance(raw, str):
+            raw = raw.strip()
+            if not raw:
+                return None
+            if not raw.startswith(("postgresql://", "postgres://")):
+                raise ValueError("must be a postgresql:// URL (or empty)")
+            return raw
+        return value
+
+    @property
+    def database_dsn(self) -> str | None:
+        """The PostgreSQL URL when sessions, jobs and the CRM live there, else None."""
+        return self.database_url.get_secret_value() if self.database_url else None
+
     @field_validator("store_location", "gguf_path", mode="before")
     @classmethod
     def _optional_path(cls, value: object) -> object:
@@ -240,6 +266,11 @@ class Settings(BaseSettings):
     @property
     def crm_path(self) -> Path:
         return self.home / "crm.sqlite"
+
+    @property
+    def crm_location(self) -> str | Path:
+        """The CRM: the PostgreSQL URL when there is one, else the SQLite file."""
+        return self.database_dsn or self.crm_path
 
 
 def default_settings() -> Settings:

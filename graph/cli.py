@@ -159,7 +159,7 @@ def check_scope(
     """Reject bad input before the service (or anything heavy) is asked; True when the
     customer has a CRM record. The service checks again: this only saves a round trip."""
     from memagent.graph.validation import InvalidMessageError, validate_message, validate_session
-    from memagent.memory.crm import Crm, UnknownScopeError
+    from memagent.memory.crm import UnknownScopeError, open_crm
     from memagent.memory.namespaces import InvalidScopeError
 
     known, problem = True, None
@@ -167,7 +167,11 @@ def check_scope(
         if message is not None:
             validate_message(message)
         validate_session(session)
-        known = Crm(get_settings().crm_path).check_scope(user, customer) is not None
+        crm = open_crm(get_settings().crm_location)
+        try:
+            known = crm.check_scope(user, customer) is not None
+        finally:
+            crm.close()
     except (InvalidMessageError, InvalidScopeError, UnknownScopeError) as exc:
         problem = str(exc)
     except Exception:  # an unreadable CRM: the service reports what it can
@@ -281,13 +285,16 @@ def llm_serve() -> None:
 @app.command()
 def worker() -> None:
     """Run the extraction worker in the foreground (for MEMAGENT_WORKER=external)."""
-    from memagent.graph.jobs import JobQueue
+    from memagent.graph.jobs import open_queue
     from memagent.graph.worker import Worker
+    from memagent.stores.pg import redact_url
 
     settings = get_settings()
     try:
-        runner = Worker.for_settings(settings, queue=JobQueue.for_settings(settings))
-        err.print(f"[dim]worker draining {settings.jobs_path}; Ctrl-C to stop[/]")
+        runner = Worker.for_settings(settings, queue=open_queue(settings))
+        dsn = settings.database_dsn
+        where = redact_url(dsn) if dsn else str(settings.jobs_path)
+        err.print(f"[dim]worker draining {escape(where)}; Ctrl-C to stop[/]")
         runner.run_forever()
     except KeyboardInterrupt:
         pass

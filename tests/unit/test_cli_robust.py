@@ -83,6 +83,7 @@ def invalid_values(tmp: Path) -> dict[str, str]:
         "llm_threads": "0",
         "llm_timeout": "0",
         "qdrant_url": "localhost:6333",
+        "database_url": "mysql://localhost/memagent",
         "store_location": str(a_file),
         "store_shared": "maybe",
         "embedder": "bogus",
