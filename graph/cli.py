@@ -375,13 +375,19 @@ def doctor_rows(
             f"extractor={settings.extractor} worker={settings.worker}",
         )
     )
+    from memagent.graph.doctor_backends import backend_rows, store_row
+
+    rows += backend_rows(settings)
+    rows.append(store_row(settings))
     local = bool(problems) or in_process(settings)
     if local:
         rows.append(("service", "ok", "off: commands run in their own process"))
+    part = "store"
     try:
         b = InProcessBackend(settings) if local else open_backend(settings)
         try:
             rows.append(("store", "ok", str(b.call("store.check"))))
+            part = "jobs"
             counts = b.call("jobs.status", {"limit": 1})["counts"]
             jobs = " ".join(f"{k}={v}" for k, v in counts.items())
             rows.append(("jobs", "warn" if counts.get("dead") else "ok", jobs))
@@ -389,7 +395,8 @@ def doctor_rows(
             b.close()
     except (OpError, Interrupted) as exc:
         why = exc.message if isinstance(exc, OpError) else "interrupted"
-        rows.append(("store", "fail", f"{settings.resolved_store_location()}: {why}"))
+        where = "" if part == "jobs" else f"{settings.resolved_store_location()}: "
+        rows.append((part, "fail", f"{where}{why}"))
     if not local:
         status = ServiceClient(settings).status()
         detail = (

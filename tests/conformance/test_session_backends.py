@@ -164,3 +164,15 @@ def test_crm_records_are_shared_by_every_opener(settings: Settings) -> None:
     finally:
         one.close()
         two.close()
+
+
+def test_doctor_names_each_parts_backend_and_reaches_it(settings: Settings) -> None:
+    from memagent.graph.doctor_backends import backend_rows
+
+    rows = {name: (status, detail) for name, status, detail in backend_rows(settings)}
+    assert set(rows) == {"sessions", "job outbox", "crm"}
+    kind = "PostgreSQL" if settings.database_dsn else "SQLite"
+    for status, detail in rows.values():
+        assert status == "ok" and detail.startswith(kind), rows
+    if settings.database_dsn:
+        assert "PostgreSQL 1" in detail  # the server answered with its version

@@ -31,6 +31,8 @@ def pg_bindir() -> Path:
     or PATH."""
     env = os.environ.get("PG_BINDIR")
     if env:
+        if not (Path(env) / "initdb").is_file():
+            raise PgUnavailable(f"PG_BINDIR={env} has no initdb")
         return Path(env)
     found = sorted(
         glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4])
