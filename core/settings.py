@@ -159,6 +159,12 @@ class Settings(BaseSettings):
         description="Attempts of one extraction job before it is dead-lettered (outages of the "
         "store do not count).",
     )
+    extract_lease_s: float = Field(
+        60.0,
+        gt=0,
+        description="Seconds a worker holds a job; a worker killed mid-job gives it back to "
+        "the others after this.",
+    )
 
     # Long-term memory writes.
     near_duplicate_threshold: float = Field(

@@ -180,11 +180,12 @@ class Outbox(Protocol):
 
 
 def queue_kwargs(settings: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The settings' debounce, every-N-turns trigger and attempts (``MEMAGENT_EXTRACT_*``)
+    """The settings' debounce, every-N-turns trigger, attempts and lease (``MEMAGENT_EXTRACT_*``)
     under explicit ``kwargs``."""
     kwargs.setdefault("delay_s", float(getattr(settings, "extract_debounce_s", 0.0)))
     kwargs.setdefault("every_n_turns", int(getattr(settings, "extract_every_n_turns", 4)))
     kwargs.setdefault("max_attempts", int(getattr(settings, "extract_max_attempts", 5)))
+    kwargs.setdefault("lease_s", float(getattr(settings, "extract_lease_s", 60.0)))
     return kwargs
 
 

@@ -84,6 +84,7 @@ def invalid_values(tmp: Path) -> dict[str, str]:
         "llm_timeout": "0",
         "qdrant_url": "localhost:6333",
         "database_url": "mysql://localhost/memagent",
+        "extract_lease_s": "0",
         "store_location": str(a_file),
         "store_shared": "maybe",
         "embedder": "bogus",
