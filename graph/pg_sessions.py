@@ -57,7 +57,11 @@ async def postgres_saver(url: str, *, max_size: int = 20) -> AsyncIterator[Any]:
         saver = AsyncPostgresSaver(pool)
         key = "memagent_checkpoints.setup"
         async with pool.connection() as conn:
-            await conn.execute(f"SELECT pg_advisory_lock({ADVISORY_KEY})", (key,))
+            # polled, not waited for in a query: a waiting query would hold a snapshot
+            # that the holder's CREATE INDEX CONCURRENTLY waits for (an undetected cycle)
+            sql = f"SELECT pg_try_advisory_lock({ADVISORY_KEY}) AS got"
+            while not (await (await conn.execute(sql, (key,))).fetchone())["got"]:
+                await asyncio.sleep(0.05)
             try:
                 await saver.setup()
             finally:

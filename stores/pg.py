@@ -10,6 +10,7 @@ once. psycopg is imported when a PostgreSQL URL is used, never for the SQLite de
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -87,9 +88,19 @@ ADVISORY_KEY = "hashtextextended(%s, 0)"
 
 @contextmanager
 def setup_lock(conn: psycopg.Connection[Any], name: str) -> Iterator[None]:
-    """Hold a transaction-level advisory lock for a schema setup: concurrent
+    """Hold an advisory lock for a schema setup, in one transaction: concurrent
     ``CREATE TABLE IF NOT EXISTS`` from processes starting together can otherwise fail
-    on the catalog's unique index."""
-    with conn.transaction():
-        conn.execute(f"SELECT pg_advisory_xact_lock({ADVISORY_KEY})", (name,))
-        yield
+    on the catalog's unique index. Polled with ``pg_try_advisory_xact_lock``, never
+    waited for inside a query: a waiting query holds a snapshot that another process's
+    ``CREATE INDEX CONCURRENTLY`` (the checkpointer's migrations) waits for, and that
+    cycle is one PostgreSQL does not detect."""
+    delay = 0.01
+    sql = f"SELECT pg_try_advisory_xact_lock({ADVISORY_KEY}) AS got"
+    while True:
+        with conn.transaction():
+            row = conn.execute(sql, (name,)).fetchone()
+            if row is not None and (row["got"] if isinstance(row, dict) else row[0]):
+                yield
+                return
+        time.sleep(delay)
+        delay = min(0.2, delay * 2)
