@@ -144,6 +144,11 @@ class Outbox(Protocol):
     max_attempts: int
     clock: Callable[[], float]
 
+    @property
+    def where(self) -> str:
+        """Where the outbox lives, for people (a file, or a URL without its password)."""
+        ...
+
     def submit(
         self,
         *,
@@ -282,6 +287,10 @@ class JobQueue:
         """The outbox at ``settings.jobs_path`` with the settings' debounce, every-N-turns
         trigger and attempts (``MEMAGENT_EXTRACT_*``); explicit ``kwargs`` win."""
         return cls(settings.jobs_path, **queue_kwargs(settings, kwargs))
+
+    @property
+    def where(self) -> str:
+        return str(self.path)
 
     # -- connections ---------------------------------------------------------
 

@@ -45,7 +45,14 @@ from memagent.graph.jobs import (
     row_to_job,
     turn_ref,
 )
-from memagent.stores.pg import ADVISORY_KEY, DatabaseError, connect, open_pool, setup_lock
+from memagent.stores.pg import (
+    ADVISORY_KEY,
+    DatabaseError,
+    connect,
+    open_pool,
+    redact_url,
+    setup_lock,
+)
 
 CHANNEL = "memagent_jobs"
 
@@ -119,7 +126,11 @@ class PgJobQueue:
             conn.execute(SCHEMA)
 
     def __repr__(self) -> str:
-        return "PgJobQueue(<database>)"
+        return f"PgJobQueue({self.where})"
+
+    @property
+    def where(self) -> str:
+        return redact_url(self.url)
 
     @contextmanager
     def _tx(self) -> Iterator[Any]:

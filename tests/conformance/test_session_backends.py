@@ -176,3 +176,16 @@ def test_doctor_names_each_parts_backend_and_reaches_it(settings: Settings) -> N
         assert status == "ok" and detail.startswith(kind), rows
     if settings.database_dsn:
         assert "PostgreSQL 1" in detail  # the server answered with its version
+
+
+def test_jobs_status_names_the_outbox_without_its_password(settings: Settings) -> None:
+    from memagent.graph.cli_jobs import status_report
+
+    queue = open_queue(settings)
+    try:
+        report = status_report(queue, limit=5)
+    finally:
+        queue.close()
+    assert report["counts"]["pending"] == 0
+    where = settings.database_dsn or str(settings.jobs_path)
+    assert report["path"] == where  # the test URL has no password to hide
