@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -171,6 +172,7 @@ def run_backend(
             if p.poll() is None:
                 p.kill()
                 p.wait()
+        shutil.rmtree(base, ignore_errors=True)
     return rep
 
 
