@@ -27,7 +27,7 @@ test: $(VENV)/.installed
 	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
-	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)/bin/mypy core llm stores memory prompts nodes graph evals \
+	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)/bin/python tests/support/lint_types.py \
 		&& $(VENV)/bin/python tests/support/lint_layers.py
 
 bench: $(VENV)/.installed

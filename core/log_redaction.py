@@ -22,7 +22,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from memagent.core.redact import load_or_create_key, process_key, redact_record
+from memagent.core.redact import redact_record
+from memagent.core.redaction_key import load_or_create_key, process_key
 
 LOGGER_PREFIX = "memagent"
 

@@ -354,7 +354,7 @@ def tuned_hybrid(
     ``None`` values keep the default."""
     base = base or HybridConfig()
     changes = {k: v for k, v in fusion.items() if v is not None}
-    depth = {}
+    depth: dict[str, Any] = {}
     if candidates is not None:
         depth = {"dense_candidates": candidates, "keyword_candidates": candidates}
     return dataclasses.replace(base, fusion=dataclasses.replace(base.fusion, **changes), **depth)
@@ -436,6 +436,7 @@ def run_locomo(
     ks = sorted({int(x) for x in k})
     if not ks or ks[0] < 1:
         raise ValueError(f"k must be positive integers, got {k!r}")
+    tuning_kw: dict[str, Any] = {"tuning": tuning} if tuning else {}
     if path not in ("store", "agent"):
         raise ValueError(f"path must be 'store' or 'agent', got {path!r}")
     weights = ScoreWeights(threshold=0.0, max_items=ks[-1])
@@ -481,7 +482,7 @@ def run_locomo(
                         mode=recall,
                         weights=weights,
                         force_search=True,
-                        **({"tuning": tuning} if tuning else {}),
+                        **tuning_kw,
                     )
                     keys = [i.key for i in found.items]
                 else:

@@ -73,7 +73,7 @@ def default_chat_model_factory(
     """The LLM adapter (imported on first model use, so importing the graph is cheap)."""
     from memagent.llm.adapter import chat_model
 
-    return chat_model(settings, small=small)
+    return chat_model(settings or get_settings(), small=small)
 
 
 def route_after_llm(state: State) -> Literal["tools", "async_extract"]:

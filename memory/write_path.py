@@ -475,7 +475,7 @@ def write_episode(
     ns = namespace(user_id, customer_id, "episodes")
     with local_lock("/".join(ns) + "#" + thread_id):
         item = store.get(ns, thread_id)
-        value = (
+        value: dict[str, Any] = (
             dict(item.value)
             if item
             else {"thread_id": thread_id, "turns": [], "created_at": now.isoformat()}

@@ -11,7 +11,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.prebuilt import ToolNode, ToolRuntime
 
 from memagent.core.context import Context
-from memagent.memory.crm import Crm
+from memagent.memory.crm import Commitment, Crm, Customer
 from memagent.nodes.recall import DEFAULT_TUNING, recall_memories
 from memagent.nodes.recall_expand import RecallTuning
 from memagent.prompts import tools as texts
@@ -33,6 +33,29 @@ def needs_tool(message: str) -> bool:
     return any(hint in lowered for hint in TOOL_HINTS)
 
 
+def describe_customer(c: Customer) -> str:
+    """One line on a CRM customer: contact, stage, deal size and notes."""
+    contact = " ".join(p for p in (c.contact, f"<{c.email}>" if c.email else "") if p)
+    return (
+        f"{c.name} (id {c.id}): contact {contact or 'not on file'}; stage {c.stage}; "
+        f"deal size {c.deal_size:,} {c.currency}. Notes: {c.notes or 'none'}"
+    )
+
+
+def followup_email(topic: str, c: Customer | None, open_items: list[Commitment]) -> str:
+    """A follow-up email draft on ``topic`` listing our open commitments; placeholders
+    stand in for an address and a name the CRM does not have."""
+    bullets = "\n".join(f"- {r.description} (by {r.due_date})" for r in open_items)
+    email = c.email if c is not None and c.email else "[address]"
+    contact = c.contact.split(" (")[0] if c is not None and c.contact else "[name]"
+    return (
+        f"To: {email}\nSubject: Follow-up: {topic}\n\nHi {contact},\n\n"
+        f"Following up on {topic}.\n"
+        + (f"Open items on our side:\n{bullets}\n" if bullets else "")
+        + "\nBest regards,\n"
+    )
+
+
 def make_tools(crm: Crm, *, tuning: RecallTuning = DEFAULT_TUNING) -> list[BaseTool]:
     """The assistant's tools, bound to one CRM database; ``search_memory`` recalls with
     ``tuning``, as the recall node does."""
@@ -41,11 +64,7 @@ def make_tools(crm: Crm, *, tuning: RecallTuning = DEFAULT_TUNING) -> list[BaseT
         c = crm.find(runtime.context.customer_id)
         if c is None:
             return texts.NOT_IN_CRM.format(customer_id=runtime.context.customer_id)
-        contact = " ".join(p for p in (c.contact, f"<{c.email}>" if c.email else "") if p)
-        return (
-            f"{c.name} (id {c.id}): contact {contact or 'not on file'}; stage {c.stage}; "
-            f"deal size {c.deal_size:,} {c.currency}. Notes: {c.notes or 'none'}"
-        )
+        return describe_customer(c)
 
     def list_open_commitments(runtime: ToolRuntime[Context]) -> str:
         ctx = runtime.context
@@ -66,18 +85,10 @@ def make_tools(crm: Crm, *, tuning: RecallTuning = DEFAULT_TUNING) -> list[BaseT
         ctx = runtime.context
         c = crm.find(ctx.customer_id)
         open_items = crm.open_commitments(ctx.user_id, ctx.customer_id)
-        bullets = "\n".join(f"- {r.description} (by {r.due_date})" for r in open_items)
         note = (
             "" if c is not None else texts.DRAFT_WITHOUT_CONTACT.format(customer_id=ctx.customer_id)
         )
-        email = c.email if c is not None and c.email else "[address]"
-        contact = c.contact.split(" (")[0] if c is not None and c.contact else "[name]"
-        return (
-            f"{note}To: {email}\nSubject: Follow-up: {topic}\n\nHi {contact},\n\n"
-            f"Following up on {topic}.\n"
-            + (f"Open items on our side:\n{bullets}\n" if bullets else "")
-            + "\nBest regards,\n"
-        )
+        return note + followup_email(topic, c, open_items)
 
     def search_memory(query: str, runtime: ToolRuntime[Context]) -> str:
         ctx = runtime.context

@@ -23,18 +23,14 @@ from typing import Any
 
 import qdrant_edge as qe
 
+from memagent.stores.edge_convert import KINDS, MODES, edge_config, edge_filter, with_payload
 from memagent.stores.engines import (
     VECTOR,
-    Cond,
     Distance,
     HasId,
-    HasVector,
     Hit,
     IndexKind,
-    Match,
-    Missing,
     PointData,
-    Range,
     Rec,
     Scalar,
     Where,
@@ -56,54 +52,6 @@ def _ram_dir() -> str | None:
 
 class StoreLockedError(RuntimeError):
     """The store directory is open in another process."""
-
-
-def _cond(c: Cond) -> Any:
-    if isinstance(c, Match):
-        return qe.FieldCondition(c.key, match=qe.MatchValue(c.value))
-    if isinstance(c, Range):
-        return qe.FieldCondition(c.key, range=qe.RangeFloat(gt=c.gt, gte=c.gte, lt=c.lt, lte=c.lte))
-    if isinstance(c, HasId):
-        return qe.HasIdCondition(set(c.ids))
-    if isinstance(c, HasVector):
-        return qe.HasVectorCondition(VECTOR)
-    if isinstance(c, Missing):
-        return qe.IsEmptyCondition(c.key)
-    return _filter(c)
-
-
-def _filter(w: Where) -> Any:
-    if w.is_empty():
-        return None
-    return qe.Filter(
-        must=[_cond(c) for c in w.must] or None,
-        should=[_cond(c) for c in w.should] or None,
-        must_not=[_cond(c) for c in w.must_not] or None,
-    )
-
-
-def _with_payload(fields: list[str] | None) -> Any:
-    """``None`` = whole payload, ``[]`` = none (ids and scores only)."""
-    if fields is None:
-        return True
-    return list(fields) if fields else False
-
-
-_MODES = {
-    "upsert": qe.UpdateMode.Upsert,
-    "insert": qe.UpdateMode.InsertOnly,
-    "update": qe.UpdateMode.UpdateOnly,
-}
-_DISTANCES = {
-    "cosine": qe.Distance.Cosine,
-    "inner_product": qe.Distance.Dot,
-    "l2": qe.Distance.Euclid,
-}
-_KINDS = {
-    "keyword": qe.PayloadSchemaType.Keyword,
-    "integer": qe.PayloadSchemaType.Integer,
-    "float": qe.PayloadSchemaType.Float,
-}
 
 
 class EdgeEngine:
@@ -152,7 +100,30 @@ class EdgeEngine:
         self._lock_timeout_s = lock_timeout_s
         self.snapshot_of: Path | None = None
         """The directory a read-only engine copied (None when opened in place)."""
-        if read_only and not self._temp and not shared:
+        root = self._open_root(location, read_only=read_only and not shared)
+        self._root = root
+        self._shard_dir = root / _SHARD_DIR
+        self._guard = threading.RLock()
+        self._depth = 0
+        self._dirty = False
+        self._closed = False
+        try:
+            self._lock_fd = os.open(root / _LOCK_FILE, os.O_CREAT | os.O_RDWR, 0o644)
+        except OSError as exc:
+            raise open_failure(root / _LOCK_FILE, exc) from exc
+        self._acquire()
+        config = edge_config(self.dims, distance, search_threads, payload_in_ram)
+        self._open_shard(config, dims, distance)
+        if self._shared:
+            self._shard.flush()
+            self._shard.close()
+            self._unlock()
+
+    def _open_root(self, location: str, *, read_only: bool) -> Path:
+        """The directory the shard lives in, created if missing: ``location``, or a temp
+        dir for ``:memory:`` and for a read-only open that cannot use ``location`` (no
+        store there yet: an empty one; an unwritable one: a copy of it)."""
+        if read_only and not self._temp:
             source = Path(location)
             if not (source / _SHARD_DIR).is_dir():
                 self._temp = True  # nothing stored yet: read an empty store, create nothing
@@ -168,28 +139,11 @@ class EdgeEngine:
             root.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise open_failure(root, exc) from exc
-        self._root = root
-        self._shard_dir = root / _SHARD_DIR
-        self._guard = threading.RLock()
-        self._depth = 0
-        self._dirty = False
-        self._closed = False
-        try:
-            self._lock_fd = os.open(root / _LOCK_FILE, os.O_CREAT | os.O_RDWR, 0o644)
-        except OSError as exc:
-            raise open_failure(root / _LOCK_FILE, exc) from exc
-        self._acquire()
-        vectors = {
-            VECTOR: qe.EdgeVectorParams(
-                size=self.dims,
-                distance=_DISTANCES[distance],
-                multivector_config=qe.MultiVectorConfig(qe.MultiVectorComparator.MaxSim),
-            )
-        }
-        memory = qe.Memory.Cached if payload_in_ram else qe.Memory.Cold
-        config = qe.EdgeConfig(
-            vectors=vectors, max_search_threads=search_threads, payload_memory=memory
-        )
+        return root
+
+    def _open_shard(self, config: Any, dims: int | None, distance: Distance) -> None:
+        """Load the shard in the directory (``dims=None``: with its own config) or create
+        it; the directory lock is released when that fails."""
         existing = self._shard_dir.exists() and any(self._shard_dir.iterdir())
         self._config = None if existing and dims is None else config
         try:
@@ -201,14 +155,10 @@ class EdgeEngine:
             self._release()
             if existing and "ncompatible" in str(exc):
                 raise ValueError(
-                    f"the store at {root} cannot be opened with {dims}-dim {distance} "
+                    f"the store at {self._root} cannot be opened with {dims}-dim {distance} "
                     f"vectors (it was created with other dims or another distance_type): {exc}"
                 ) from exc
             raise
-        if self._shared:
-            self._shard.flush()
-            self._shard.close()
-            self._unlock()
 
     def _copy_shard(self, source: Path, target: Path) -> None:
         """Copy ``source``'s shard into ``target`` under a shared lock on ``source``, so no
@@ -316,8 +266,8 @@ class EdgeEngine:
         if not points:
             return
         pts = [qe.Point(p.id, {VECTOR: p.vectors} if p.vectors else {}, p.payload) for p in points]
-        cond = _filter(where) if where is not None else None
-        update_mode = _MODES[mode] if mode != "upsert" else None
+        cond = edge_filter(where) if where is not None else None
+        update_mode = MODES[mode] if mode != "upsert" else None
         self._update(qe.UpdateOperation.upsert_points(pts, cond, update_mode))
 
     def delete(self, ids: list[str]) -> None:
@@ -332,11 +282,11 @@ class EdgeEngine:
         if where is None:
             self._update(qe.UpdateOperation.set_payload(list(ids), payload))
         else:
-            flt = _filter(where.and_(HasId(tuple(ids))))
+            flt = edge_filter(where.and_(HasId(tuple(ids))))
             self._update(qe.UpdateOperation.set_payload_by_filter(flt, payload))
 
     def create_index(self, key: str, kind: IndexKind) -> None:
-        self._update(qe.UpdateOperation.create_field_index(key, _KINDS[kind]))
+        self._update(qe.UpdateOperation.create_field_index(key, KINDS[kind]))
 
     def _update(self, op: Any) -> None:
         with self.session():
@@ -352,7 +302,7 @@ class EdgeEngine:
         if not ids:
             return []
         with self.session():
-            recs = self._shard.retrieve(list(ids), _with_payload(fields), False)
+            recs = self._shard.retrieve(list(ids), with_payload(fields), False)
         return [Rec(point_id_str(r.id), r.payload or {}) for r in recs]
 
     def search(
@@ -361,8 +311,8 @@ class EdgeEngine:
         req = qe.QueryRequest(
             limit=limit,
             query=qe.Query.Nearest([vector], using=VECTOR),
-            filter=_filter(where),
-            with_payload=_with_payload(fields),
+            filter=edge_filter(where),
+            with_payload=with_payload(fields),
         )
         with self.session():
             found = self._shard.query(req)
@@ -380,8 +330,8 @@ class EdgeEngine:
             limit=limit,
             offset=offset,
             query=qe.OrderBy(order_by, direction=qe.Direction.Desc),
-            filter=_filter(where),
-            with_payload=_with_payload(fields),
+            filter=edge_filter(where),
+            with_payload=with_payload(fields),
         )
         with self.session():
             found = self._shard.query(req)
@@ -390,7 +340,7 @@ class EdgeEngine:
     def scan(self, where: Where, fields: list[str] | None = None) -> Iterator[Rec]:
         """Pages are read one session each: a shared store is not held between pages."""
         offset = None
-        flt = _filter(where)
+        flt = edge_filter(where)
         while True:
             with self.session():
                 recs, offset = self._shard.scroll(
@@ -398,7 +348,7 @@ class EdgeEngine:
                         offset=offset,
                         limit=_SCAN_PAGE,
                         filter=flt,
-                        with_payload=_with_payload(fields),
+                        with_payload=with_payload(fields),
                     )
                 )
             for r in recs:
@@ -407,14 +357,14 @@ class EdgeEngine:
                 return
 
     def facet(self, key: str, where: Where, limit: int) -> list[tuple[Scalar, int]]:
-        req = qe.FacetRequest(key, limit=limit, exact=True, filter=_filter(where))
+        req = qe.FacetRequest(key, limit=limit, exact=True, filter=edge_filter(where))
         with self.session():
             resp = self._shard.facet(req)
         return [(h.value, h.count) for h in resp.hits]
 
     def count(self, where: Where) -> int:
         with self.session():
-            return int(self._shard.count(qe.CountRequest(exact=True, filter=_filter(where))))
+            return int(self._shard.count(qe.CountRequest(exact=True, filter=edge_filter(where))))
 
     # lifecycle
     def optimize(self) -> bool:

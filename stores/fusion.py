@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, TypeVar
 
 from memagent.stores.tokenize import DEFAULT_TOKENIZER, TokenizerConfig
 
@@ -121,6 +121,10 @@ class HybridConfig:
             raise ValueError(f"unknown score {self.score!r}; expected 'relevance' or 'similarity'")
 
 
+K = TypeVar("K", bound=Hashable)
+"""A candidate's id (the store's point ids are strings)."""
+
+
 @dataclass(frozen=True)
 class Fused:
     """One fused candidate: its id, fused relevance and the raw side scores."""
@@ -137,8 +141,8 @@ def normalize_dense(score: float, floor: float = 0.0) -> float:
 
 
 def normalize_keyword(
-    scores: Mapping[Hashable, float], how: str = "max", saturation: float = 5.0
-) -> dict[Hashable, float]:
+    scores: Mapping[K, float], how: str = "max", saturation: float = 5.0
+) -> dict[K, float]:
     """BM25 scores mapped to ``[0, 1]``; non-positive scores map to 0."""
     if how == "saturate":
         return {k: (s / (s + saturation) if s > 0 else 0.0) for k, s in scores.items()}
@@ -164,8 +168,8 @@ def rrf_scores(
 
 
 def fuse(
-    dense: Mapping[Hashable, float],
-    keyword: Mapping[Hashable, float],
+    dense: Mapping[K, float],
+    keyword: Mapping[K, float],
     config: FusionConfig = FusionConfig(),
     *,
     use_dense: bool = True,

@@ -23,7 +23,7 @@ from langgraph.store.base import SearchItem, SearchOp
 from memagent.stores import bm25_index as kw
 from memagent.stores import store_ops as ops_
 from memagent.stores.engines import INDEXED, Engine, HasId, Where, cosine_like, dense_score
-from memagent.stores.fusion import HybridConfig, SearchMode, fuse
+from memagent.stores.fusion import Fused, HybridConfig, SearchMode, fuse
 from memagent.stores.tokenize import tokenize, tokenize_cached
 
 
@@ -61,14 +61,29 @@ class HybridSearcher:
         or its dense score in dense mode or with ``HybridConfig.score="similarity"``.
         """
         cfg = self.config
+        use_dense, use_kw = mode != "keyword" and qvec is not None, mode != "dense"
+        dense, keyword = self._candidates(op, qvec if use_dense else None, use_kw, visible_after)
+        scale = {k: cosine_like(v, self.engine.distance) for k, v in dense.items()}
+        fused = fuse(scale, keyword, cfg.fusion, use_dense=use_dense, use_keyword=use_kw)
+        similarity = mode == "dense" or (cfg.score == "similarity" and use_dense)
+        return self._window(op, fused, dense, similarity, visible_after)
+
+    def _candidates(
+        self, op: SearchOp, qvec: list[float] | None, use_kw: bool, visible_after: float
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        """Dense (with ``qvec``) and keyword (with ``use_kw``) candidates: id -> score.
+
+        Each side gets the other's candidates' scores too: the corpus scores every item,
+        and keyword-only candidates get their exact dense score in one ``HasId`` query.
+        """
+        cfg = self.config
         prefix, flt, query = tuple(op.namespace_prefix), op.filter, op.query or ""
         want = op.offset + op.limit
         dist = self.engine.distance
         where = ops_.data_where(prefix, flt, visible_after).and_(INDEXED)
-        use_dense, use_kw = mode != "keyword" and qvec is not None, mode != "dense"
         slack = 2 if flt else 1  # untranslated filters are checked after the engine
         dense: dict[str, float] = {}
-        if use_dense and qvec is not None:
+        if qvec is not None:
             depth = max(cfg.dense_candidates, want) * slack
             hits = self.engine.search(qvec, where, depth, [])
             dense = {h.id: dense_score(h.score, dist) for h in hits}
@@ -84,15 +99,27 @@ class HybridSearcher:
                     if pid not in keyword and pid in pos:
                         keyword[pid] = float(all_scores[pos[pid]])
             missing = [pid for pid in keyword if pid not in dense]
-            if use_dense and qvec is not None and missing:
+            if qvec is not None and missing:
                 w = Where(must=(HasId(tuple(missing)), ops_.live(visible_after)))
                 hits = self.engine.search(qvec, w, len(missing), [])
                 dense.update((h.id, dense_score(h.score, dist)) for h in hits)
-        scale = {k: cosine_like(v, dist) for k, v in dense.items()}
-        fused = fuse(scale, keyword, cfg.fusion, use_dense=use_dense, use_keyword=use_kw)
-        similarity = mode == "dense" or (cfg.score == "similarity" and use_dense)
-        # Payloads only for the window (the binding's payload conversion is the slow part),
-        # fetched in chunks until the window is full of live, filter-matching items.
+        return dense, keyword
+
+    def _window(
+        self,
+        op: SearchOp,
+        fused: list[Fused],
+        dense: dict[str, float],
+        similarity: bool,
+        visible_after: float,
+    ) -> list[tuple[ScoredItem, dict[str, Any]]]:
+        """The window ``[offset, offset + limit)`` of the fused ranking with payloads.
+
+        Payloads only for the window (the binding's payload conversion is the slow part),
+        fetched in chunks until the window is full of live, filter-matching items.
+        """
+        flt, want = op.filter, op.offset + op.limit
+        slack = 2 if flt else 1
         kept: list[tuple[ScoredItem, dict[str, Any]]] = []
         start = 0
         while len(kept) < want and start < len(fused):

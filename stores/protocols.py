@@ -11,10 +11,17 @@ they decide which path to take, instead of probing single methods:
 - ``search_scored``: search with the fused relevance and the dense and keyword side
   scores, in a mode chosen per call (recall, dedupe, evals);
 - ``keyword_idf``: BM25 idf of a text's terms, for recall's feedback expansion.
+
+A store may subclass the Protocol explicitly (``QdrantStore`` does, through
+``store_extensions.StoreExtensions``): it then inherits the async twins of ``get_rev``,
+``put_if`` and ``touch``, which run the sync method in a thread, and a type checker
+checks its signatures against these. A store that only matches the Protocol structurally writes
+all of them.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
@@ -34,7 +41,8 @@ class MemoryStoreExtensions(Protocol):
         """The item and its write token, read together (None if absent or expired)."""
         ...
 
-    async def aget_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None: ...
+    async def aget_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
+        return await asyncio.to_thread(self.get_rev, namespace, key)
 
     def put_if(
         self,
@@ -59,7 +67,10 @@ class MemoryStoreExtensions(Protocol):
         expect: str | None,
         index: Literal[False] | list[str] | None = None,
         ttl: float | None | NotProvided = NOT_PROVIDED,
-    ) -> str | None: ...
+    ) -> str | None:
+        return await asyncio.to_thread(
+            self.put_if, namespace, key, value, expect=expect, index=index, ttl=ttl
+        )
 
     def touch(
         self, namespace: tuple[str, ...], keys: Iterable[str], *, at: datetime | None = None
@@ -69,7 +80,9 @@ class MemoryStoreExtensions(Protocol):
 
     async def atouch(
         self, namespace: tuple[str, ...], keys: Iterable[str], *, at: datetime | None = None
-    ) -> int: ...
+    ) -> int:
+        batch = keys if isinstance(keys, str) else list(keys)  # ``touch`` rejects one string
+        return await asyncio.to_thread(self.touch, namespace, batch, at=at)
 
     def search_scored(
         self,

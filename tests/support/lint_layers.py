@@ -10,19 +10,23 @@ Usage: ``python tests/support/lint_layers.py`` (exit status of ``lint-imports``)
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("core", "llm", "stores", "memory", "prompts", "nodes", "graph", "evals")
 
 
-def lint_layers(root: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """``lint-imports`` over a copy of ``root``'s package folders; output captured."""
+@contextlib.contextmanager
+def laid_out(root: Path = ROOT) -> Iterator[Path]:
+    """A temporary copy of ``root``'s package folders laid out as installed
+    (``<tmp>/memagent/<folder>/...``), for tools that walk files by import path."""
     with tempfile.TemporaryDirectory() as tmp:
         for name in PACKAGES:
             shutil.copytree(
@@ -30,7 +34,13 @@ def lint_layers(root: Path = ROOT) -> subprocess.CompletedProcess[str]:
                 Path(tmp) / "memagent" / name,
                 ignore=shutil.ignore_patterns("__pycache__", "data"),
             )
-        env = {**os.environ, "PYTHONPATH": tmp}
+        yield Path(tmp)
+
+
+def lint_layers(root: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` over a copy of ``root``'s package folders; output captured."""
+    with laid_out(root) as tmp:
+        env = {**os.environ, "PYTHONPATH": str(tmp)}
         exe = Path(sys.executable).with_name("lint-imports")
         return subprocess.run(
             [str(exe), str(root / "pyproject.toml"), "--no-cache"],

@@ -61,7 +61,6 @@ def env(cli_env: Path) -> Path:
 def fresh(monkeypatch: pytest.MonkeyPatch, **env: str) -> None:
     for key, value in env.items():
         monkeypatch.setenv(key, value)
-    get_settings.cache_clear()
 
 
 # -- settings -----------------------------------------------------------------------------

@@ -1,4 +1,10 @@
-"""Conditional writes on ``QdrantStore``, beyond ``BaseStore``: compare-and-set and ``touch``.
+"""``QdrantStore`` beyond ``BaseStore``: the ``MemoryStoreExtensions`` Protocol.
+
+``StoreExtensions`` implements the Protocol (``protocols``) directly on the store's
+core (``store_core``): no collaborator objects, no delegating methods. The async twins
+of ``get_rev``/``put_if``/``touch`` come with the Protocol (each runs its sync twin in
+a thread); ``asearch_scored`` is the store's own, so the query is embedded with the
+embedder's async call, as ``abatch`` does.
 
 Compare-and-set: ``get_rev`` reads an item with its write token, ``put_if`` writes only
 if the token is unchanged (or only if the item is absent). Qdrant decides it per point
@@ -10,19 +16,20 @@ in the value) as a payload-only update conditioned on the same write token: noth
 re-embedded, ``updated_at`` and the listing order stay, and the item stays in both
 search sides.
 
-``QdrantStore`` holds one ``ConditionalWrites`` and exposes its methods (the
-``MemoryStoreExtensions`` Protocol); what it needs from the store, its engine, write
-lock and write pipeline, is passed in explicitly when the store is built.
+``search_scored()`` runs the same search as ``search()`` with a query, but returns
+``ScoredItem``s carrying the fused relevance and the dense and keyword side scores, in
+a mode chosen per call (``hybrid``, ``dense`` or ``keyword``); the write path uses the
+dense score to find near-duplicates. ``keyword_idf()`` gives the BM25 idf of a text's
+terms under a namespace prefix; the agent's recall picks expansion terms with it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal
 
 from langgraph.store.base import (
     NOT_PROVIDED,
@@ -31,53 +38,25 @@ from langgraph.store.base import (
     Item,
     NotProvided,
     PutOp,
-    TTLConfig,
+    SearchOp,
     validate_op_namespace,
 )
 
 from memagent.stores import store_ops as ops_
-from memagent.stores.engines import Engine, PointData, Range, Where, WriteMode
-
-if TYPE_CHECKING:
-    from memagent.stores.store_plan import Plan
+from memagent.stores.engines import Range, Where, WriteMode
+from memagent.stores.fusion import SearchMode
+from memagent.stores.hybrid_search import ScoredItem
+from memagent.stores.protocols import MemoryStoreExtensions
+from memagent.stores.store_core import StoreCore
+from memagent.stores.tokenize import tokenize_cached
 
 _TOUCH_ATTEMPTS = 3
 
 
-class ApplyPuts(Protocol):
-    """The store's write of a planned batch (``QdrantStore._apply_puts``): new tokens."""
+class StoreExtensions(StoreCore, MemoryStoreExtensions):
+    """Compare-and-set, ``touch``, scored search and keyword idf on the store's core."""
 
-    def __call__(
-        self,
-        plan: Plan,
-        vectors: dict[str, Sequence[float]],
-        now: datetime,
-        *,
-        cond: tuple[Where | None, WriteMode] | None = None,
-    ) -> dict[str, str]: ...
-
-
-class ConditionalWrites:
-    """``get_rev``/``put_if`` (and async twins) and ``touch`` over one store's engine."""
-
-    def __init__(
-        self,
-        engine: Engine,
-        *,
-        write_lock: threading.RLock,
-        prepare: Callable[[PutOp], tuple[Plan, dict[str, Sequence[float]]]],
-        apply: ApplyPuts,
-        bump: Callable[[Iterable[Sequence[str]], str], list[PointData]],
-        check_open: Callable[[], None],
-        ttl_config: TTLConfig | None,
-    ) -> None:
-        self.engine = engine
-        self.write_lock = write_lock
-        self.prepare = prepare  # plan and embed one put (no engine I/O)
-        self.apply = apply
-        self.bump = bump
-        self.check_open = check_open
-        self.ttl_config = ttl_config
+    # ------------------------------------------------------------ compare-and-set
 
     def get_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
         """The item and its write token, read together (``None`` if absent or expired).
@@ -86,7 +65,7 @@ class ConditionalWrites:
         accepts that too. Never extends a TTL.
         """
         validate_op_namespace(GetOp(tuple(namespace), str(key)))
-        self.check_open()
+        self._check_open()
         pid = ops_.point_id(tuple(namespace), str(key))
         recs = self.engine.retrieve([pid], ops_.ITEM_FIELDS)
         if not recs or not ops_.alive(recs[0].payload, time.time()):
@@ -112,14 +91,14 @@ class ConditionalWrites:
         by someone else also reads as ``None`` (the caller re-reads and finds its own
         write merged in), never the other way round.
         """
-        self.check_open()
+        self._check_open()
         if value is None:
             raise ValueError("put_if needs a value; delete with delete()")
         minutes = (
             (self.ttl_config or {}).get("default_ttl") if isinstance(ttl, NotProvided) else ttl
         )
         ns = tuple(namespace)
-        plan, vectors = self.prepare(PutOp(ns, str(key), value, index=index, ttl=minutes))
+        plan, vectors = self._prepare_put(PutOp(ns, str(key), value, index=index, ttl=minutes))
         now = ops_.utcnow()
         cond: tuple[Where | None, WriteMode]
         if expect is None:  # absent (inserted), or present but expired (replaced)
@@ -128,26 +107,9 @@ class ConditionalWrites:
             cond = (ops_.rev_where(expect), "update")
         pid = ops_.point_id(ns, str(key))
         with self.engine.session():
-            mine = self.apply(plan, vectors, now, cond=cond)[pid]
+            mine = self._apply_puts(plan, vectors, now, cond=cond)[pid]
             back = self.engine.retrieve([pid], [ops_.REV])
         return mine if back and back[0].payload.get(ops_.REV) == mine else None
-
-    async def aget_rev(self, namespace: tuple[str, ...], key: str) -> tuple[Item, str] | None:
-        return await asyncio.to_thread(self.get_rev, namespace, key)
-
-    async def aput_if(
-        self,
-        namespace: tuple[str, ...],
-        key: str,
-        value: dict[str, Any],
-        *,
-        expect: str | None,
-        index: Literal[False] | list[str] | None = None,
-        ttl: float | None | NotProvided = NOT_PROVIDED,
-    ) -> str | None:
-        return await asyncio.to_thread(
-            self.put_if, namespace, key, value, expect=expect, index=index, ttl=ttl
-        )
 
     # ------------------------------------------------------------ access stats
 
@@ -176,10 +138,13 @@ class ConditionalWrites:
         validate_op_namespace(GetOp(ns, ""))
         if not wanted:
             return 0
-        self.check_open()
+        self._check_open()
         when = (at or ops_.utcnow()).isoformat()
         touched = 0
-        with self.engine.session(), self.write_lock:  # the order of every write: session, then lock
+        with (
+            self.engine.session(),
+            self._write_lock,
+        ):  # the order of every write: session, then lock
             todo = [ops_.point_id(ns, k) for k in wanted]
             for _ in range(_TOUCH_ATTEMPTS):
                 wrote = self._touch_once(todo, when)
@@ -189,7 +154,7 @@ class ConditionalWrites:
                 if not todo:
                     break
             if touched:
-                self.engine.upsert(self.bump([ns], ops_.VALUES_VERSION))
+                self.engine.upsert(self._bump_points([ns], ops_.VALUES_VERSION))
         return touched
 
     def _touch_once(self, ids: list[str], when: str) -> dict[str, str]:
@@ -205,8 +170,90 @@ class ConditionalWrites:
             self.engine.set_payload([rec.id], {"value": value, ops_.REV: rev}, where=expect)
         return wrote
 
-    async def atouch(
-        self, namespace: tuple[str, ...], keys: Iterable[str], *, at: datetime | None = None
-    ) -> int:
-        batch = keys if isinstance(keys, str) else list(keys)  # ``touch`` rejects one string
-        return await asyncio.to_thread(self.touch, namespace, batch, at=at)
+    # ------------------------------------------------------------ scored search
+
+    def keyword_idf(self, namespace_prefix: tuple[str, ...], text: str) -> dict[str, float]:
+        """Keyword terms of ``text`` (the store's tokenizer) with their BM25 idf under
+        ``namespace_prefix``; terms no item there contains are left out. The agent's
+        recall uses it to pick expansion terms from its first results."""
+        prefix = tuple(namespace_prefix)
+        validate_op_namespace(SearchOp(prefix))
+        terms = list(dict.fromkeys(tokenize_cached(text, self.hybrid.tokenizer)))
+        return self._searcher.idf(prefix, terms, self._visible_after(ops_.utcnow()))
+
+    def search_scored(
+        self,
+        namespace_prefix: tuple[str, ...],
+        /,
+        *,
+        query: str,
+        mode: SearchMode | None = None,
+        filter: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool | None = None,
+    ) -> list[ScoredItem]:
+        """Search with relevance and side scores; ``mode`` defaults to the store's."""
+        op, mode_ = self._scored_op(
+            namespace_prefix, query, mode, filter, limit, offset, refresh_ttl
+        )
+        qvec = (
+            self.embeddings.embed_query(query) if self.embeddings and mode_ != "keyword" else None
+        )
+        return self._run_scored(op, qvec, mode_)
+
+    async def asearch_scored(
+        self,
+        namespace_prefix: tuple[str, ...],
+        /,
+        *,
+        query: str,
+        mode: SearchMode | None = None,
+        filter: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool | None = None,
+    ) -> list[ScoredItem]:
+        op, mode_ = self._scored_op(
+            namespace_prefix, query, mode, filter, limit, offset, refresh_ttl
+        )
+        emb = self.embeddings
+        qvec = await emb.aembed_query(query) if emb and mode_ != "keyword" else None
+        return await asyncio.to_thread(self._run_scored, op, qvec, mode_)
+
+    def _scored_op(
+        self,
+        prefix: tuple[str, ...],
+        query: str,
+        mode: SearchMode | None,
+        flt: dict[str, Any] | None,
+        limit: int,
+        offset: int,
+        refresh_ttl: bool | None,
+    ) -> tuple[SearchOp, SearchMode]:
+        mode_ = mode or self.hybrid.default_mode
+        if mode_ not in ("hybrid", "dense", "keyword"):
+            raise ValueError(f"mode must be 'hybrid', 'dense' or 'keyword', got {mode_!r}")
+        if not self.embeddings:
+            raise ValueError("search_scored needs a store opened with an index config")
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("search_scored needs a non-empty query")
+        refresh = (
+            refresh_ttl
+            if refresh_ttl is not None
+            else (self.ttl_config or {}).get("refresh_on_read", True)
+        )
+        op = SearchOp(tuple(prefix), flt, limit, offset, query, bool(refresh))
+        validate_op_namespace(op)
+        ops_.validate_filter(flt)
+        return op, mode_
+
+    def _run_scored(
+        self, op: SearchOp, qvec: list[float] | None, mode: SearchMode
+    ) -> list[ScoredItem]:
+        now = ops_.utcnow()
+        refresh: dict[float, dict[str, str]] = {}
+        with self.engine.session():
+            found = self._search(op, qvec, mode, now, refresh, fill=False)
+            self._refresh(refresh, now)
+        return found
