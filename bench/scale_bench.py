@@ -248,7 +248,9 @@ def _check_store(rep: Report, settings: Any, names: list[str], turns: int) -> No
             if len(active) != 1:
                 rep.problems.append(f"{s}: {len(active)} active budget records")
             elif str(turns) not in str(active[0].get("value", "")):
-                rep.problems.append(f"{s}: active budget {active[0].get('value')!r} is not the last")
+                rep.problems.append(
+                    f"{s}: active budget {active[0].get('value')!r} is not the last"
+                )
 
 
 def main() -> None:

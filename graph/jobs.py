@@ -26,7 +26,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -210,7 +210,7 @@ def _turns_from_json(raw: str) -> list[Turn]:
     return [Turn(**t) for t in json.loads(raw)]
 
 
-def row_to_job(row: sqlite3.Row) -> Job:
+def row_to_job(row: sqlite3.Row | Mapping[str, Any]) -> Job:
     return Job(
         id=row["id"],
         thread_id=row["thread_id"],

@@ -34,7 +34,7 @@ from memagent.core.errors import exception_chain
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings
 from memagent.core.types import DIGEST_ROLE, Turn
-from memagent.graph.jobs import Job, JobQueue
+from memagent.graph.jobs import Job, Outbox
 from memagent.memory.extractors import (
     MAX_CANDIDATES_PER_JOB,
     ExtractionResult,
@@ -112,7 +112,7 @@ class Worker:
 
     def __init__(
         self,
-        queue: JobQueue,
+        queue: Outbox,
         store: BaseStore | None = None,
         *,
         store_factory: StoreFactory | None = None,
@@ -154,7 +154,7 @@ class Worker:
         queue.add_listener(self._wake.set)
 
     @classmethod
-    def for_settings(cls, settings: Settings, *, queue: JobQueue, store: BaseStore | None = None,
+    def for_settings(cls, settings: Settings, *, queue: Outbox, store: BaseStore | None = None,
                      **kwargs: Any) -> Worker:  # fmt: skip
         """The worker the settings ask for (``MEMAGENT_EXTRACTOR=rules|llm``), merging near
         duplicates above ``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``; explicit ``kwargs`` win."""
