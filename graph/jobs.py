@@ -142,6 +142,7 @@ class Outbox(Protocol):
     delay_s: float
     every_n_turns: int
     max_attempts: int
+    lease_s: float
     clock: Callable[[], float]
 
     @property

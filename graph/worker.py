@@ -295,7 +295,10 @@ class Worker:
         report = report if report is not None else DrainReport()
         report.jobs += 1
         try:
-            with self._process_lock if self._store_factory else contextlib.nullcontext():
+            with (
+                self._process_lock if self._store_factory else contextlib.nullcontext(),
+                self._heartbeat(job),
+            ):
                 result = self.process(job)
         except Exception as exc:
             if is_outage(exc):
@@ -312,6 +315,30 @@ class Worker:
         report.done += 1
         report.actions.update(result.get("actions", {}))
         return True
+
+    @contextlib.contextmanager
+    def _heartbeat(self, job: Job) -> Iterator[None]:
+        """Extend the job's lease every third of it while the job runs, so a job slower
+        than its lease (a slow store or model) is not claimed again by another worker
+        meanwhile; a worker that dies stops extending it, and the lease expires."""
+        interval = max(0.05, self.queue.lease_s / 3)
+        stop = threading.Event()
+
+        def beat() -> None:
+            while not stop.wait(interval):
+                try:
+                    self.queue.heartbeat(job)
+                except Exception as exc:  # lost the lease, or the queue is down: stop
+                    log.warning("job %s: lease not extended: %r", job.id, exc)
+                    return
+
+        thread = threading.Thread(target=beat, name="memagent-heartbeat", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
 
     # -- draining and the background loop ----------------------------------------
 

@@ -472,3 +472,29 @@ def test_a_submit_wakes_listeners_of_another_outbox_object(
         assert woke.wait(5.0)
     finally:
         other.close()
+
+
+def test_a_job_slower_than_its_lease_keeps_it_while_the_worker_lives(
+    make_queue: MakeQueue,
+) -> None:
+    """The worker extends the lease while a job runs: no other worker claims it meanwhile,
+    and it completes on its first attempt (before, a slow store or model let the lease
+    expire, the job ran twice at once and was dead-lettered after max_attempts)."""
+    q, _ = make_queue(lease_s=0.6, clock=time.time)
+    stolen: list[Any] = []
+
+    async def slow(turns: Any) -> ExtractionResult:
+        deadline = time.time() + 2.0
+        while time.time() < deadline:
+            got = q.claim()
+            if got is not None:
+                stolen.append(got)
+            time.sleep(0.1)
+        return ExtractionResult()
+
+    job = submit(q, "Our budget is $2 million.", "m1")
+    report = Worker(q, InMemoryStore(), extractor=slow, profile=False).drain()
+    assert stolen == []
+    assert report.done == 1
+    done = q.get(job.id)
+    assert done is not None and done.status == "done" and done.attempts == 1
