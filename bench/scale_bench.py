@@ -178,7 +178,6 @@ def run_backend(
 
 def _measure(rep: Report, queue: Any, base: Path, names: list[str]) -> None:
     logged = _lines(base / "agent0.jsonl") + _lines(base / "agent1.jsonl")
-    rep.turns_done = len({(e["session"], e["turn"]) for e in logged})
     rep.resumed = sum(e["taken"] == "resumed" for e in logged)
     rep.jobs = queue.counts()
     jobs = queue.jobs(limit=1_000_000)
@@ -219,6 +218,11 @@ async def _check_sessions(rep: Report, settings: Any, names: list[str], turns: i
         state = await session_state(s, settings) or {}
         pairs = [(m.type, str(m.text)) for m in state.get("messages", [])]
         humans = [t for k, t in pairs if k == "human"]
+        # counted from the checkpoints: a turn answered just before its agent was killed
+        # is in the session but never reached the agent's log
+        rep.turns_done += sum(
+            (k, k2) == ("human", "ai") for (k, _), (k2, _) in zip(pairs, pairs[1:], strict=False)
+        )
         want = [message(s, i) for i in range(1, turns + 1)]
         if humans != want:
             rep.problems.append(f"{s}: user turns {len(humans)} (want {turns}) or out of order")
