@@ -465,8 +465,10 @@ class JobQueue:
                         (now, row["id"]),
                     )
             row = conn.execute(
-                "SELECT * FROM jobs WHERE status='pending'"
+                "SELECT * FROM jobs c WHERE status='pending'"
                 " AND (run_at <= ? OR (? AND last_error IS NULL))"
+                " AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.thread_id=c.thread_id"
+                " AND r.status='running')"
                 " ORDER BY run_at, created_at LIMIT 1",
                 (now, int(include_delayed)),
             ).fetchone()

@@ -55,6 +55,9 @@ from memagent.stores.pg import (
 )
 
 CHANNEL = "memagent_jobs"
+ORDER_KEY = "'claim:' || c.thread_id"
+"""A session's jobs apply in order: a claim skips a session with a running job, and the
+per-session lock closes the window where two claims both see none running yet."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS memagent_jobs (
@@ -274,8 +277,11 @@ class PgJobQueue:
                 (now, now),
             )
             row = conn.execute(
-                "WITH next AS (SELECT id FROM memagent_jobs WHERE status='pending'"
+                "WITH next AS (SELECT id FROM memagent_jobs c WHERE status='pending'"
                 " AND (run_at <= %s OR (%s AND last_error IS NULL))"
+                " AND NOT EXISTS (SELECT 1 FROM memagent_jobs r WHERE r.thread_id=c.thread_id"
+                " AND r.status='running')"
+                f" AND pg_try_advisory_xact_lock({ADVISORY_KEY.replace('%s', ORDER_KEY)})"
                 " ORDER BY run_at, created_at LIMIT 1 FOR UPDATE SKIP LOCKED)"
                 " UPDATE memagent_jobs j SET status='running', attempts=j.attempts+1,"
                 " lease_until=%s, lease_token=%s, updated_at=%s"

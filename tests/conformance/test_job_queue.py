@@ -498,3 +498,20 @@ def test_a_job_slower_than_its_lease_keeps_it_while_the_worker_lives(
     assert report.done == 1
     done = q.get(job.id)
     assert done is not None and done.status == "done" and done.attempts == 1
+
+
+def test_a_sessions_jobs_apply_in_order(make_queue: MakeQueue) -> None:
+    """While a session's job runs, its next job waits (two workers would otherwise apply
+    turn 3 before turn 2, and the older statement would win); other sessions go on."""
+    q, _ = make_queue()
+    submit(q, "budget is 2 million", "m1")
+    first = q.claim()
+    assert first is not None
+    submit(q, "budget is 3 million", "m2")
+    submit(q, "hello", "x1", thread="t2")
+    other = q.claim()
+    assert other is not None and other.thread_id == "t2"
+    assert q.claim() is None  # t1's second job waits for its first
+    assert q.complete(first)
+    second = q.claim()
+    assert second is not None and second.thread_id == "t1" and second.first_id == "m2"
