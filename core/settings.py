@@ -101,6 +101,17 @@ class Settings(BaseSettings):
     # Store.
     qdrant_url: str | None = Field(None, description="Qdrant server URL; empty = embedded.")
     qdrant_api_key: SecretStr | None = None
+    qdrant_timeout_s: float = Field(
+        10.0, gt=0, description="Seconds one request to the Qdrant server may take."
+    )
+    qdrant_retries: int = Field(
+        3,
+        ge=1,
+        le=10,
+        description="Attempts of one Qdrant call on a connection error (reads also on a "
+        "timeout), with backoff; then the store is down for 10 s: recall degrades, "
+        "extraction jobs wait.",
+    )
     store_location: str | None = Field(None, description="Embedded store dir (default: home).")
     store_shared: bool = Field(
         False,
@@ -147,6 +158,12 @@ class Settings(BaseSettings):
         ge=0.0,
         description="Seconds a thread's extraction job waits for the next turn, which replaces "
         "it (fewer model calls); 0 extracts after every turn.",
+    )
+    extraction_mode: Literal["auto", "server", "local"] = Field(
+        "auto",
+        description="Where turns go for extraction: auto sends the turns of runs a LangGraph "
+        "server executes (langgraph dev/up) to its memory_extractor graph and the rest to the "
+        "local outbox; server or local forces one.",
     )
     extract_every_n_turns: int = Field(
         4,

@@ -24,6 +24,7 @@ from langchain_core.embeddings import Embeddings
 from langgraph.store.base import PutOp
 
 from memagent.core.settings import Settings, default_settings
+from memagent.memory.episodes import CONTEXT_TURNS, episode_context
 from memagent.nodes.recall_expand import RecallTuning
 from memagent.stores.fusion import HybridConfig
 from memagent.stores.tokenize import TokenizerConfig
@@ -226,23 +227,17 @@ def session_day(turn: Turn) -> str:
     return turn.date.split(" on ", 1)[-1].strip()
 
 
-CONTEXT_TURNS = 2
-"""Previous turns indexed with a turn. Dev recall@10 of the winning recipe with 1/2/3/4/6
-previous turns: 0.753/0.768/0.771/0.761/0.754 (bench/locomo_experiments.py); 2 is as good as
-3 with shorter texts."""
-
-
 def context_only(turns: Sequence[Turn], i: int, before: int = CONTEXT_TURNS) -> str:
     """What makes turn ``i`` findable beyond its own words: its session date and the
     ``before`` turns it answers (same session only), so "Yes, twice last year!" carries its
     topic and "what did we discuss in May 2023" can match. Known at ingestion time: only
-    earlier turns are used."""
+    earlier turns are used. The same text the agent's episodes are indexed with
+    (``memagent.memory.episodes.episode_context``)."""
     turn = turns[i]
-    parts = [f"[{session_day(turn)}]"] if turn.date else []
-    parts += [
+    previous = [
         turns[j].document for j in range(max(0, i - before), i) if turns[j].session == turn.session
     ]
-    return "\n".join(parts)
+    return episode_context(session_day(turn) if turn.date else "", previous, before)
 
 
 def context_text(turns: Sequence[Turn], i: int, before: int = CONTEXT_TURNS) -> str:
@@ -575,7 +570,12 @@ def _print_table(report: dict) -> None:
 @app.command("locomo")
 def locomo(
     ctx: typer.Context,
-    data: Annotated[Path, typer.Option(help="LoCoMo JSON file.", exists=True, dir_okay=False)],
+    data: Annotated[
+        Path,
+        typer.Option(
+            help="LoCoMo JSON file.", exists=True, dir_okay=False, envvar="MEMAGENT_LOCOMO"
+        ),
+    ],
     k: Annotated[str, typer.Option(help="Cut-offs, comma-separated.")] = "5,10,20",
     recall: Annotated[str, typer.Option(help="hybrid | dense | keyword")] = "hybrid",
     rewriter: Annotated[str, typer.Option(help="off | rules | llm")] = "off",
@@ -583,9 +583,14 @@ def locomo(
         str,
         typer.Option(
             help="store: a plain search_scored; agent: the agent's recall (feedback "
-            "expansion, entity focus, scoring)."
+            "expansion, entity focus, scoring); pipeline: every turn through the agent's "
+            "end-of-turn path (job queue, worker: episodes and extraction), then the "
+            "agent's recall, printed beside the store-only figure."
         ),
     ] = "store",
+    extractor: Annotated[
+        str, typer.Option(help="rules | llm: the worker's extractor (--path pipeline).")
+    ] = "rules",
     context: Annotated[
         str, typer.Option(help="none | window | field: what each turn is indexed with.")
     ] = "field",
@@ -615,8 +620,10 @@ def locomo(
         raise typer.BadParameter(f"--recall must be hybrid, dense or keyword, got {recall!r}")
     if rewriter not in ("off", "rules", "llm"):
         raise typer.BadParameter(f"--rewriter must be off, rules or llm, got {rewriter!r}")
-    if path not in ("store", "agent"):
-        raise typer.BadParameter(f"--path must be store or agent, got {path!r}")
+    if path not in ("store", "agent", "pipeline"):
+        raise typer.BadParameter(f"--path must be store, agent or pipeline, got {path!r}")
+    if extractor not in ("rules", "llm"):
+        raise typer.BadParameter(f"--extractor must be rules or llm, got {extractor!r}")
     if context not in CONTEXT_MODES:
         raise typer.BadParameter(f"--context must be one of {CONTEXT_MODES}, got {context!r}")
     if fusion not in (None, "weighted", "rrf"):
@@ -636,6 +643,17 @@ def locomo(
         from memagent.graph.cli_errors import fail
 
         fail(str(exc), 2)
+    if path == "pipeline":
+        from memagent.evals.eval_pipeline import print_report, run_pipeline
+
+        report = run_pipeline(
+            data, k=_parse_ks(k), recall=recall, rewriter=rewriter,  # type: ignore[arg-type]
+            extractor=extractor, location=location,  # type: ignore[arg-type]
+            limit_conversations=limit_conversations, embed_cache=embed_cache,
+            settings=command_settings(ctx), progress=not as_json,
+        )  # fmt: skip
+        typer.echo(json.dumps(report)) if as_json else print_report(report)
+        return
     report = run_locomo(
         data,
         k=_parse_ks(k),

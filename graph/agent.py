@@ -35,6 +35,7 @@ from memagent.graph.builder import LLM, ChatModelFactory, build_default_graph
 from memagent.graph.builder import default_chat_model_factory as _default_factory
 from memagent.graph.jobs import Outbox, open_queue
 from memagent.graph.pg_sessions import PgTurnLocks, postgres_saver
+from memagent.graph.run_checkpoints import RunScopedSqliteSaver
 from memagent.graph.settings import get_settings
 from memagent.graph.turn_lock import turn_lock
 from memagent.graph.validation import (
@@ -151,7 +152,7 @@ async def checkpointer_factory(
         exists = await asyncio.to_thread(path.exists)
         conn = await (aconnect_readonly(path) if exists else aiosqlite.connect(":memory:"))
         try:
-            saver = AsyncSqliteSaver(conn)
+            saver: AsyncSqliteSaver = RunScopedSqliteSaver(conn)
             await saver.setup()
             yield saver
         finally:
@@ -160,7 +161,7 @@ async def checkpointer_factory(
     try:  # blocking file checks off the event loop (Studio's blocking-call detector)
         await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
         await asyncio.to_thread(require_writable, path)
-        cm = AsyncSqliteSaver.from_conn_string(str(path))
+        cm = RunScopedSqliteSaver.from_conn_string(str(path))
         saver = await cm.__aenter__()
         await saver.setup()
     except (OSError, sqlite3.Error) as exc:

@@ -127,15 +127,27 @@ def queue_extractor(queue_factory: Callable[[], Outbox | None]) -> ExtractNode:
 
 
 def make_extractor(
-    kind: Literal["llm", "rules", "off"], queue_factory: Callable[[], Outbox | None]
+    kind: Literal["llm", "rules", "off"],
+    queue_factory: Callable[[], Outbox | None],
+    *,
+    mode: Literal["auto", "server", "local"] = "local",
+    debounce_s: float = 0.0,
+    every_n_turns: int = 4,
 ) -> ExtractNode:
     """The extraction node chosen by ``MEMAGENT_EXTRACTOR``; the worker picks the extractor
-    (llm or rules) that drains the queue, so both enqueue the same way."""
+    (llm or rules) that drains the queue, so both enqueue the same way. ``mode``
+    (``MEMAGENT_EXTRACTION_MODE``) sends the turns of runs a LangGraph server executes
+    to its ``memory_extractor`` graph instead (``memagent.graph.extraction_server``)."""
     if kind == "off":
         return off_extractor()
-    if kind in ("llm", "rules"):
-        return queue_extractor(queue_factory)
-    raise ValueError(f"unknown extractor {kind!r}; expected llm, rules or off")
+    if kind not in ("llm", "rules"):
+        raise ValueError(f"unknown extractor {kind!r}; expected llm, rules or off")
+    local = queue_extractor(queue_factory)
+    if mode == "local":
+        return local
+    from memagent.graph.extraction_server import server_extractor
+
+    return server_extractor(mode, local=local, debounce_s=debounce_s, every_n_turns=every_n_turns)
 
 
 def _summary_model(
@@ -228,7 +240,13 @@ def build_default_graph(
     slots: dict[str, Any] = {
         "rewriter": make_rewriter(settings.rewriter, small_model=small),
         "recall": make_recall_node(settings.recall, tuning=tuning, access_log=access_log),
-        "extractor": make_extractor(settings.extractor, queue_factory or default_queue),
+        "extractor": make_extractor(
+            settings.extractor,
+            queue_factory or default_queue,
+            mode=settings.extraction_mode,
+            debounce_s=settings.extract_debounce_s,
+            every_n_turns=settings.extract_every_n_turns,
+        ),
         "tools": make_tools(open_crm(settings.crm_location), tuning=tuning),
     }
     slots.update(overrides)

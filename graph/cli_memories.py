@@ -159,7 +159,8 @@ def delete_cmd(
 def _render_delete(d: dict[str, Any]) -> None:
     out.print(
         f"deleted {len(d['deleted'])} record(s); profile {d['profile']}, "
-        f"{d['episode_turns']} episode turn(s) removed, {d['sessions'] or 0} session(s) scrubbed",
+        f"{d['episode_turns']} transcript turn(s) and {d.get('episodes') or 0} episode(s) "
+        f"removed, {d['sessions'] or 0} session(s) scrubbed",
         highlight=False,
     )
 

@@ -19,61 +19,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from langgraph.store.base import BaseStore
 
-from memagent.core.errors import exception_chain
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings
-from memagent.core.types import DIGEST_ROLE, Turn
+from memagent.core.types import DIGEST_ROLE
+from memagent.graph.extraction_steps import (
+    apply_candidates,
+    extract_candidates,
+    is_outage,
+    with_times,
+)
 from memagent.graph.jobs import Job, Outbox
-from memagent.memory.extractors import (
-    MAX_CANDIDATES_PER_JOB,
-    ExtractionResult,
-    Extractor,
-    bound_candidates,
-    rules_extractor,
-)
+from memagent.memory.extractors import Extractor, rules_extractor
 from memagent.memory.forgetting import DecayPolicy, digest_candidates, maintain
-from memagent.memory.namespaces import namespace
-from memagent.memory.profile import compact_profile
-from memagent.memory.write_path import (
-    Candidate,
-    WriteConfig,
-    derived_id,
-    local_lock,
-    write_episode,
-    write_memory,
-)
+from memagent.memory.write_path import Candidate, WriteConfig
 
 log = memagent_logger(__name__)
+__all__ = ["DIGEST_ROLE", "DrainReport", "Worker", "is_outage", "with_times"]
 
 
 StoreFactory = Callable[[], contextlib.AbstractContextManager[BaseStore]]
-_OUTAGE_NAMES = ("Unavailable", "Connection", "Timeout", "Locked", "ResponseHandlingException")
-
-
-def _held(name: str) -> contextlib.AbstractContextManager[None]:
-    """The scope lock is already held by ``process``."""
-    return contextlib.nullcontext()
-
-
-def is_outage(exc: BaseException) -> bool:
-    """A dependency that is down (retry later, free) rather than a bad job (spend an attempt)."""
-    return any(
-        isinstance(e, ConnectionError | TimeoutError)
-        or any(n in type(e).__name__ for n in _OUTAGE_NAMES)
-        or any(w in str(e).lower() for w in ("database is locked", "already accessed", "lock"))
-        for e in exception_chain(exc)
-    )
 
 
 @dataclass
@@ -96,15 +69,6 @@ class DrainReport:
             "actions": dict(self.actions),
             "seconds": round(self.seconds, 3),
         }
-
-
-def with_times(turns: list[Turn], created_at: float) -> list[Turn]:
-    """Turns whose message time is unknown get the job's time, so the extractor resolves
-    "next Friday" against when it was said, not when a backlog happens to be drained."""
-    if all(t.at for t in turns) or not created_at:
-        return turns
-    at = datetime.fromtimestamp(created_at, UTC).isoformat()
-    return [t if t.at else dataclasses.replace(t, at=at) for t in turns]
 
 
 class Worker:
@@ -222,22 +186,15 @@ class Worker:
             if not isinstance(consolidated, int):  # saved before the count was kept
                 consolidated = len(digest_candidates(digest))
             return [Candidate.model_validate(c) for c in saved], consolidated
-        turns = with_times([t for t in job.turns if t.role != DIGEST_ROLE], job.created_at)
-        res = ExtractionResult(candidates=digest_candidates(digest))
-        consolidated = len(res.candidates)
-        if turns:
-            try:
-                found: ExtractionResult = self._run(self.extractor(turns))
-            except Exception as exc:
-                if not is_outage(exc) or self.fallback is None or self.fallback is self.extractor:
-                    raise
-                log.warning("extractor down, using fallback for job %s: %s", job.id, exc)
-                found = self._run(self.fallback(turns))
-            kept, cut = bound_candidates(found.candidates)
-            res.candidates += kept
-            res.dropped, res.reasons = found.dropped + cut, found.reasons
-            if cut:
-                res.reasons.append(f"more than {MAX_CANDIDATES_PER_JOB} memories in one job")
+        res, consolidated = self._run(
+            extract_candidates(
+                job.turns,
+                extractor=self.extractor,
+                fallback=self.fallback,
+                created_at=job.created_at,
+                label=f"job {job.id}",
+            )
+        )
         self.queue.save_result(
             job,
             {
@@ -252,40 +209,18 @@ class Worker:
     def process(self, job: Job) -> dict[str, Any]:
         """Run one claimed job; returns its result summary (raises on failure)."""
         cands, consolidated = self._extract(job)
-        store = self._get_store()
-        if self.episodes:
-            write_episode(
-                store,
-                job.user_id,
-                job.customer_id,
-                job.thread_id,
-                job.turns,
-                config=self.write_config,
-            )
-        actions: Counter[str] = Counter()
-        results = []
-        # One scope lock for the whole job (the write path's compare-and-set), taken
-        # once instead of per record; write_memory then runs under it.
-        scope = "/".join(namespace(job.user_id, job.customer_id, "facts"))
-        with (self._lock_factory or local_lock)(scope):
-            for idx, cand in enumerate(cands):
-                res = write_memory(
-                    store,
-                    job.user_id,
-                    job.customer_id,
-                    cand,
-                    embeddings=self.embeddings,
-                    record_id=derived_id(job.id, str(idx)),
-                    thread_id=job.thread_id,
-                    origin="consolidation" if idx < consolidated else "extraction",
-                    config=self.write_config,
-                    lock=_held,
-                )
-                actions[res.action] += 1
-                results.append({"id": res.id, "action": res.action, "reason": res.reason})
-        if self.profile and (actions["created"] or actions["versioned"]):
-            compact_profile(store, job.user_id, job.customer_id)
-        return {**job.result, "writes": results, "actions": dict(actions)}
+        result = apply_candidates(
+            self._get_store(),
+            job,
+            cands,
+            consolidated,
+            config=self.write_config,
+            embeddings=self.embeddings,
+            lock=self._lock_factory,
+            episodes=self.episodes,
+            profile=self.profile,
+        )
+        return {**job.result, **result}
 
     def run_once(self, *, include_delayed: bool = False, report: DrainReport | None = None) -> bool:
         """Claim and run one job; False when nothing was due."""

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from langgraph.store.base import BaseStore, Item
 
+from memagent.memory.episodes import delete_turn_episodes
 from memagent.memory.forgetting import refresh_profile
 from memagent.memory.id_prefix import IdNotFoundError, resolve_prefix
 from memagent.memory.namespaces import KINDS, namespace, scope_of
@@ -268,10 +269,13 @@ def scrub_derived(
 ) -> dict[str, Any]:
     """After deleting ``rows`` (as ``describe`` gives them): recompact the profile and
     remove the exchanges they came from (the user turn and its reply) out of the episode
-    transcripts."""
+    transcripts, and the recallable episodes of those user turns."""
     sources = sources_of(rows)
     removed = 0
     ns = namespace(user_id, customer_id, "episodes")
+    quotes = delete_turn_episodes(
+        store, user_id, customer_id, [m for ids in sources.values() for m in ids]
+    )
     for thread, message_ids in sources.items():
         item = store.get(ns, thread)
         if item is None:
@@ -288,6 +292,7 @@ def scrub_derived(
     return {
         "profile": refresh_profile(store, user_id, customer_id),
         "episode_turns": removed,
+        "episodes": quotes,
         "sources": sources,
     }
 

@@ -66,7 +66,8 @@ def latest_turn(messages: Sequence[AnyMessage], *, now: datetime | None = None) 
     return turns
 
 
-def _thread_id(runtime: Runtime[Context]) -> str | None:
+def thread_id_of(runtime: Runtime[Context]) -> str | None:
+    """The conversation thread of the run (None outside a checkpointed run)."""
     info = getattr(runtime, "execution_info", None)
     tid = getattr(info, "thread_id", None) if info is not None else None
     if tid:
@@ -129,7 +130,7 @@ def make_async_extract(
 
     async def async_extract(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         ctx = runtime.context or Context()
-        thread_id = _thread_id(runtime) or f"ephemeral-{state.trace_id or 'none'}"
+        thread_id = thread_id_of(runtime) or f"ephemeral-{state.trace_id or 'none'}"
         degraded: list[str] = []
         expired = _expired_this_turn(state)
         if expired is not None:

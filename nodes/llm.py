@@ -23,6 +23,7 @@ from langgraph.runtime import Runtime
 from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
+from memagent.nodes.prompt_assembly import without_briefing
 from memagent.nodes.tools import needs_tool
 from memagent.prompts.tools import TOOL_RESULTS
 
@@ -120,7 +121,8 @@ def make_llm_node(
             (str(m.text) for m in reversed(state.messages) if isinstance(m, HumanMessage)), ""
         )
         if router and tools and tool_rounds(turn) == 0 and needs_tool(message):
-            calls = [c for c in await _route(router, prompt, tools) if c["name"] in tool_names]
+            routed = await _route(router, without_briefing(prompt), tools)
+            calls = [c for c in routed if c["name"] in tool_names]
             if calls:
                 return {"messages": [AIMessage(content="", tool_calls=calls)]}
         chat = model()

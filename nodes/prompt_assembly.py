@@ -1,12 +1,16 @@
 """prompt_assembly: build this turn's prompt within a measured token budget.
 
-Order: system -> must-keep slots -> memory briefing -> running summary ->
-recent window -> current input. A current input too long for what the other blocks
-leave (a message may have 32,000 characters, far more tokens than a small window) is
-cut in the prompt's copy, head and tail kept around a note; the stored message keeps
-every character. The first four are sections of one leading
+Order: system -> must-keep slots -> running summary -> recent window -> memory
+briefing + current input. The stable text comes first, so the local server reuses its
+cached prefix from turn to turn; the per-turn briefing sits in the prompt's copy of the
+current user message, right before the words it helps answer, where the bundled 1.5B
+model actually uses it (bench/briefing_llm_bench.py). A current input too long for what
+the other blocks leave (a message may have 32,000 characters, far more tokens than a
+small window) is cut in the prompt's copy, head and tail kept around a note; the stored
+message keeps every character. The first three are sections of one leading
 SystemMessage (many chat templates reject a second system message); the
-recent window keeps whole turns, tool calls paired with their results.
+recent window keeps whole turns, tool calls paired with their results. Without a
+current user message the briefing closes the system message.
 
 On the critical path everything is rules and arithmetic: working memory is
 updated by rules, evicted turns are folded into the summary by the rules
@@ -21,10 +25,11 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -32,6 +37,7 @@ from langgraph.runtime import Runtime
 
 from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
+from memagent.core.redact import PLACEHOLDER_RE
 from memagent.core.settings import Settings, default_settings
 from memagent.core.state import State
 from memagent.llm.tokens import (
@@ -68,9 +74,13 @@ from memagent.prompts.prompt_assembly import (
     BRIEFING_HEADER,
     BRIEFING_OPEN,
     BRIEFING_RULES,
+    EPISODE_QUOTE,
     INPUT_SHORTENED,
     SECTION_SEPARATOR,
     SUMMARY_HEADER,
+    UNCONFIRMED,
+    WITH_BRIEFING,
+    WITHHELD,
 )
 from memagent.prompts.system import SYSTEM_PROMPT
 
@@ -108,9 +118,14 @@ class Assembled:
     """The current input did not fit and the prompt holds a shortened copy."""
 
 
+def _withheld(match: re.Match[str]) -> str:
+    return WITHHELD.get(match.group(1), "[withheld]")
+
+
 def _clean(text: str) -> str:
-    """One line, with the briefing delimiters defused so data cannot close the block."""
-    text = " ".join(text.split())
+    """One line, with the briefing delimiters defused so data cannot close the block and
+    redaction placeholders shown as withheld values (never a code to repeat)."""
+    text = PLACEHOLDER_RE.sub(_withheld, " ".join(text.split()))
     for marker in (BRIEFING_OPEN, BRIEFING_CLOSE, "<<<", ">>>"):
         text = text.replace(marker, "‹‹" if "<" in marker else "››")
     return text
@@ -128,35 +143,47 @@ def _item_value(item: Mapping[str, Any], *names: str) -> Any:
 
 
 def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHARS) -> str | None:
-    """``- [importance 8/10 · commitment · 2026-01-12] "demo agreed ..."`` (content quoted)."""
+    """``- "demo agreed for next Wednesday" (commitment, 2026-01-12)``: the content quoted
+    first (what the model should state), then what kind of note it is and its date; a
+    pending fact is tagged ``unconfirmed``. Plain facts carry no kind tag."""
     content = _item_value(item, "content", "text", "memory")
     if not isinstance(content, str) or not content.strip():
         return None
     content = _clean(content)
     if len(content) > max_chars:
         content = content[: max_chars - 1].rstrip() + "…"
+    if _item_value(item, "origin") == "episode":
+        return episode_line(content, _item_value(item, "date"))
     tags = []
-    importance = _item_value(item, "importance")
-    if isinstance(importance, int | float):
-        tags.append(f"importance {round(importance * 10 if importance <= 1 else importance)}/10")
+    if _item_value(item, "status") in ("unconfirmed", "pending"):
+        tags.append(UNCONFIRMED)
     kind = _item_value(item, "type", "kind")
-    if isinstance(kind, str):
+    if isinstance(kind, str) and kind not in ("fact", "status"):
         tags.append(_clean(kind)[:20])
     when = _item_value(item, "event_time", "date", "valid_from", "created_at")
     if isinstance(when, datetime | date):
         when = when.isoformat()
     if isinstance(when, str):
         tags.append(when[:10])
-    prefix = f"[{' · '.join(tags)}] " if tags else ""
-    return f"- {prefix}{json.dumps(content, ensure_ascii=False)}"
+    suffix = f" ({', '.join(tags)})" if tags else ""
+    return f"- {json.dumps(content, ensure_ascii=False)}{suffix}"
+
+
+def episode_line(content: str, when: Any) -> str:
+    """``- 2026-11-03, you wrote: "…"``: an episode is a dated quote of the user, not a
+    fact (``memagent.memory.episodes``)."""
+    day = when.isoformat()[:10] if isinstance(when, datetime | date) else str(when or "")[:10]
+    quoted = json.dumps(content, ensure_ascii=False)
+    return "- " + (EPISODE_QUOTE.format(date=day, quote=quoted) if day else quoted)
 
 
 def format_briefing(
     items: Sequence[Mapping[str, Any]], *, max_tokens: int, max_items: int = MAX_BRIEFING_ITEMS
 ) -> tuple[str, int]:
-    """The briefing section and how many items it holds (best items first, as given)."""
+    """The briefing section and how many items it holds (best items first, as given;
+    facts, the current state, before episodes, the dated quotes)."""
     lines: list[str] = []
-    for item in items:
+    for item in sorted(items, key=lambda i: _item_value(i, "origin") == "episode"):
         line = briefing_line(item)
         if line is None or line in lines:
             continue
@@ -170,7 +197,7 @@ def format_briefing(
 
 
 def _briefing_text(lines: Sequence[str]) -> str:
-    return "\n".join([BRIEFING_HEADER, BRIEFING_RULES, BRIEFING_OPEN, *lines, BRIEFING_CLOSE])
+    return "\n".join([BRIEFING_HEADER, BRIEFING_OPEN, *lines, BRIEFING_CLOSE, BRIEFING_RULES])
 
 
 def _fit_lines(text: str, max_tokens: int) -> tuple[str, int]:
@@ -194,6 +221,34 @@ def fit_input(current: BaseMessage, max_tokens: int) -> tuple[BaseMessage, bool]
     head, _, tail = cut.partition(note)
     cut = f"{head}{INPUT_SHORTENED.format(omitted=len(text) - len(head) - len(tail))}{tail}"
     return current.model_copy(update={"content": cut}), True
+
+
+def with_briefing(current: BaseMessage, brief_text: str) -> BaseMessage:
+    """The prompt's copy of ``current`` (same id) with the briefing before its words."""
+    content = current.content
+    if isinstance(content, str):
+        text = WITH_BRIEFING.format(briefing=brief_text, message=content)
+        return current.model_copy(update={"content": text})
+    lead = WITH_BRIEFING.format(briefing=brief_text, message="").rstrip()
+    return current.model_copy(update={"content": [{"type": "text", "text": lead}, *content]})
+
+
+M = TypeVar("M", bound=BaseMessage)
+_MESSAGE_MARKER = WITH_BRIEFING.split("{briefing}", 1)[1].split("{message}", 1)[0]
+
+
+def without_briefing(prompt: Sequence[M]) -> list[M]:
+    """``prompt`` with the user's words only in its last user message (for the tool
+    router, which must route on what the user asked, not on recalled notes)."""
+    out = list(prompt)
+    for i in range(len(out) - 1, -1, -1):
+        message = out[i]
+        if isinstance(message, HumanMessage):
+            if isinstance(message.content, str) and _MESSAGE_MARKER in message.content:
+                words = message.content.rsplit(_MESSAGE_MARKER, 1)[1]
+                out[i] = message.model_copy(update={"content": words})
+            break
+    return out
 
 
 def assemble(
@@ -220,13 +275,19 @@ def assemble(
         raise ValueError("the system prompt is empty")
     slots_text, slots_dropped = _fit_lines(slots, budget.slots)
     brief_text, brief_items = format_briefing(briefing, max_tokens=budget.briefing)
-    fixed = [system, slots_text, brief_text]
+    brief_extra = count_tokens(WITH_BRIEFING.format(briefing=brief_text, message="")) + 1
+    brief_extra = brief_extra if brief_text and current is not None else 0
+    fixed = [system, slots_text]
     reserve = budget.summary + count_tokens(SUMMARY_HEADER) + 4
     shortened = False
     if current is not None:
         head_tokens = count_message_tokens(SystemMessage(SECTION_SEPARATOR.join(fixed)))
-        room = budget.total - head_tokens - reserve - REPLY_PRIMING
+        room = budget.total - head_tokens - reserve - REPLY_PRIMING - brief_extra
         current, shortened = fit_input(current, max(room, 0))
+        if brief_text:
+            current = with_briefing(current, brief_text)
+    else:
+        fixed.append(brief_text)
     current_msgs = [current] if current is not None else []
     fixed_tokens = count_message_tokens(
         [SystemMessage(SECTION_SEPARATOR.join(t for t in fixed if t)), *current_msgs],
@@ -245,7 +306,9 @@ def assemble(
     if count_tokens(summary) > budget.summary:
         summary = bound_summary(summary, budget.summary)
     shown = without_repeats(summary, slot_values)
-    sections = [*fixed, f"{SUMMARY_HEADER}\n{shown}" if shown.strip() else ""]
+    sections = [system, slots_text, f"{SUMMARY_HEADER}\n{shown}" if shown.strip() else ""]
+    if current is None:
+        sections.append(brief_text)
     head = SystemMessage(SECTION_SEPARATOR.join(t for t in sections if t))
     messages: list[BaseMessage] = [head, *window, *current_msgs]
     tokens = count_message_tokens(messages, reply_priming=True)
@@ -255,7 +318,7 @@ def assemble(
         Block("briefing", count_tokens(brief_text), budget.briefing, items=brief_items),
         Block("summary", count_tokens(shown), budget.summary),
         Block("recent", count_message_tokens(window), cap, items=len(window)),
-        Block("input", count_message_tokens(current_msgs), budget.total),
+        Block("input", count_message_tokens(current_msgs) - brief_extra, budget.total),
     ]
     return Assembled(
         messages=messages,

@@ -21,7 +21,7 @@ from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State, fresh_notes
 from memagent.llm.tokens import truncate_to_tokens
-from memagent.nodes.query_rewrite_rules import rewrite_query
+from memagent.nodes.query_rewrite_rules import cut_at_word, join_unique, rewrite_query
 from memagent.nodes.recall import refers_back
 from memagent.prompts.query_rewrite import QUERY_REWRITE_PROMPT
 
@@ -121,14 +121,15 @@ def _rules_rewrite(text: str) -> str:
 
 def rules_query(message: str, recent: list[str], working: dict[str, Any]) -> str:
     """Standalone query: the rewritten message, plus the previous user turn and working
-    memory terms when the message does not stand on its own."""
+    memory terms when the message does not stand on its own; each sentence once (the
+    previous turn and working memory often repeat the message), cut between words."""
     parts = [_rules_rewrite(message.strip())]
     if needs_context(message):
         previous = [t.split(": ", 1)[1] for t in recent if t.startswith("human: ")]
         if previous:
             parts.append(previous[-1])
         parts.extend(working_terms(working))
-    return " ".join(" ".join(parts).split())[:MAX_QUERY_CHARS]
+    return cut_at_word(join_unique(parts), MAX_QUERY_CHARS)
 
 
 def _opening(state: State, query: str, *notes: str) -> dict[str, Any]:
@@ -151,7 +152,7 @@ def make_rules_rewriter() -> Rewriter:
 
 def make_off_rewriter() -> Rewriter:
     async def query_rewrite(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-        return _opening(state, current_message(state).strip()[:MAX_QUERY_CHARS])
+        return _opening(state, cut_at_word(current_message(state), MAX_QUERY_CHARS))
 
     return query_rewrite
 
@@ -170,7 +171,7 @@ def make_llm_rewriter(small_model: Callable[[], BaseChatModel]) -> Rewriter:
         except Exception as exc:  # the rewrite is an optimisation, never a failure
             logger.warning("llm rewrite failed, using rules: %s", exc)
             return _opening(state, rules_query(message, recent, state.working), "rewriter")
-        return _opening(state, (query or message)[:MAX_QUERY_CHARS])
+        return _opening(state, cut_at_word(query or message, MAX_QUERY_CHARS))
 
     return query_rewrite
 

@@ -67,3 +67,47 @@ def rewrite_query(text: str, *, strip_question: bool = False) -> str:
     out = _SPACE_BEFORE_PUNCT.sub(r"\1", out)  # "vet ?" -> "vet?"
     out = _STRAY_PUNCT.sub("", out).strip(" ,;:")
     return out if re.search(r"\w", out) else text.strip()
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;。！？；])\s*|\n+")
+_NOT_WORD = re.compile(r"[\W_]+")
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def _norm(sentence: str) -> str:
+    return _NOT_WORD.sub(" ", sentence.lower()).strip()
+
+
+def join_unique(parts: list[str]) -> str:
+    """The parts joined as one query, each sentence once: a sentence already present (same
+    words, whatever the case and punctuation, or inside a longer kept sentence) is left
+    out. The previous turn and working memory often hold the message's own sentences."""
+    kept: list[str] = []
+    seen: list[str] = []
+    for part in parts:
+        for sentence in _SENTENCE_END.split(part):
+            sentence = " ".join(sentence.split())
+            norm = _norm(sentence)
+            if not norm or any(norm == s or f" {norm} " in f" {s} " for s in seen):
+                continue
+            kept.append(sentence)
+            seen.append(norm)
+    return " ".join(kept)
+
+
+def _in_word(ch: str) -> bool:
+    """Part of a word that must not be split: a letter or digit outside Chinese script."""
+    return ch.isalnum() and not _CJK_CHAR.match(ch)
+
+
+def cut_at_word(text: str, limit: int) -> str:
+    """``text`` (spaces folded) within ``limit`` characters, never ending inside a word:
+    cut at the last space or punctuation before the limit, or next to a Chinese character.
+    Only a single word longer than ``limit`` is cut inside (there is no other way)."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    for p in range(limit, 0, -1):
+        if not (_in_word(text[p - 1]) and _in_word(text[p])):
+            return text[:p].rstrip()
+    return text[:limit]

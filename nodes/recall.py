@@ -29,7 +29,10 @@ from memagent.nodes.recall_expand import (
     feedback_terms,
     focus,
     named_entities,
+    without_placeholders,
 )
+from memagent.nodes.recall_overview import is_overview, overview_keys
+from memagent.nodes.recall_pending import pending_matches
 from memagent.stores.protocols import MemoryStoreExtensions
 
 logger = memagent_logger(__name__)
@@ -43,6 +46,13 @@ MAX_PROFILE_ITEMS = 3
 """Top facts of the customer profile (``memagent.memory.profile``) pinned at session start."""
 MAX_COMMITMENTS = 3
 """Open commitments shown at session start, before any question is asked."""
+MAX_OVERVIEW_ITEMS = 7
+"""Current facts pinned for a broad question about the account (``recall_overview``)."""
+MAX_PENDING_ITEMS = 2
+"""Unconfirmed facts (the speaker said "maybe", "可能") shown beside the confirmed ones."""
+FACT_SLOTS = 3
+"""Briefing slots episodes may not take while that many facts qualify, so quotes of
+what was said never crowd out what is known (``select``)."""
 
 # fmt: off
 REFERENCE_MARKERS = (
@@ -60,6 +70,12 @@ SMALL_TALK = frozenset((
 # fmt: on
 
 
+Origin = Literal["search", "profile", "commitment", "overview", "pending", "episode"]
+"""Why an item is in the briefing: found by the search, pinned at session start (profile,
+commitments), pinned for a broad question (overview), an unconfirmed fact (pending), or
+what the user said in an earlier turn (episode)."""
+
+
 class RecallNode(Protocol):
     """The recall slot: reads the query, writes ``recall_trace`` and ``briefing``."""
 
@@ -73,7 +89,7 @@ class RecalledItem:
     key: str
     content: str
     type: str
-    origin: Literal["search", "profile", "commitment"]
+    origin: Origin
     relevance: float
     recency: float
     importance: float
@@ -81,6 +97,12 @@ class RecalledItem:
     score: float
     dense: float | None = None
     keyword: float | None = None
+    status: Literal["active", "unconfirmed"] = "active"
+    """``unconfirmed``: a pending fact, held until a second mention; the briefing says so."""
+    at: str | None = None
+    """When an episode was said (ISO 8601); None for facts."""
+    message_ids: list[str] = field(default_factory=list)
+    """The messages the item came from (a fact's sources, an episode's own message)."""
 
 
 @dataclass
@@ -106,7 +128,9 @@ class RecallResult:
                 "score": round(i.score, 4),
                 "key": i.key,
                 "origin": i.origin,
+                "status": i.status,
             }
+            | ({"date": i.at} if i.at else {})
             for i in self.items
         ]
 
@@ -158,17 +182,18 @@ def score_candidate(
     key: str,
     *,
     relevance: float,
-    origin: Literal["search", "profile", "commitment"],
+    origin: Origin,
     weights: ScoreWeights,
     now: datetime,
     dense: float | None = None,
     keyword: float | None = None,
 ) -> RecalledItem | None:
-    """Score one stored value; ``None`` when it is not an active record with content."""
+    """Score one stored value; ``None`` when it is not an active record with content (a
+    pending one passes when ``origin`` is ``pending``)."""
     content = value.get("content") or value.get("summary")
     if not isinstance(content, str) or not content.strip():
         return None
-    if value.get("status", "active") != "active":
+    if value.get("status", "active") != "active" and origin != "pending":
         return None
     parts = score(
         relevance=relevance,
@@ -193,24 +218,64 @@ def score_candidate(
         score=round(parts.score, 4),
         dense=dense,
         keyword=keyword,
+        status="unconfirmed" if origin == "pending" else "active",
+        at=str(value["at"]) if origin == "episode" and value.get("at") else None,
+        message_ids=_sources(value),
     )
 
 
+def _sources(value: dict[str, Any]) -> list[str]:
+    if value.get("type") == "episode":
+        return [str(value["message_id"])] if value.get("message_id") else []
+    source = value.get("source")
+    ids = source.get("message_ids") if isinstance(source, dict) else None
+    return [str(m) for m in ids] if isinstance(ids, list) else []
+
+
+def _plain(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
 def select(
-    pinned: list[RecalledItem], found: list[RecalledItem], weights: ScoreWeights
+    pinned: list[RecalledItem],
+    found: list[RecalledItem],
+    weights: ScoreWeights,
+    *,
+    fact_slots: int = FACT_SLOTS,
 ) -> list[RecalledItem]:
-    """Pinned items (profile, commitments) first, then found items above the threshold by
-    score; one entry per key, at most ``weights.max_items``."""
+    """Pinned items (profile, commitments) first, then found facts and episodes above the
+    threshold in one list by score (a fact before an episode on a tie); one entry per key,
+    at most ``weights.max_items``, of which episodes leave ``fact_slots`` to facts while
+    that many facts qualify."""
     by_key = {i.key: i for i in found}
     # The search's real relevance wins; the origin stays "profile"/"commitment", so the
     # trace says why the item is in the briefing whatever its score.
     pinned = [replace(by_key[p.key], origin=p.origin) if p.key in by_key else p for p in pinned]
+    above = sorted(
+        (i for i in found if i.score >= weights.threshold),
+        key=lambda i: (-i.score, i.origin == "episode"),
+    )
+    facts = {i.key: _plain(i.content) for i in [*pinned, *above] if i.origin != "episode"}
+    episode_cap = weights.max_items - min(fact_slots, len(facts))
     seen: set[str] = set()
+    quoted: set[str] = set()  # messages a chosen fact came from
     out: list[RecalledItem] = []
-    above = sorted((i for i in found if i.score >= weights.threshold), key=lambda i: -i.score)
+    episodes = 0
     for item in [*pinned, *above]:
         if item.key in seen or len(out) >= weights.max_items:
             continue
+        if item.origin == "episode":
+            # A quote of a message a chosen fact came from, or that only repeats a
+            # fact's sentence, adds nothing to the briefing.
+            if (
+                episodes >= episode_cap
+                or _plain(item.content) in facts.values()
+                or quoted.intersection(item.message_ids)
+            ):
+                continue
+            episodes += 1
+        else:
+            quoted.update(item.message_ids)
         seen.add(item.key)
         out.append(item)
     return out
@@ -261,7 +326,7 @@ def _expand(
         return hits
     keyword_idf, search_scored = store.keyword_idf, store.search_scored
     top = sorted(hits, key=lambda h: -h[1])[: tuning.feedback_docs]
-    top_terms = [keyword_idf(ns, _content(h[0])) for h in top]
+    top_terms = [keyword_idf(ns, without_placeholders(_content(h[0]))) for h in top]
     terms = feedback_terms(keyword_idf(ns, query), top_terms, tuning.feedback_terms)
     if not terms:
         return hits
@@ -296,6 +361,38 @@ def _focus(query: str, hits: list[Hit], tuning: RecallTuning, result: RecallResu
     result.notes.append(f"entity focus: {', '.join(sorted(named))}")
     rel = focus({h[0].key: h[1] for h in hits}, entity_of, named, tuning.entity_focus)
     return [(item, rel[item.key], dense, kw) for item, _, dense, kw in hits]
+
+
+RECALLED_KINDS = ("facts", "episodes")
+
+
+def _origin(item: Any) -> Origin:
+    return "episode" if tuple(item.namespace)[-1:] == ("episodes",) else "search"
+
+
+def _recallable(hits: list[Hit]) -> list[Hit]:
+    """Facts and episodes only (a customer prefix also holds profiles and transcripts)."""
+    return [h for h in hits if tuple(h[0].namespace)[-1:] in {(k,) for k in RECALLED_KINDS}]
+
+
+def _scored(
+    hits: list[Hit], origin: Origin, weights: ScoreWeights, now: datetime
+) -> list[RecalledItem]:
+    out = []
+    for item, relevance, dense, keyword in hits:
+        scored = score_candidate(
+            item.value,
+            item.key,
+            relevance=relevance,
+            origin=origin,
+            weights=weights,
+            now=now,
+            dense=dense,
+            keyword=keyword,
+        )
+        if scored:
+            out.append(scored)
+    return out
 
 
 def _pinned(
@@ -333,6 +430,62 @@ def _pinned(
     return pinned + commitments[:MAX_COMMITMENTS]
 
 
+def _overview(
+    store: BaseStore, ns: tuple[str, ...], weights: ScoreWeights, now: datetime
+) -> list[RecalledItem]:
+    """The account's most important current facts, for a broad question
+    (``memagent.nodes.recall_overview``); relevance 1.0 like every pinned item."""
+    found = store.search(ns, filter={"status": "active"}, limit=500)
+    values = {i.key: i.value for i in found if isinstance(i.value, dict)}
+    keys = overview_keys(values.items(), MAX_OVERVIEW_ITEMS)
+    return [
+        scored
+        for key in keys
+        if (
+            scored := score_candidate(
+                values[key], key, relevance=1.0, origin="overview", weights=weights, now=now
+            )
+        )
+    ]
+
+
+def _pending(
+    store: BaseStore,
+    ns: tuple[str, ...],
+    query: str,
+    everything: bool,
+    weights: ScoreWeights,
+    now: datetime,
+) -> list[RecalledItem]:
+    """Unconfirmed facts for ``query`` (``memagent.nodes.recall_pending``), scored."""
+    out = []
+    for _, item in pending_matches(store, ns, query, everything=everything):
+        scored = score_candidate(
+            item.value, item.key, relevance=1.0, origin="pending", weights=weights, now=now
+        )
+        if scored:
+            out.append(scored)
+    return out[:MAX_PENDING_ITEMS]
+
+
+def with_pending(
+    items: list[RecalledItem], pending: list[RecalledItem], weights: ScoreWeights
+) -> list[RecalledItem]:
+    """``items`` plus the unconfirmed facts, after them; when the list is full, the
+    weakest search results make room (pinned items never do). An episode of the message
+    a pending fact came from is dropped, as ``select`` drops one of a chosen fact."""
+    if not pending:
+        return items
+    said = {m for i in pending for m in i.message_ids}
+    # The quote of the message a pending fact came from says the same thing, unlabelled.
+    kept = [i for i in items if i.origin != "episode" or not said & set(i.message_ids)]
+    room = weights.max_items - len(pending)
+    while len(kept) > room and any(i.origin == "search" for i in kept):
+        weakest = min((i for i in kept if i.origin == "search"), key=lambda i: i.score)
+        kept.remove(weakest)
+    return [*kept, *pending][: weights.max_items]
+
+
 def recall_memories(
     store: BaseStore,
     user_id: str,
@@ -345,52 +498,65 @@ def recall_memories(
     new_session: bool = False,
     force_search: bool = False,
     tuning: RecallTuning = DEFAULT_TUNING,
+    broad: bool | None = None,
+    episodes: bool = True,
 ) -> RecallResult:
     """Memories of one user about one customer for ``query`` (never another scope's).
 
-    ``new_session`` adds the profile and top open commitments; ``force_search`` searches
-    even a message that looks like small talk (it referred back to an earlier session).
+    Facts and ``episodes`` (the user's own turns, ``memagent.memory.episodes``) are
+    searched alike and fused into one list by score (``select``).
+
+    ``new_session`` adds the profile and top open commitments; a broad question about
+    the account (``recall_overview.is_overview``) adds its most important current facts
+    instead (``broad`` says whether the message is one; None: judged from ``query``);
+    pending facts that match the query come last, marked ``unconfirmed``.
+    ``force_search`` searches even a message that looks like small talk (it referred back
+    to an earlier session).
     ``tuning`` sets the candidate depth, feedback expansion and entity focus
     (``memagent.nodes.recall_expand``).
     """
     start = time.perf_counter()
     now = now or datetime.now(UTC)
-    facts = namespace(user_id, customer_id, "facts")
     result = RecallResult(mode=mode, queries=[query] if query else [])
     pinned: list[RecalledItem] = []
     found: list[RecalledItem] = []
-    if new_session:
-        try:
+    pending: list[RecalledItem] = []
+    facts = namespace(user_id, customer_id, "facts")
+    if broad is None:
+        broad = bool(query.strip()) and is_overview(query, customer_id)
+    try:
+        if broad:
+            result.notes.append("broad question: the account's key facts are pinned")
+            pinned = _overview(store, facts, weights, now)
+        elif new_session:
             pinned = _pinned(store, user_id, customer_id, weights, now)
-        except Exception as exc:  # a broken store must not break the turn
-            result.degraded = True
-            result.errors.append(f"profile: {type(exc).__name__}: {exc}")
+        if query.strip():
+            pending = _pending(store, facts, query, broad, weights, now)
+    except Exception as exc:  # a broken store must not break the turn
+        result.degraded = True
+        result.errors.append(f"pinned: {type(exc).__name__}: {exc}")
     if query.strip() and (force_search or should_search(query)):
         result.searched = True
+        # One search over the customer's facts and episodes together: one query vector,
+        # one BM25 corpus, so their relevances are on one scale and fuse into one list.
+        ns = (
+            namespace(user_id, customer_id)
+            if episodes
+            else namespace(user_id, customer_id, "facts")
+        )
         try:
-            hits = _search(store, facts, query, mode, result, tuning.candidates)
+            hits = _recallable(_search(store, ns, query, mode, result, tuning.candidates))
             if tuning.expands and mode != "dense" and isinstance(store, MemoryStoreExtensions):
-                hits = _expand(store, facts, query, hits, tuning, result)
+                hits = _recallable(_expand(store, ns, query, hits, tuning, result))
             hits = _focus(query, hits, tuning, result)
         except Exception as exc:
             result.degraded = True
             result.errors.append(f"search: {type(exc).__name__}: {exc}")
             hits = []
         result.candidates = len(hits)
-        for item, relevance, dense, keyword in hits:
-            scored = score_candidate(
-                item.value,
-                item.key,
-                relevance=relevance,
-                origin="search",
-                weights=weights,
-                now=now,
-                dense=dense,
-                keyword=keyword,
-            )
-            if scored:
-                found.append(scored)
-    result.items = select(pinned, found, weights)
+        for origin in ("search", "episode"):
+            found += _scored([h for h in hits if _origin(h[0]) == origin], origin, weights, now)
+    result.items = with_pending(select(pinned, found, weights), pending, weights)
     result.elapsed_ms = (time.perf_counter() - start) * 1000.0
     if result.degraded:
         result.items = []
@@ -450,7 +616,7 @@ class AccessLog:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def record(self, user_id: str, customer_id: str, items: Iterable[RecalledItem]) -> None:
-        keys = {i.key for i in items}
+        keys = {i.key for i in items if i.origin != "episode"}
         if keys:
             self._pending.setdefault(namespace(user_id, customer_id, "facts"), set()).update(keys)
 
@@ -508,6 +674,8 @@ def make_recall_node(
             new_session=state.turn <= 1,
             force_search=refers_back(message),
             tuning=tuning,
+            # the user's words, not the rewritten query (which adds context or rephrases)
+            broad=is_overview(message, ctx.customer_id),
         )
         if access_log is not None:
             access_log.record(ctx.user_id, ctx.customer_id, result.items)

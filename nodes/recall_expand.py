@@ -10,7 +10,10 @@ five dev conversations and tied in the fifth.
   usually share vocabulary with the evidence the question did not use ("adopt" ->
   "adoption agency", "kids"), so their rarest terms (by the namespace's BM25 idf) are
   added to the question for one more keyword search, whose scores are added at a lower
-  weight. It helps recall@10/@20 and costs a little recall@5.
+  weight. It helps recall@10/@20 and costs a little recall@5. Redaction placeholders
+  (``[CN_ID#d235fbea]``) and other ids (hex tags, uuids) are never expansion terms: they
+  are the rarest terms of any record that holds one, so they used to join every query
+  of the account and pull its phone, e-mail and ID records into unrelated questions.
 - **Entity focus**: records carry the ``entity`` they are about. When the query names
   one or more of the entities among the candidates (and not all of them), candidates about
   other entities are scaled down. A question about "Li Wei's rollout" should prefer
@@ -23,10 +26,17 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from memagent.core.redact import LABELS
+
 GENERIC_ENTITIES = frozenset({"customer", "user", "客户", "用户"})
 """Default subjects of every record: naming them focuses nothing."""
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _SEPARATORS = re.compile(r"[\s_\-]+")
+PLACEHOLDER = re.compile(rf"\[?(?:{'|'.join(LABELS.values())})#[0-9a-f]{{4,}}\]?", re.IGNORECASE)
+"""A redaction placeholder, bracketed or not, in any case (``[PHONE#3fa2c0de]``)."""
+_ID_LIKE = re.compile(r"[a-z_]*(?=[0-9a-f-]*[0-9])(?=[0-9a-f-]*[a-f])[0-9a-f-]{6,}", re.IGNORECASE)
+"""A term that is an opaque id: a hex tag or uuid part with digits and letters, maybe
+glued to a placeholder label (``d235fbea``, ``cnidd235fbea``, ``3f2a9c1e-77aa``)."""
 
 
 @dataclass(frozen=True)
@@ -65,17 +75,28 @@ NO_EXPANSION = RecallTuning(candidates=20, feedback_weight=0.0, entity_focus=1.0
 """A plain search: the store's ranking, unchanged."""
 
 
+def without_placeholders(text: str) -> str:
+    """``text`` with redaction placeholders removed (expansion reads what is left)."""
+    return PLACEHOLDER.sub(" ", text)
+
+
+def is_opaque_term(term: str) -> bool:
+    """A term that names nothing a question could be about: a redaction placeholder or an
+    id (never an expansion term)."""
+    return "#" in term or _ID_LIKE.fullmatch(term) is not None
+
+
 def feedback_terms(
     query_terms: Iterable[str], top_texts: Sequence[Mapping[str, float]], n: int
 ) -> list[str]:
     """The ``n`` best expansion terms: summed idf over the top results that contain them,
-    excluding the query's own terms. ``top_texts`` holds each top result's terms with
-    their idf (``QdrantStore.keyword_idf``)."""
+    excluding the query's own terms and opaque ones (``is_opaque_term``). ``top_texts``
+    holds each top result's terms with their idf (``QdrantStore.keyword_idf``)."""
     own = set(query_terms)
     weight: dict[str, float] = {}
     for terms in top_texts:
         for term, idf in terms.items():
-            if term not in own and idf > 0:
+            if term not in own and idf > 0 and not is_opaque_term(term):
                 weight[term] = weight.get(term, 0.0) + idf
     return [t for t, _ in sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))[:n]]
 

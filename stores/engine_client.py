@@ -10,6 +10,7 @@ slow at scale (measured in bench/store_bench.py); it is not the embedded default
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 import warnings
 from collections.abc import Iterator
@@ -18,6 +19,8 @@ from typing import Any
 from qdrant_client import QdrantClient
 from qdrant_client import models as m
 
+from memagent.core.log_redaction import memagent_logger
+from memagent.stores.engine_retry import Retrying, RetryPolicy, StoreUnavailableError
 from memagent.stores.engines import (
     VECTOR,
     Cond,
@@ -37,6 +40,7 @@ from memagent.stores.engines import (
     point_id_str,
 )
 
+log = memagent_logger(__name__)
 _SCAN_PAGE = 1024
 _MODES = {
     "upsert": m.UpdateMode.UPSERT,
@@ -114,8 +118,23 @@ class _Serialised:
         return call
 
 
+def already_exists(exc: BaseException) -> bool:
+    """The error another process's identical setup step gives (collection or index made
+    between our check and our create): the server answers 409, local mode a ValueError."""
+    return getattr(exc, "status_code", None) == 409 or "already exists" in str(exc).lower()
+
+
 class ClientEngine:
-    """``Engine`` over one qdrant-client collection."""
+    """``Engine`` over one qdrant-client collection.
+
+    Against a server, calls retry and fail fast through ``engine_retry.Retrying``, and
+    the collection is created or checked on first use: a server that is down when the
+    engine is opened leaves it degraded (every call raises ``StoreUnavailableError``
+    quickly) rather than failing the process that opens it, and the first call after
+    the server is back sets the collection up. Setup is idempotent across processes
+    starting at once: a create that loses the race to another process's create is
+    taken as done, and the collection that exists is checked like any other.
+    """
 
     name = "client"
 
@@ -127,52 +146,97 @@ class ClientEngine:
         collection: str = "memagent",
         api_key: str | None = None,
         timeout: float = 10.0,
+        retry: RetryPolicy | None = None,
         distance: Distance = "cosine",
+        client: Any = None,
     ) -> None:
         self.dims = dims or 1
+        self._dims_given = dims
         self.distance: Distance = distance
         self.collection = collection
+        self.location = location
         self.local = not location.startswith(("http://", "https://"))
         self._lock = threading.RLock()
+        self._ready = False
+        self._ready_lock = threading.Lock()
         self._client: Any
-        if location == ":memory:":
+        if client is not None:  # a caller's client (tests share one local client)
+            self._client = client
+        elif location == ":memory:":
             self._client = _Serialised(QdrantClient(location=":memory:"), self._lock)
         elif self.local:
             self._client = _Serialised(QdrantClient(path=location), self._lock)
         else:
-            self._client = QdrantClient(url=location, api_key=api_key, timeout=int(timeout))
-        if not self._client.collection_exists(collection):
-            self._client.create_collection(
-                collection,
-                vectors_config={
-                    VECTOR: m.VectorParams(
-                        size=self.dims,
-                        distance=_DISTANCES[distance],
-                        multivector_config=m.MultiVectorConfig(
-                            comparator=m.MultiVectorComparator.MAX_SIM
-                        ),
-                    )
-                },
+            raw = QdrantClient(
+                url=location,
+                api_key=api_key,
+                timeout=max(1, math.ceil(timeout)),
+                check_compatibility=False,  # a version request at construction: not here
             )
-        else:
-            info = self._client.get_collection(collection)
-            params = info.config.params.vectors
-            vp = params[VECTOR] if isinstance(params, dict) and VECTOR in params else None
-            size = vp.size if vp else None
-            if dims is None and size:
-                self.dims = size
-                self.distance = _distance_name(vp.distance) if vp else distance
-            elif size != dims:
-                raise ValueError(
-                    f"collection {collection!r} has vectors of size {size}, "
-                    f"the store was opened with dims={dims}"
-                )
-            elif vp and _distance_name(vp.distance) != distance:
-                raise ValueError(
-                    f"collection {collection!r} compares vectors by "
-                    f"{_distance_name(vp.distance)}, the store was opened with distance_type {distance}"
-                )
+            self._client = Retrying(raw, where=location, policy=retry)
         self._indexed: set[str] = set()
+        try:
+            self.ensure_ready()
+        except StoreUnavailableError as exc:
+            if self.local:
+                raise
+            log.warning("%s; the store runs degraded until it answers", exc)
+
+    @property
+    def down(self) -> bool:
+        """Whether the server is unreachable (in its cool-down after an outage)."""
+        return bool(getattr(self._client, "down", False))
+
+    def ensure_ready(self) -> None:
+        """Create or check the collection once (on first use when the server was down)."""
+        if self._ready:
+            return
+        with self._ready_lock:
+            if not self._ready:
+                self._create_or_check()
+                self._ready = True
+
+    def _create_or_check(self) -> None:
+        if not self._client.collection_exists(self.collection):
+            try:
+                self._client.create_collection(
+                    self.collection,
+                    vectors_config={
+                        VECTOR: m.VectorParams(
+                            size=self.dims,
+                            distance=_DISTANCES[self.distance],
+                            multivector_config=m.MultiVectorConfig(
+                                comparator=m.MultiVectorComparator.MAX_SIM
+                            ),
+                        )
+                    },
+                )
+                return
+            except Exception as exc:
+                if not already_exists(exc):
+                    raise
+                # another process created it meanwhile: check it as an existing one
+        self._check_existing()
+
+    def _check_existing(self) -> None:
+        dims, distance, collection = self._dims_given, self.distance, self.collection
+        info = self._client.get_collection(collection)
+        params = info.config.params.vectors
+        vp = params[VECTOR] if isinstance(params, dict) and VECTOR in params else None
+        size = vp.size if vp else None
+        if dims is None and size:
+            self.dims = size
+            self.distance = _distance_name(vp.distance) if vp else distance
+        elif size != dims:
+            raise ValueError(
+                f"collection {collection!r} has vectors of size {size}, "
+                f"the store was opened with dims={dims}"
+            )
+        elif vp and _distance_name(vp.distance) != distance:
+            raise ValueError(
+                f"collection {collection!r} compares vectors by "
+                f"{_distance_name(vp.distance)}, the store was opened with distance_type {distance}"
+            )
 
     # writes
     def upsert(self, points: list[PointData]) -> None:
@@ -181,6 +245,7 @@ class ClientEngine:
     def upsert_if(
         self, points: list[PointData], *, where: Where | None = None, mode: WriteMode = "upsert"
     ) -> None:
+        self.ensure_ready()
         if not points:
             return
         conditional: dict[str, Any] = {}
@@ -201,12 +266,14 @@ class ClientEngine:
         )
 
     def delete(self, ids: list[str]) -> None:
+        self.ensure_ready()
         if ids:
             self._client.delete(self.collection, m.PointIdsList(points=list(ids)), wait=True)
 
     def set_payload(
         self, ids: list[str], payload: dict[str, Any], *, where: Where | None = None
     ) -> None:
+        self.ensure_ready()
         if not ids:
             return
         if where is None:
@@ -216,18 +283,25 @@ class ClientEngine:
         self._client.set_payload(self.collection, payload, points=selector, wait=True)
 
     def create_index(self, key: str, kind: IndexKind) -> None:
+        self.ensure_ready()
         if self.local:  # local mode ignores payload indexes (and warns about each)
             self._indexed.add(key)
             return
-        self._client.create_payload_index(self.collection, key, _KINDS[kind], wait=True)
+        try:
+            self._client.create_payload_index(self.collection, key, _KINDS[kind], wait=True)
+        except Exception as exc:  # another process made the same index meanwhile
+            if not already_exists(exc):
+                raise
 
     def indexed_fields(self) -> set[str]:
+        self.ensure_ready()
         if self.local:
             return set(self._indexed)
         return set(self._client.get_collection(self.collection).payload_schema or {})
 
     # reads
     def retrieve(self, ids: list[str], fields: list[str] | None = None) -> list[Rec]:
+        self.ensure_ready()
         if not ids:
             return []
         recs = self._client.retrieve(self.collection, list(ids), with_payload=_with_payload(fields))
@@ -236,6 +310,7 @@ class ClientEngine:
     def search(
         self, vector: list[float], where: Where, limit: int, fields: list[str] | None = None
     ) -> list[Hit]:
+        self.ensure_ready()
         res = self._client.query_points(
             self.collection,
             query=[vector],
@@ -254,6 +329,7 @@ class ClientEngine:
         order_by: str,
         fields: list[str] | None = None,
     ) -> list[Rec]:
+        self.ensure_ready()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             res = self._client.query_points(
@@ -267,6 +343,7 @@ class ClientEngine:
         return [Rec(point_id_str(p.id), p.payload or {}) for p in res.points]
 
     def scan(self, where: Where, fields: list[str] | None = None) -> Iterator[Rec]:
+        self.ensure_ready()
         offset: Any = None
         flt = _filter(where)
         while True:
@@ -283,12 +360,14 @@ class ClientEngine:
                 return
 
     def facet(self, key: str, where: Where, limit: int) -> list[tuple[Scalar, int]]:
+        self.ensure_ready()
         resp = self._client.facet(
             self.collection, key, facet_filter=_filter(where), limit=limit, exact=True
         )
         return [(h.value, h.count) for h in resp.hits]
 
     def count(self, where: Where) -> int:
+        self.ensure_ready()
         return int(
             self._client.count(self.collection, count_filter=_filter(where), exact=True).count
         )

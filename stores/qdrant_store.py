@@ -80,11 +80,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Literal
+from typing import Any, Literal
 
 from langgraph.store.base import IndexConfig, TTLConfig
 
 from memagent.stores import store_ops as ops_
+from memagent.stores.engine_retry import RetryPolicy, StoreUnavailableError
 from memagent.stores.engines import Distance, PointData
 from memagent.stores.fusion import HybridConfig
 from memagent.stores.hybrid_search import ScoredItem
@@ -113,12 +114,17 @@ class QdrantStore(StoreExtensions):
         search_threads: int | None = 1,
         shared: bool = False,
         read_only: bool = False,
+        timeout_s: float = 10.0,
+        retry: RetryPolicy | None = None,
     ) -> Iterator[QdrantStore]:
         """Open (and ``setup()``) a store; closed on exit. See ``open_engine``.
 
         ``api_key`` is the server's key, taken as given: settings are read by the
         caller (``open_store`` passes the settings' ``qdrant_api_key``), never here.
         A TTL config with ``sweep_interval_minutes`` starts the sweeper thread.
+        A server that is down at open leaves the store degraded, not unopened: its setup
+        runs on the first call after the server answers (``StoreUnavailableError`` until
+        then), so an agent starts and replies while the store is away.
         """
         dims = int(index["dims"]) if index and "dims" in index else None
         distance = index_distance(index) if index else "cosine"
@@ -132,6 +138,8 @@ class QdrantStore(StoreExtensions):
             shared=shared,
             distance=distance,
             read_only=read_only,
+            timeout_s=timeout_s,
+            retry=retry,
         )
         try:
             store = cls(eng, index=index, ttl=ttl, hybrid=hybrid)
@@ -139,17 +147,25 @@ class QdrantStore(StoreExtensions):
             eng.close()
             raise
         try:
-            store.setup()
+            store.setup(defer_outage=not getattr(eng, "local", True))
             if ttl and ttl.get("sweep_interval_minutes"):
                 store.start_ttl_sweeper()
             yield store
         finally:
             store.close()
 
-    def setup(self) -> None:
-        """Create payload indexes and check the store's recorded dims (idempotent)."""
-        with self.engine.session():
-            self._setup()
+    def setup(self, *, defer_outage: bool = False) -> None:
+        """Create payload indexes and check the store's recorded dims (idempotent, also
+        when several processes set one store up at once). ``defer_outage``: a server that
+        is down leaves the setup pending, for the first call after it is back."""
+        try:
+            with self.engine.session():
+                self._setup()
+            self._setup_pending = False
+        except StoreUnavailableError:
+            if not defer_outage:
+                raise
+            self._setup_pending = True
 
     def _setup(self) -> None:
         have = self.engine.indexed_fields()
@@ -164,38 +180,45 @@ class QdrantStore(StoreExtensions):
                 self.engine.create_index(name, kind)
         self._ns_indexed = {n for n, _ in wanted if n.startswith("ns_")} | have
         info_id = ops_.meta_id("store")
-        recs = self.engine.retrieve([info_id], ["dims", "indexed", "distance"])
-        indexed = self.index_config is not None
+        fields = ["dims", "indexed", "distance"]
+        recs = self.engine.retrieve([info_id], fields)
+        if not recs:
+            # Insert-only: of processes setting up a new store at once, the first record
+            # stands and every process checks itself against the one that stood.
+            payload = {
+                "meta": "store",
+                "dims": self.engine.dims,
+                "indexed": self.index_config is not None,
+                "distance": self.engine.distance,
+                "schema": 1,
+            }
+            self.engine.upsert_if([PointData(info_id, None, payload)], mode="insert")
+            recs = self.engine.retrieve([info_id], fields)
         if recs:
-            stored = recs[0].payload
-            distance: Distance = stored.get("distance") or "cosine"  # older stores: cosine
-            if stored.get("indexed") and not indexed:
-                self.engine.dims = int(stored.get("dims") or self.engine.dims)
-                self.engine.distance = distance
-                return  # opening an indexed store without index: plain key-value access
-            if stored.get("indexed") and stored.get("dims") != self.engine.dims:
-                raise ValueError(
-                    f"store has {stored.get('dims')}-dim vectors, opened with {self.engine.dims}"
-                )
-            if stored.get("indexed") and distance != self.engine.distance:
-                raise ValueError(
-                    f"store compares vectors by {distance!r}, opened with distance_type "
-                    f"{self.engine.distance!r}; the distance cannot change"
-                )
-            if not stored.get("indexed") and indexed:
-                raise ValueError(
-                    "this store was created without an index config; its vector size cannot "
-                    "change. Create a new store (or location) to use semantic search."
-                )
-            return
-        payload = {
-            "meta": "store",
-            "dims": self.engine.dims,
-            "indexed": indexed,
-            "distance": self.engine.distance,
-            "schema": 1,
-        }
-        self.engine.upsert([PointData(info_id, None, payload)])
+            self._check_recorded(recs[0].payload)
+
+    def _check_recorded(self, stored: dict[str, Any]) -> None:
+        """Check this store's index config against the one the store was created with."""
+        indexed = self.index_config is not None
+        distance: Distance = stored.get("distance") or "cosine"  # older stores: cosine
+        if stored.get("indexed") and not indexed:
+            self.engine.dims = int(stored.get("dims") or self.engine.dims)
+            self.engine.distance = distance
+            return  # opening an indexed store without index: plain key-value access
+        if stored.get("indexed") and stored.get("dims") != self.engine.dims:
+            raise ValueError(
+                f"store has {stored.get('dims')}-dim vectors, opened with {self.engine.dims}"
+            )
+        if stored.get("indexed") and distance != self.engine.distance:
+            raise ValueError(
+                f"store compares vectors by {distance!r}, opened with distance_type "
+                f"{self.engine.distance!r}; the distance cannot change"
+            )
+        if not stored.get("indexed") and indexed:
+            raise ValueError(
+                "this store was created without an index config; its vector size cannot "
+                "change. Create a new store (or location) to use semantic search."
+            )
 
     def optimize(self) -> bool:
         """Build vector indexes now (edge engine only; a server optimises by itself)."""

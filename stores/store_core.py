@@ -102,6 +102,7 @@ class StoreCore(BaseStore):
         self._write_lock = threading.RLock()
         self._ns_indexed: set[str] = set()
         self._closed: bool = False  # set by ``close()``; every operation after it raises
+        self._setup_pending = False  # the server was down at open: set up on the next call
         self._sweeper: TTLSweeper | None = None  # while ``start_ttl_sweeper``'s thread runs
         # as in LangGraph's SQL stores: a read extends a TTL only when the store's
         # config opts in; ``refresh_ttl=True`` on a read alone does not
@@ -139,6 +140,11 @@ class StoreCore(BaseStore):
     def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError("the store is closed")
+        if self._setup_pending:  # the server was down at open: set up now, or fail fast
+            self.setup()
+
+    def setup(self) -> None:
+        """Set the store up on its engine (``QdrantStore.setup``)."""
 
     def _execute(
         self,
@@ -359,6 +365,7 @@ class StoreCore(BaseStore):
 
     def sweep_ttl(self) -> int:
         """Delete expired items now; returns how many were removed."""
+        self._check_open()
         now = time.time()
         with self.engine.session(), self._write_lock:  # session, then lock (as puts)
             expired = list(self.engine.scan(Where(must=(Range("expires_at", lte=now),)), ["ns"]))

@@ -176,6 +176,7 @@ class StoreExtensions(StoreCore, MemoryStoreExtensions):
         """Keyword terms of ``text`` (the store's tokenizer) with their BM25 idf under
         ``namespace_prefix``; terms no item there contains are left out. The agent's
         recall uses it to pick expansion terms from its first results."""
+        self._check_open()
         prefix = tuple(namespace_prefix)
         validate_op_namespace(SearchOp(prefix))
         terms = list(dict.fromkeys(tokenize_cached(text, self.hybrid.tokenizer)))
@@ -251,6 +252,7 @@ class StoreExtensions(StoreCore, MemoryStoreExtensions):
     def _run_scored(
         self, op: SearchOp, qvec: list[float] | None, mode: SearchMode
     ) -> list[ScoredItem]:
+        self._check_open()
         now = ops_.utcnow()
         refresh: dict[float, dict[str, str]] = {}
         with self.engine.session():

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.store.base import IndexConfig, TTLConfig
 
+from memagent.stores.engine_retry import RetryPolicy
 from memagent.stores.engines import Distance, Engine
 from memagent.stores.fusion import HybridConfig
 
@@ -30,6 +31,8 @@ def open_engine(
     shared: bool = False,
     distance: Distance = "cosine",
     read_only: bool = False,
+    timeout_s: float = 10.0,
+    retry: RetryPolicy | None = None,
 ) -> Engine:
     """The engine for ``location``: edge for ``:memory:``/directories, client for URLs.
 
@@ -38,6 +41,7 @@ def open_engine(
     ``distance`` is the vector distance of a new collection (an existing one must match).
     ``read_only`` promises the caller will not write: a directory it cannot write (a
     read-only home) is then read from a private copy (see ``EdgeEngine``).
+    ``timeout_s`` and ``retry`` bound each call to a server (``engine_retry``).
     """
     if not isinstance(location, str) or not location:
         raise ValueError("location must be ':memory:', a directory or an http(s):// URL")
@@ -48,7 +52,13 @@ def open_engine(
         from memagent.stores.engine_client import ClientEngine
 
         return ClientEngine(
-            location, dims, collection=collection, api_key=api_key, distance=distance
+            location,
+            dims,
+            collection=collection,
+            api_key=api_key,
+            distance=distance,
+            timeout=timeout_s,
+            retry=retry,
         )
     if engine not in ("auto", "edge"):
         raise ValueError(f"unknown engine {engine!r}; expected 'auto', 'edge' or 'client'")
@@ -95,6 +105,8 @@ def open_store(
         api_key=key,
         shared=settings.store_shared,
         read_only=read_only,
+        timeout_s=settings.qdrant_timeout_s,
+        retry=RetryPolicy(attempts=settings.qdrant_retries),
     ) as store:
         yield store
 

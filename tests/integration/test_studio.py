@@ -250,3 +250,92 @@ def _alive(pid: int) -> bool:
         return False
     stat = Path(f"/proc/{pid}/stat")
     return not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def _wait_runs(client: Any, thread: str, *, timeout_s: float = 90) -> list[dict[str, Any]]:
+    """The thread's runs once none is pending or running (and at least one exists)."""
+    deadline = time.monotonic() + timeout_s
+    runs: list[dict[str, Any]] = []
+    while time.monotonic() < deadline:
+        try:
+            runs = [dict(r) for r in await client.runs.list(thread, limit=50)]
+        except Exception:  # noqa: BLE001  (the thread is created by the first schedule)
+            runs = []
+        if runs and all(r["status"] not in ("pending", "running") for r in runs):
+            return runs
+        await asyncio.sleep(0.5)
+    raise AssertionError(f"extractor runs did not settle: {runs}")
+
+
+async def _facts(client: Any) -> list[dict[str, Any]]:
+    found = await client.store.search_items(("memagent", USER, CUSTOMER, "facts"), limit=50)
+    return [i for i in found["items"] if i["value"].get("status") == "active"]
+
+
+async def _drive_background(url: str) -> dict[str, Any]:
+    from memagent.graph.extraction_server import extractor_thread
+
+    client = langgraph_sdk.get_client(url=url)
+    assistant = (await _assistant(client))["assistant_id"]
+    thread = (await client.threads.create())["thread_id"]
+    # A turn with nothing urgent waits out the debounce; the next, with an amount, is due at
+    # once and rolls the pending run back, carrying the first turn with it.
+    first = await _turn(client, thread, assistant, "Hi, thanks for taking the call.")
+    second = await _turn(client, thread, assistant, "Our budget is $3 million for 200 seats.")
+    ext = extractor_thread(thread)
+    runs = await _wait_runs(client, ext)
+    facts = await _facts(client)
+    state = await client.threads.get_state(ext)
+    conversation = await client.threads.get_state(thread)
+    # Replay the extractor run from its checkpoint before `apply`, as Studio does.
+    history = await client.threads.get_history(ext, limit=20)
+    at_apply = next(s for s in history if s["next"] == ["apply"])
+    replay = await client.runs.create(
+        ext, "memory_extractor", input=None, checkpoint_id=at_apply["checkpoint"]["checkpoint_id"]
+    )
+    await client.runs.join(ext, replay["run_id"])
+    replayed = dict(await client.runs.get(ext, replay["run_id"]))
+    return {"thread": thread, "turns": [first, second], "runs": runs, "facts": facts,
+            "state": state, "conversation": conversation, "replayed": replayed,
+            "facts_after_replay": await _facts(client),
+            "replay_state": await client.threads.get_state(ext)}  # fmt: skip
+
+
+def test_extraction_runs_as_a_debounced_background_run_on_the_server(
+    start_dev_server: Callable[..., DevServer], fake_llm: FakeOpenAI
+) -> None:
+    """Under `langgraph dev` the turn's extraction is a `memory_extractor` run on the
+    server's queue (not a job in the local outbox): debounced, rolled back by the next
+    turn, applied through the write path into memagent's store, and replayable."""
+    server = start_dev_server(
+        MEMAGENT_BASE_URL=fake_llm.url,
+        MEMAGENT_EMBEDDER="hash",
+        MEMAGENT_EXTRACT_DEBOUNCE_S="60",
+        MEMAGENT_POISON_MODEL="false",
+    )
+    out = asyncio.run(_drive_background(server.url))
+    log = server.log_text()[-6000:]
+    assert [t["status"] for t in out["turns"]] == ["success", "success"], log
+    # One extractor run: the first turn's (60 s debounce) was rolled back by the second's.
+    assert [r["status"] for r in out["runs"]] == ["success"], (out["runs"], log)
+    assert out["runs"][0]["metadata"]["conversation_thread"] == out["thread"]
+    values = out["state"]["values"]
+    said = [
+        m["id"] for m in out["conversation"]["values"]["messages"] if m["type"] in ("human", "ai")
+    ]
+    assert set(said) <= set(values["extracted"]), (said, values["extracted"])
+    assert values["result"]["actions"] == {"created": 1}, values["result"]
+    contents = [f["value"]["content"] for f in out["facts"]]
+    assert len(contents) == 1 and "3 million" in contents[0], contents
+    # The local outbox was not used for this conversation.
+    with sqlite3.connect(server.home / "jobs.sqlite") as db:
+        (n,) = db.execute(
+            "select count(*) from jobs where thread_id = ?", (out["thread"],)
+        ).fetchone()
+    assert n == 0
+    # A replay from the checkpoint before `apply` succeeds and writes nothing twice.
+    assert out["replayed"]["status"] == "success", log
+    reasons = {w["reason"] for w in out["replay_state"]["values"]["result"]["writes"]}
+    assert reasons <= {"already applied (retry)", "already merged (retry)"}, reasons
+    assert [f["value"] for f in out["facts_after_replay"]] == [f["value"] for f in out["facts"]]
+    assert_clean_log(server)

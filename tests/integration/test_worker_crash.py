@@ -25,6 +25,7 @@ CUSTOMERS = 6
 CHILD = textwrap.dedent(
     """
     import os, sys, time
+    from memagent.graph import extraction_steps as steps  # where the worker writes
     from memagent.graph import worker as worker_mod
     from memagent.core.settings import Settings
     from memagent.stores import open_store
@@ -32,7 +33,7 @@ CHILD = textwrap.dedent(
 
     settings = Settings()
     slow = float(os.environ.get("SLOW_WRITE_S", "0"))
-    real = worker_mod.write_memory
+    real = steps.write_memory
 
     def traced(*args, **kwargs):
         res = real(*args, **kwargs)
@@ -40,7 +41,7 @@ CHILD = textwrap.dedent(
         time.sleep(slow)
         return res
 
-    worker_mod.write_memory = traced
+    steps.write_memory = traced
     queue = JobQueue(settings.jobs_path, lease_s=2.0)
     with open_store(settings.resolved_store_location(), settings=settings) as store:
         w = worker_mod.Worker(queue, store, profile=False)

@@ -17,6 +17,11 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from memagent.prompts.prompt_assembly import WITH_BRIEFING
+
+MESSAGE_MARKER = WITH_BRIEFING.split("{briefing}", 1)[1].split("{message}", 1)[0]
+"""What separates the recalled briefing from the user's words in the prompt's copy."""
+
 
 class FakeOpenAI:
     """A tiny /v1/chat/completions + /v1/models server."""
@@ -48,7 +53,8 @@ class FakeOpenAI:
                     text = json.dumps(fake.route)
                 else:
                     last = [m for m in body["messages"] if m["role"] == "user"][-1]["content"]
-                    text = f"FAKE reply to: {str(last)[:40]}"
+                    words = str(last).rsplit(MESSAGE_MARKER, 1)[-1]  # after any briefing
+                    text = f"FAKE reply to: {words[:40]}"
                 if not body.get("stream"):
                     time.sleep(fake.token_delay_s * len(text.split(" ")))
                     self._send(

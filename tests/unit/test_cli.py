@@ -73,7 +73,9 @@ def test_memory_reaches_the_next_session_through_the_cli(env: Path, fake_llm: Fa
     assert any("3 million" in item["content"] for item in out["recalled"]), out
     item = out["recalled"][0]
     assert {"content", "score", "type", "relevance", "recency"} <= set(item)
-    assert "3 million" in fake_llm.replies()[-1]["messages"][0]["content"]
+    # the briefing reaches the model with the user's message (the system prompt stays stable)
+    sent = fake_llm.replies()[-1]["messages"]
+    assert "3 million" in sent[-1]["content"] and "3 million" not in sent[0]["content"]
     other = ask_json(
         "What budget did we agree on last time?", "--user", "bob", "--customer", "acme"
     )

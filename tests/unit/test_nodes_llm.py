@@ -124,3 +124,20 @@ def test_tool_results_fold_into_the_current_message_only() -> None:
     assert folded[1].text == "earlier"
     assert folded[-1].text.startswith("now?") and "two open items" in folded[-1].text
     assert with_tool_results(prompt, []) == prompt
+
+
+async def test_router_sees_the_users_words_not_the_briefing() -> None:
+    """The briefing travels in the prompt's copy of the user message; the reply model sees
+    it, the tool router routes on what the user asked."""
+    from memagent.nodes.prompt_assembly import with_briefing
+
+    human = HumanMessage("what commitments are open?", id="h1")
+    copy = with_briefing(human, 'What you remember:\n<<<memories\n- "e-mail only"\nmemories>>>')
+    state = State(messages=[human], prompt=[SystemMessage("be brief"), copy])
+    model, router = scripted("unused"), Router([CALL])
+    node = make_llm_node(lambda: model, tools=[list_open_commitments], router=router)
+    await node(state, runtime())
+    assert router.seen[0][-1].content == "what commitments are open?"
+    plain = make_llm_node(lambda: model)
+    await plain(state, runtime())
+    assert "e-mail only" in str(model.seen[0][-1].content)

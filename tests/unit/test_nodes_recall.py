@@ -196,7 +196,7 @@ def test_uses_search_scored_with_the_mode(store: BaseStore) -> None:
         mode="keyword",  # type: ignore[arg-type]
         now=NOW,
     )
-    assert scored.modes == ["keyword"]
+    assert scored.modes == ["keyword"]  # one search over facts and episodes
     assert result.items and all(i.relevance == 0.9 and i.keyword == 0.7 for i in result.items)
 
 
@@ -252,3 +252,16 @@ def test_pinned_item_found_by_search_keeps_its_origin_and_search_relevance(
     assert pinned["procurement"].origin == "profile"
     assert pinned["procurement"].relevance == found["procurement"].relevance < 1.0
     assert [i.key for i in started.items].count("procurement") == 1
+
+
+async def test_node_judges_a_broad_question_by_the_users_words(store: BaseStore) -> None:
+    """The rewritten query may carry the previous turn or be rephrased by the model; a
+    broad question ("Acme?") still pins the account's key facts."""
+    node = make_recall_node("hybrid")
+    state = State(
+        messages=[HumanMessage("Acme?")], turn=3, query="Acme? Dana prefers email over phone"
+    )
+    update = await node(state, runtime(store))
+    origins = {b["content"]: b["origin"] for b in update["briefing"]}
+    assert origins.get("Acme's budget for the rollout is 3 million USD") == "overview", origins
+    assert "broad question" in " ".join(update["recall_trace"]["notes"])

@@ -59,9 +59,13 @@ def test_order_of_blocks() -> None:
     head = r.messages[0]
     assert isinstance(head, SystemMessage)
     text = str(head.content)
-    order = [text.index(x) for x in (SYSTEM, SLOTS_HEADER, BRIEFING_HEADER, SUMMARY_HEADER)]
+    order = [text.index(x) for x in (SYSTEM, SLOTS_HEADER, SUMMARY_HEADER)]
     assert order == sorted(order)
+    assert BRIEFING_HEADER not in text  # per-turn text stays out of the cached prefix
     assert r.messages[-1].id == "now"
+    last = str(r.messages[-1].content)  # the briefing right before the user's words
+    assert last.index(BRIEFING_HEADER) < last.index("demo agreed") < last.index("What next?")
+    assert last.endswith("What next?")
     assert [m.id for m in r.messages[1:-1]] == [m.id for m in history(2, 5)]
     assert [b.name for b in r.blocks] == [
         "system",
@@ -116,10 +120,10 @@ def test_briefing_is_quoted_data_and_bounded() -> None:
         "importance": 0.8,
         "event_time": "2026-01-12T10:00:00+00:00",
     }
-    assert (
-        briefing_line(item)
-        == '- [importance 8/10 · commitment · 2026-01-12] "demo agreed for next Wednesday"'
-    )
+    assert briefing_line(item) == '- "demo agreed for next Wednesday" (commitment, 2026-01-12)'
+    assert briefing_line({"content": "budget 2M", "type": "fact"}) == '- "budget 2M"'
+    pending = {"content": "预算可能是500万", "type": "fact", "status": "unconfirmed"}
+    assert briefing_line(pending) == '- "预算可能是500万" (unconfirmed)'
     assert len(briefing_line({"content": "z" * 400}) or "") < 160
     text, n = format_briefing([{"content": f"memory {i}"} for i in range(20)], max_tokens=10_000)
     assert n == 8 and text.count("\n- ") == 8
@@ -275,3 +279,31 @@ def test_graph_summary_model_follows_the_graphs_settings_and_factory(tmp_path: P
     rules = Settings(home=tmp_path, summarizer="rules")
     assert _summary_model(llm, lambda: model) is model
     assert _summary_model(rules, lambda: model) is None
+
+
+def test_placeholders_are_shown_as_withheld_values_never_as_codes() -> None:
+    """Issue 14: a reply said "their ID number is CN_ID#d235fbea"."""
+    item = {"content": "Li Wei's ID number is [CN_ID#d235fbea], mobile [PHONE#e7783dbb]"}
+    line = briefing_line(item) or ""
+    assert "d235fbea" not in line and "e7783dbb" not in line and "#" not in line
+    assert "ID number on file, withheld" in line and "phone number on file, withheld" in line
+
+
+def test_stable_prefix_whatever_the_briefing() -> None:
+    """Two turns with different briefings share the system message and the history: only
+    the current message differs, so the local server reuses the cached prefix."""
+    past = history(3, 5)
+    runs = [
+        assemble(
+            system=SYSTEM,
+            briefing=[{"content": text}],
+            summary="- budget $120k",
+            history=past,
+            current=HumanMessage("What next?", id="now"),
+            budget=BUDGET,
+        )
+        for text in ("budget is 2 million", "Li Wei decides")
+    ]
+    assert runs[0].messages[:-1] == runs[1].messages[:-1]
+    assert runs[0].messages[-1].content != runs[1].messages[-1].content
+    assert all(r.tokens == count_message_tokens(r.messages, reply_priming=True) for r in runs)

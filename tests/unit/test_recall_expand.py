@@ -17,8 +17,10 @@ from memagent.nodes.recall_expand import (
     RecallTuning,
     feedback_terms,
     focus,
+    is_opaque_term,
     mentions,
     named_entities,
+    without_placeholders,
 )
 from memagent.stores.embeddings import hash_embeddings
 from memagent.stores.qdrant_store import QdrantStore
@@ -144,3 +146,31 @@ def test_keyword_idf_is_scoped_and_validated(store: QdrantStore) -> None:
     assert store.keyword_idf(namespace("nobody", "acme", "facts"), "zurich") == {}
     with pytest.raises(Exception, match="[Nn]amespace"):
         store.keyword_idf(("",), "zurich")
+
+
+def test_expansion_never_adds_redaction_placeholders_or_ids(store: QdrantStore) -> None:
+    """Issue 14: placeholder tags are the rarest terms of the records that hold them, so
+    they joined every query of the account and pulled PII records into unrelated turns."""
+    put(store, "phone", "Li Wei's mobile is [PHONE#e7783dbb]", "li_wei")
+    put(store, "id", "Li Wei's ID number is [CN_ID#d235fbea]", "li_wei")
+    put(store, "mail", "Li Wei's e-mail is [EMAIL#0a1b2c3d], ticket 3f2a9c1e-77aa", "li_wei")
+    put(store, "budget", "Li Wei has a budget of 2 million CNY for the fleet rollout", "li_wei")
+    put(store, "deadline", "The fleet rollout decision is due by end of March", "customer")
+    for i in range(10):
+        put(store, f"noise{i}", f"Weekly call {i} covered pricing and logistics", "customer")
+    for question in ("What is Li Wei's budget?", "When is the rollout decision due?"):
+        result = recall_memories(store, "alice", "acme", question, now=NOW)
+        assert len(result.queries) == 2, result.queries  # the expansion ran
+        expanded = result.queries[1].lower()
+        for code in ("e7783dbb", "d235fbea", "0a1b2c3d", "3f2a9c1e", "#"):
+            assert code not in expanded, result.queries
+    # a question about the deadline does not recall the phone, ID and e-mail records
+    assert {i.key for i in result.items} & {"phone", "id", "mail"} == set(), result.items
+
+
+def test_opaque_terms_are_ids_and_placeholders_not_words() -> None:
+    for term in ("d235fbea", "cn_id#d235fbea", "cnidd235fbea", "3f2a9c1e-77aa", "e7783dbb"):
+        assert is_opaque_term(term), term
+    for term in ("fleet-tracking", "okta", "2026", "1200000", "facade", "q3", "sso"):
+        assert not is_opaque_term(term), term
+    assert "d235fbea" not in without_placeholders("ID [CN_ID#d235fbea], cn_id#d235fbea")
