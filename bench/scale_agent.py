@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 import time
 from typing import Any
@@ -30,7 +31,10 @@ class Echo(GenericFakeChatModel):
     ) -> ChatResult:
         await asyncio.sleep(0.01)
         asked = next(m for m in reversed(messages) if isinstance(m, HumanMessage))
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(f"re: {asked.text}"))])
+        # the prompt's copy of the message may carry the memory briefing: echo the message
+        said = re.findall(r"\[s\d+\] turn \d+: [^\n]*million dollars\.", str(asked.text))
+        text = said[-1] if said else str(asked.text)
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(f"re: {text}"))])
 
 
 def message(session: str, turn: int) -> str:
