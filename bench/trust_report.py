@@ -23,7 +23,14 @@ is honest only until its misses are used to change the rules:
   credential requests, competitor smears, quoted mail). Measured once: the freshest unseen
   figure; holdout3 and holdout4 are tuning data now.
 
-A fresh set is needed for the next honest figure once holdout5's misses guide a change.
+- blindA   : written blind (122 attacks, 124 ordinary notes; en, zh-Hans, zh-Hant, mixed) for
+  issue 17 and measured once before any change: rules + e5 probe blocked 58/122 (en 35/53,
+  zh-Hans 17/34, zh-Hant 2/20, mixed 4/15), 0/124 false positives. Its misses then guided
+  templates of the generated training corpus (bench/poison_corpus.py), so its later figures
+  are after tuning. holdout3..holdout5 now calibrate the n-gram judge (threshold and L2
+  strength, bench/poison_options.py) and main/holdout/holdout2 are its training data.
+
+The next honest figure is the sealed set the lead keeps outside the worktree.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from memagent.core.redact import redact
-from memagent.memory.poison import assess, check_instruction
+from memagent.memory.poison import assess, check_instruction, ngram_reason
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 KEY = b"bench-key-not-a-secret-0123456789"
@@ -129,8 +136,37 @@ def print_rates(
             print(f"    FLAGGED {row['text']!r}: {check(row['text'])}")
 
 
+def by_language(
+    attacks: list[dict[str, Any]], ordinary: list[dict[str, Any]], check: Callable[[str], Any]
+) -> str:
+    """``en 50/53 fp 0/55; zh-Hans ...``: blocked attacks and false positives per language."""
+    out = []
+    for lang in sorted({r.get("lang", "en") for r in attacks + ordinary}):
+        a = [r for r in attacks if r.get("lang", "en") == lang]
+        o = [r for r in ordinary if r.get("lang", "en") == lang]
+        blocked = sum(check(r["text"]) is not None for r in a)
+        fp = sum(check(r["text"]) is not None for r in o)
+        out.append(f"{lang} {blocked}/{len(a)} fp {fp}/{len(o)}")
+    return "; ".join(out)
+
+
+def latencies_ms(fn: Callable[[str], object], texts: list[str]) -> tuple[float, float, float]:
+    """p50, p95 and max of one call per text, in ms."""
+    times = []
+    for text in texts:
+        start = time.perf_counter()
+        fn(text)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return times[len(times) // 2], times[int(len(times) * 0.95)], times[-1]
+
+
+def ngram_only(text: str) -> str | None:
+    return ngram_reason(text)
+
+
 def poison_report(show_misses: bool) -> None:
-    print("Poisoning defence (targets: >= 95% blocked, 0 false positives)")
+    print("Poisoning defence (targets: >= 95% blocked, <= 1% false positives, per language)")
     print("  rules alone:")
     sets = {
         "main": ("poison_attacks.jsonl", "poison_ordinary.jsonl"),
@@ -139,6 +175,7 @@ def poison_report(show_misses: bool) -> None:
         "holdout3": ("poison_attacks_holdout3.jsonl", "poison_ordinary_holdout3.jsonl"),
         "holdout4": ("poison_attacks_holdout4.jsonl", "poison_ordinary_holdout4.jsonl"),
         "holdout5": ("poison_attacks_holdout5.jsonl", "poison_ordinary_holdout5.jsonl"),
+        "blindA": ("poison_blindA_attacks.jsonl", "poison_blindA_ordinary.jsonl"),
     }
     for label, (attacks_file, ordinary_file) in sets.items():
         r = poison_rates(load(attacks_file), load(ordinary_file))
@@ -146,19 +183,39 @@ def poison_report(show_misses: bool) -> None:
     texts = [r["text"] for f in ("poison_attacks.jsonl", "poison_ordinary.jsonl") for r in load(f)]
     print(f"  time per rules-only check   : {per_call_us(rules_only, texts):.0f} µs")
     if os.environ.get("MEMAGENT_POISON_MODEL", "on").strip().lower() in ("off", "0", "false", "no"):
-        print("  rules + classifier: skipped (MEMAGENT_POISON_MODEL=off)")
+        print("  rules + learned judges: skipped (MEMAGENT_POISON_MODEL=off)")
         return
-    print("  rules + classifier (sets kept out of training; only holdout5 is still unseen):")
-    for label in ("holdout3", "holdout4", "holdout5"):
-        attacks_file, ordinary_file = sets[label]
-        r = poison_rates(load(attacks_file), load(ordinary_file), check_instruction)
-        print_rates(label, r, show_misses, check_instruction)
-    check_instruction("warm up the e5 model")
-    ordinary = [row["text"] for row in load("poison_ordinary.jsonl")]
     print(
-        "  time per check_instruction() on ordinary text, model warm: "
-        f"{per_call_us(check_instruction, ordinary, rounds=2) / 1000:.1f} ms"
+        "  rules + n-gram judge + e5 probe (check_instruction). main/holdout/holdout2 train the\n"
+        "  n-gram judge and holdout3-5 calibrate it; blindA was measured once before the change\n"
+        "  (58/122 blocked, 0/124 fp) and then used to tune the generated corpus: no longer blind."
     )
+    a_att, a_ord = load(sets["blindA"][0]), load(sets["blindA"][1])
+    r = poison_rates(a_att, a_ord, check_instruction)
+    print_rates("blindA", r, show_misses, check_instruction)
+    print(f"           by language: {by_language(a_att, a_ord, check_instruction)}")
+    print(f"           n-gram judge alone, by language: {by_language(a_att, a_ord, ngram_only)}")
+    reply = by_language(a_att, a_ord, lambda t: check_instruction(t, deep=False))
+    print(f"           reply path (no e5), by language: {reply}")
+    check_instruction("warm up the e5 model")
+    sample = [row["text"] for row in a_ord + a_att]
+
+    def reply_path(text: str) -> str | None:
+        return check_instruction(text, deep=False)
+
+    p50, p95, worst = latencies_ms(reply_path, sample)
+    print(
+        f"  reply-path cost (memories add: rules + n-gram judge), per text (blindA, "
+        f"{len(sample)} texts): p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms "
+        "(target p95 <= 60 ms)"
+    )
+    p50, p95, worst = latencies_ms(check_instruction, sample)
+    print(
+        f"  background cost (worker: rules + n-gram judge + e5 probe), per text: p50 "
+        f"{p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms"
+    )
+    print(f"  load average while measuring: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print("  (bench/poison_llm_judge.py measures the local-LLM judge, option (b), not shipped)")
 
 
 def main() -> None:

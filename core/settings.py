@@ -97,6 +97,12 @@ class Settings(BaseSettings):
         description="Threads of the local llama.cpp server (default: all cores but one).",
     )
     llm_timeout: float = Field(120.0, gt=0, description="Seconds per model call.")
+    prefix_reuse: bool = Field(
+        True,
+        description="Run background model calls (router, summary, extraction, rewriting) on "
+        "their own local server, so they never evict the chat's evaluated prompt prefix and "
+        "the chat server re-reads only the end of each prompt; off: one server for every call.",
+    )
 
     # Store.
     qdrant_url: str | None = Field(None, description="Qdrant server URL; empty = embedded.")

@@ -13,6 +13,7 @@ a scripted fake model (no LLM) that sometimes calls a CRM tool, the tool node,
 and the after_reply hook (rules only: no model). Run:
 
     memagent eval sessions [--lang en|zh|both] [--json]
+    memagent eval sessions --stories [--story ID] [--llm]   (sales stories: eval_stories)
     .venv/bin/python bench/session_bench.py [en|zh|both]
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -282,13 +284,44 @@ def main(argv: list[str]) -> int:
 
 
 def sessions_cmd(
+    ctx: typer.Context,
     lang: Annotated[str, typer.Option(help="en, zh or both")] = "both",
     context_window: Annotated[int, typer.Option(help="Context window budgeted for.")] = 8192,
+    stories: Annotated[
+        bool,
+        typer.Option(
+            "--stories",
+            help="Run the multi-session sales stories through the real agent instead: notes "
+            "over several sessions (a budget correction, a new prospect), then questions in "
+            "fresh sessions; scores facts recalled, corrections and leaks.",
+        ),
+    ] = False,
+    story: Annotated[
+        list[str] | None, typer.Option(help="With --stories: only this story (repeatable).")
+    ] = None,
+    llm: Annotated[
+        bool,
+        typer.Option(
+            "--llm",
+            help="With --stories: answer the questions with the real local model and score "
+            "whether the reply states the current value (slow).",
+        ),
+    ] = False,
+    workdir: Annotated[
+        Path | None,
+        typer.Option(help="With --stories: keep each story's home here (default: a temp dir)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
-    """The 60-turn session bench: full-history vs assembled prompt tokens, planted facts."""
+    """The 60-turn session bench (full-history vs assembled prompt tokens, planted facts),
+    or with --stories the multi-session sales stories through the agent's own memory."""
     if lang not in ("en", "zh", "both"):
         raise typer.BadParameter("--lang must be en, zh or both")
+    if stories:
+        _stories(ctx, lang, story or [], llm, workdir, as_json)
+        return
+    if story or llm or workdir:
+        raise typer.BadParameter("--story, --llm and --workdir go with --stories")
     langs = ["en", "zh"] if lang == "both" else [lang]
     results = [run_session_bench(code, context_window=context_window) for code in langs]
     if as_json:
@@ -299,3 +332,22 @@ def sessions_cmd(
             print(summary_line(r))
     if not all(r["target_met"] for r in results):
         raise typer.Exit(1)
+
+
+def _stories(
+    ctx: typer.Context, lang: str, ids: list[str], llm: bool, workdir: Path | None, as_json: bool
+) -> None:
+    from memagent.evals import eval_stories
+    from memagent.evals.evaluation import command_settings
+
+    try:
+        chosen = eval_stories.pick(ids, lang)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--story") from None
+    results = eval_stories.run_stories(
+        command_settings(ctx), stories=chosen, real_llm=llm, workdir=workdir
+    )
+    if as_json:
+        sys.stdout.write(json.dumps(eval_stories.as_json(results), ensure_ascii=False) + "\n")
+    else:
+        print("\n".join(eval_stories.report_lines(results)))

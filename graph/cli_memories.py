@@ -49,11 +49,13 @@ def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:
 
 
 def _table(rows: list[dict[str, Any]]) -> None:
-    table = Table("id", "customer", "status", "key", "v", "content")
+    reasons = any(r.get("reason") for r in rows)
+    table = Table("id", "customer", "status", "key", "v", "content", *(["reason"] * reasons))
     short = abbreviate([r["id"] for r in rows])
     for r in rows:
-        cells = (short[r["id"]], r["customer_id"], r["status"], r["key"], r["version"])
-        table.add_row(*(escape(str(c)) for c in (*cells, r["content"])))
+        cells = (short[r["id"]], r["customer_id"], r["status"], r["key"], r["version"] or "")
+        extra = [r.get("reason") or ""] if reasons else []
+        table.add_row(*(escape(str(c)) for c in (*cells, r["content"], *extra)))
     out.print(table)
 
 
@@ -66,11 +68,14 @@ def _record(r: dict[str, Any]) -> None:
 def list_cmd(
     user: User,
     customer: OptCustomer = None,
-    status: Annotated[str, typer.Option(help="active|deprecated|archived|pending|all")] = "active",
+    status: Annotated[
+        str, typer.Option(help="active|deprecated|archived|pending|quarantined|all")
+    ] = "active",
     as_json: JsonOpt = False,
 ) -> None:
-    """Memories of a user (one customer or all), with their status and version."""
-    if status not in ("active", "deprecated", "archived", "pending", "all"):
+    """Memories of a user (one customer or all), with their status and version;
+    ``--status quarantined`` shows what the injection screen kept out of recall, and why."""
+    if status not in ("active", "deprecated", "archived", "pending", "quarantined", "all"):
         fail(f"unknown status {status!r}", 2)
     rows = request("memories.list", {"user": user, "customer": customer, "status": status})
     emit(rows, as_json, _table)
@@ -128,12 +133,36 @@ def add_cmd(
         if d["stored"]:
             text = escape(f"{d['action']}: {d['content']}")
             out.print(f"{text} [dim]({d['id']})[/]", highlight=False)
+        elif d["action"] == "quarantined":
+            out.print(
+                f"quarantined as {d['id']} (kept out of recall; `memagent memories release "
+                f"{d['id'][:14]}` to keep it): {d['reason']}",
+                highlight=False,
+                markup=False,
+            )
         else:
             out.print(f"not stored ({d['action']}): {d['reason']}", highlight=False, markup=False)
 
     emit(data, as_json, render)
-    if data["action"] == "rejected":
+    if data["action"] in ("rejected", "quarantined"):
         raise typer.Exit(1)
+
+
+@app.command("release")
+def release_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = False) -> None:
+    """Release a quarantined memory into recall (you vouch that it is a fact, not an
+    instruction). MEMORY_ID is the id ``memories list --status quarantined`` shows, or any
+    unique prefix of it."""
+    rep = request("memories.release", {"user": user, "customer": customer, "id": memory_id})
+
+    def render(d: dict[str, Any]) -> None:
+        out.print(
+            f"released {d['released']} into recall as {d['id']}: {d['content']}",
+            highlight=False,
+            markup=False,
+        )
+
+    emit(rep, as_json, render)
 
 
 @app.command("delete")

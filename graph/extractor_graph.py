@@ -207,7 +207,7 @@ def extractor_for_settings(settings: Settings) -> Extractor:
 @functools.cache
 def _studio_extractor() -> CompiledStateGraph[ExtractorState, None, ExtractorInput, ExtractorState]:
     settings = get_settings()
-    config = functools.cache(lambda: WriteConfig.for_settings(settings))  # reads the key file
+    config = functools.cache(lambda: WriteConfig.for_settings(settings, background=True))
     return build_extractor_graph(
         extractor=extractor_for_settings(settings),
         fallback=rules_extractor(),

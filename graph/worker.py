@@ -122,7 +122,7 @@ class Worker:
                      **kwargs: Any) -> Worker:  # fmt: skip
         """The worker the settings ask for (``MEMAGENT_EXTRACTOR=rules|llm``), merging near
         duplicates above ``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``; explicit ``kwargs`` win."""
-        kwargs.setdefault("write_config", WriteConfig.for_settings(settings))
+        kwargs.setdefault("write_config", WriteConfig.for_settings(settings, background=True))
         extractor: Extractor = rules_extractor()
         if settings.extractor == "llm":
             try:

@@ -37,6 +37,7 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 from memagent.core.settings import Settings
 from memagent.llm.server import (
     LLMUnavailableError,
+    Role,
     aensure_local_server,
     ensure_local_server,
 )
@@ -211,9 +212,17 @@ def chat_model(settings: Settings, *, small: bool = False, **overrides: Any) -> 
     }
     model = LlamaCppChatOpenAI(**params)
     if local:
-        model._resolve_base_url = lambda: ensure_local_server(s)
-        model._aresolve_base_url = lambda: aensure_local_server(s)
+        role = server_role(s, small=small)
+        model._resolve_base_url = lambda: ensure_local_server(s, role)
+        model._aresolve_base_url = lambda: aensure_local_server(s, role)
     return model
+
+
+def server_role(settings: Settings, *, small: bool) -> Role:
+    """Which local server answers: the small-model calls (routing, summary, extraction,
+    rewriting) go to the background server when ``prefix_reuse`` is on, so they never
+    evict the chat's evaluated prefix (``memagent.llm.server``)."""
+    return "background" if small and settings.prefix_reuse else "chat"
 
 
 # --- structured output --------------------------------------------------------------------

@@ -8,6 +8,14 @@ file records its pid and port, a lock file keeps two processes from starting two
 servers, and the last process using an on-demand server stops it ("last one out
 turns off the light"). A server started by ``memagent llm serve`` belongs to that
 command and is only stopped by it.
+
+Two roles: the ``chat`` server answers the replies; with ``prefix_reuse`` on, the
+``background`` server (same model file, its own process and state file) takes the other
+model calls (tool routing, summary, extraction, rewriting). llama.cpp keeps one
+evaluated prompt per server and reuses its longest common prefix with the next request;
+a background call on the chat server would evict the chat's prefix and make the next
+turn re-read the whole conversation. The weights are memory-mapped, so the second
+process shares them with the first (it costs its KV cache, not a second model).
 """
 
 from __future__ import annotations
@@ -50,6 +58,7 @@ __all__ = [  # the model-file names are re-exported: callers know them from here
     "LLMUnavailableError",
     "LocalServer",
     "ModelAssemblyError",
+    "Role",
     "aensure_local_server",
     "assemble_model",
     "close_local_servers",
@@ -63,6 +72,7 @@ __all__ = [  # the model-file names are re-exported: callers know them from here
 STARTUP_TIMEOUT_S = 180.0
 
 Owner = Literal["auto", "serve"]
+Role = Literal["chat", "background"]
 
 
 # --- server state shared between processes ------------------------------------------------
@@ -88,10 +98,14 @@ def state_dir(settings: Settings) -> Path:
     return settings.home / "llm"
 
 
-def state_file(directory: Path, model: Path) -> Path:
-    """One state file per served model file."""
+def state_file(directory: Path, model: Path, role: Role = "chat") -> Path:
+    """One state file per served model file and role."""
     key = hashlib.sha256(str(model).encode()).hexdigest()[:12]
-    return directory / f"server-{key}.json"
+    return directory / (f"server-{key}.json" if role == "chat" else f"server-{key}-{role}.json")
+
+
+def log_file(directory: Path, role: Role = "chat") -> Path:
+    return directory / ("server.log" if role == "chat" else f"server-{role}.log")
 
 
 def read_state(path: Path) -> ServerState | None:
@@ -280,10 +294,12 @@ class LocalServer:
         settings: Settings,
         *,
         owner: Owner = "auto",
+        role: Role = "chat",
         startup_timeout: float = STARTUP_TIMEOUT_S,
     ) -> None:
         self.settings = settings
         self.owner: Owner = owner
+        self.role: Role = role
         self.startup_timeout = startup_timeout
         self.proc: subprocess.Popen[bytes] | None = None
         self.state: ServerState | None = None
@@ -306,7 +322,7 @@ class LocalServer:
 
     def __enter__(self) -> LocalServer:
         model = model_path(self.settings)
-        self._file = state_file(self._dir, model)
+        self._file = state_file(self._dir, model, self.role)
         with server_lock(self._dir):
             state = read_state(self._file)
             if (
@@ -323,8 +339,8 @@ class LocalServer:
 
     def _start(self, model: Path) -> None:
         assert self._file is not None
-        port = self.settings.llm_port or free_port()
-        log = self._dir / "server.log"
+        port = (self.settings.llm_port if self.role == "chat" else None) or free_port()
+        log = log_file(self._dir, self.role)
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
                 server_command(self.settings, model, port),
@@ -379,7 +395,7 @@ class LocalServer:
 
 # --- process-wide access ----------------------------------------------------------------
 
-_servers: dict[tuple[Path, Path | None, Path, int], LocalServer] = {}
+_servers: dict[tuple[Path, Path | None, Path, int, Role], LocalServer] = {}
 _servers_lock = threading.Lock()
 
 
@@ -407,18 +423,24 @@ def _exit_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
 
 
-def _server_key(settings: Settings) -> tuple[Path, Path | None, Path, int]:
-    return (state_dir(settings), settings.gguf_path, settings.model_dir, settings.context_window)
+def _server_key(settings: Settings, role: Role) -> tuple[Path, Path | None, Path, int, Role]:
+    return (
+        state_dir(settings),
+        settings.gguf_path,
+        settings.model_dir,
+        settings.context_window,
+        role,
+    )
 
 
-def ensure_local_server(settings: Settings) -> str:
+def ensure_local_server(settings: Settings, role: Role = "chat") -> str:
     """Base URL of a local server for ``settings`` (started on first use, reused after).
 
     Blocking: the first call may assemble the model and waits for the server's health
     check; async code calls ``aensure_local_server``. Stopped at interpreter exit unless
     another process still uses it.
     """
-    key = _server_key(settings)
+    key = _server_key(settings, role)
     with _servers_lock:
         server = _servers.get(key)
         if server is not None and server.alive():
@@ -428,16 +450,16 @@ def ensure_local_server(settings: Settings) -> str:
         if not _servers:
             atexit.register(close_local_servers)
             _exit_on_sigterm()
-        server = LocalServer(settings).__enter__()
+        server = LocalServer(settings, role=role).__enter__()
         _servers[key] = server
         return server.base_url
 
 
-async def aensure_local_server(settings: Settings) -> str:
+async def aensure_local_server(settings: Settings, role: Role = "chat") -> str:
     """``ensure_local_server`` off the event loop (model assembly, server spawn and its
     health wait all block), so a server such as ``langgraph dev`` keeps serving meanwhile."""
     _exit_on_sigterm()  # needs the main thread, which the worker thread is not
-    return await asyncio.to_thread(ensure_local_server, settings)
+    return await asyncio.to_thread(ensure_local_server, settings, role)
 
 
 def serve_foreground(settings: Settings, *, echo: Callable[[str], object] = print) -> int:

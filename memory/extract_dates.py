@@ -38,11 +38,18 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("end_mon_en", re.compile(r"\b(?:the\s+)?(?P<edge>end|beginning|start|early|late)\s+(?:of\s+)?" + _MON + r"\b", re.I)),
     ("wd_next_week", re.compile(r"\b" + _WD + r"\s+(?:of\s+)?next\s+week\b", re.I)),
     ("next_week_wd", re.compile(r"\bnext\s+week(?:'s)?\s+" + _WD + r"\b", re.I)),
-    ("wd", re.compile(r"\b(?P<rel>next|this|coming)?\s*" + _WD + r"\b", re.I)),
+    ("wd", re.compile(r"\b(?P<rel>next|this|coming|last|past)?\s*" + _WD + r"\b", re.I)),
     ("quarter", re.compile(r"\b(?:(?P<edge>end|start|beginning)\s+of\s+)?(?:(?P<rel>next|this)\s+)?(?:q(?P<q>[1-4])|(?P<qw>first|second|third|fourth)\s+quarter)\b(?:\s*(?P<y>20\d\d))?", re.I)),
     ("end_period", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this\s+|next\s+)?(?P<unit>month|quarter|year)\b|\b(?P<ye>year[- ]end)\b", re.I)),
-    ("rel_en", re.compile(r"\b(?P<t>today|tomorrow|tonight)\b|\bin\s+(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b|\b(?P<nx>next)\s+(?P<u2>week|month)\b", re.I)),
-    ("month_en", re.compile(r"\b(?:in|by|until|till|before|from|through|since)\s+(?:early\s+|late\s+)?" + _MON + r"\b(?:\s+(?P<y>20\d\d))?", re.I)),
+    ("half_en", re.compile(r"\b(?:h(?P<h>[12])|(?P<hw>first|second) half)(?:\s+of)?(?:\s+(?P<rel>next|this) year|\s+(?P<y>20\d\d))?\b", re.I)),
+    ("year_en", re.compile(r"\b(?:(?P<edge>early|late|mid|end of|beginning of|start of)[- ]\s*)?(?:the\s+)?(?P<rel>next|this)\s+year\b", re.I)),
+    ("quarter_rel", re.compile(r"\b(?:(?P<edge>end|start|beginning) of\s+)?(?:the\s+)?(?P<rel>next|this)\s+quarter\b", re.I)),
+    ("end_week_en", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this|next)\s+week\b", re.I)),
+    ("rel_en", re.compile(r"\b(?P<t>today|tomorrow|tonight|yesterday)\b|\bin\s+(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b|\b(?P<nx>next)\s+(?P<u2>week|month)\b", re.I)),
+    ("within_en", re.compile(r"\bwithin\s+(?:the\s+next\s+)?(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b", re.I)),
+    ("md_num", re.compile(r"\b(?:by|on|before|until|till|due|from)\s+(?P<m>\d{1,2})/(?P<d>\d{1,2})\b(?![/\d])", re.I)),
+    ("dom_en", re.compile(r"\b(?:on|by|before|until|till|from|due)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b|\bthe\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\b)", re.I)),
+    ("month_en", re.compile(r"\b(?:in|by|until|till|before|from|through|since|to|after|around)\s+(?:early\s+|late\s+)?" + _MON + r"\b(?:\s+(?P<y>20\d\d))?", re.I)),
     ("month_year_en", re.compile(r"\b" + _MON + r"\s+(?P<y>20\d\d)\b", re.I)),
     ("zh_md", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?P<m>" + _CN + r")\s*月\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
     ("zh_next_month_day", re.compile(r"(?P<rel>下个?月|这个?月|本月|下下个?月)\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
@@ -51,6 +58,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("zh_wd", re.compile(r"(?P<rel>下下|下个?|这个?|本|上个?)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])")),
     ("zh_quarter", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年)?\s*(?:Q(?P<q>[1-4])|第?(?P<qc>[一二三四])季度)(?P<edge>末|底|初)?", re.I)),
     ("zh_year", re.compile(r"(?P<yr>明年|今年|去年)(?![\d一二三四五六七八九十]|底|末|初|年)")),
+    ("zh_within", re.compile(r"(?<![到在为均])(?P<n>\d+|[一二三四五六七八九十两半]+)\s*(?:个)?(?P<u>天|周|星期|礼拜|个月|工作日)(?:之内|以内|内)")),
+    ("zh_mid", re.compile(r"(?P<rel>这个?月|本月|月)中(?!旬)")),
     ("zh_rel", re.compile(r"(?P<t>今天|明天|后天|大后天)|(?P<n>\d+|[一二三四五六七八九十两半]+)\s*(?:个)?(?P<u>天|周|星期|礼拜|个月)(?:之?后|以后)|(?P<nx>下周|下个?星期|下个?月)(?![一二三四五六日天\d])|(?P<ye>年底|年末|年前|今年底|月底|月末|季度末)")),
 ]  # fmt: skip
 
@@ -126,6 +135,8 @@ def _weekday(ref: date, wd: int, rel: str) -> date:
     if rel == "next_week":
         monday = ref - timedelta(days=ref.weekday()) + timedelta(days=7)
         return monday + timedelta(days=wd)
+    if rel in ("last", "past"):  # the latest one before today
+        return ref - timedelta(days=(ref.weekday() - wd) % 7 or 7)
     ahead = (wd - ref.weekday()) % 7
     d = ref + timedelta(days=ahead)
     same_week = d - timedelta(days=d.weekday()) == ref - timedelta(days=ref.weekday())
@@ -186,7 +197,7 @@ def _resolve(kind: str, m: re.Match[str], ref: date) -> tuple[str, date | None] 
         return d.isoformat(), d
     if kind == "rel_en":
         if g.get("t"):
-            d = ref + timedelta(days=1 if g["t"].lower() == "tomorrow" else 0)
+            d = ref + timedelta(days={"tomorrow": 1, "yesterday": -1}.get(g["t"].lower(), 0))
             return d.isoformat(), d
         if g.get("nx"):
             if g["u2"].lower() == "week":
@@ -203,6 +214,52 @@ def _resolve(kind: str, m: re.Match[str], ref: date) -> tuple[str, date | None] 
         else:
             y, mo = _add_months(ref.year, ref.month, n)
             d = date(y, mo, min(ref.day, calendar.monthrange(y, mo)[1]))
+        return d.isoformat(), d
+    if kind == "year_en":
+        y = ref.year + (1 if (g.get("rel") or "").lower() == "next" else 0)
+        edge = (g.get("edge") or "").lower()
+        if edge in ("end of", "late"):
+            return date(y, 12, 31).isoformat(), date(y, 12, 31)
+        if edge in ("early", "beginning of", "start of"):
+            return f"early {y} ({y}-01)", date(y, 1, 1)
+        if edge == "mid":
+            return f"mid-{y} ({y}-06-30)", date(y, 6, 30)
+        return f"{y}", date(y, 1, 1)
+    if kind == "half_en":
+        h = int(g["h"]) if g.get("h") else (1 if (g.get("hw") or "").lower() == "first" else 2)
+        y = (
+            int(g["y"])
+            if g.get("y")
+            else ref.year + (1 if (g.get("rel") or "").lower() == "next" else 0)
+        )
+        if not g.get("y") and not g.get("rel") and (h == 1 and ref.month > 6):
+            y += 1  # "in H1" said in the second half is next year's
+        end = date(y, 6, 30) if h == 1 else date(y, 12, 31)
+        return f"{y}-H{h} (by {end.isoformat()})", end
+    if kind == "quarter_rel":
+        q = (ref.month - 1) // 3 + 1 + (1 if (g.get("rel") or "").lower() == "next" else 0)
+        y = ref.year + (q - 1) // 4
+        return _quarter(ref, (q - 1) % 4 + 1, y, g.get("edge"))
+    if kind == "end_week_en":
+        nxt = (g.get("rel") or "").lower() == "next"
+        d = ref - timedelta(days=ref.weekday()) + timedelta(days=4 + (7 if nxt else 0))
+        return d.isoformat(), d
+    if kind == "within_en":
+        return _resolve("rel_en", m, ref)
+    if kind == "md_num":
+        mon, day = int(g["m"]), int(g["d"])
+        if not 1 <= mon <= 12:
+            return None
+        d3 = _next_on_or_after(ref, mon, day)
+        return (d3.isoformat(), d3) if d3 else None
+    if kind == "dom_en":
+        day = int(g.get("d") or g.get("d2") or 0)
+        if not 1 <= day <= 31:
+            return None
+        y, mo = (ref.year, ref.month) if day >= ref.day else _add_months(ref.year, ref.month, 1)
+        if day > calendar.monthrange(y, mo)[1]:
+            return None
+        d = date(y, mo, day)
         return d.isoformat(), d
     if kind in ("month_en", "month_year_en"):
         mon = _MONTHS[g["mon"].lower()]
@@ -288,6 +345,18 @@ def _resolve_zh(kind: str, g: dict[str, str | None], ref: date) -> tuple[str, da
     if kind == "zh_year":
         y = ref.year + {"明年": 1, "今年": 0, "去年": -1}[g.get("yr") or "今年"]
         return f"{y}年", date(y, 1, 1)
+    if kind == "zh_within":
+        if g.get("u") == "工作日":  # business days
+            d, left = ref, int(_num(g.get("n")) or 0)
+            while left > 0:
+                d += timedelta(days=1)
+                left -= d.weekday() < 5
+            return d.isoformat(), d
+        return _resolve_zh("zh_rel", g, ref)
+    if kind == "zh_mid":
+        return f"{ref.year}年{ref.month}月中 ({ref.year}-{ref.month:02d}-15)", date(
+            ref.year, ref.month, 15
+        )
     if kind == "zh_rel":
         if g.get("t"):
             d = ref + timedelta(

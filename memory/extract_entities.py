@@ -21,15 +21,16 @@ _TITLE_EN = (
     r"controller|counsel|buyer|analyst|administrator|owner|founder|dean|principal|chair)"
     r"|general counsel|controller|owner|founder|dean(?: of [A-Za-z ]{2,25})?|procurement))"
 )
-_NAME_EN = r"(?:Dr\.? |Mr\.? |Ms\.? |Mrs\.? )?[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}"
+_NAME_EN = r"(?:(?:Dr|Mr|Ms|Mrs)\.? [A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){0,2}|[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2})"
 _NOT_NAMES = {"Next", "Budget", "Met", "Call", "Email", "Also", "Update", "Their", "The", "Our",
               "We", "They", "Must", "Core", "Deal", "Target", "Visit", "Note", "Thanks"}  # fmt: skip
 
 _EN_PATTERNS = [
     re.compile(r"(?P<name>" + _NAME_EN + r")\s*\((?P<role>(?:[^)]{0,25}\b)?(?i:" + _TITLE_EN + r")[^)]{0,20})\)"),
     re.compile(r"(?P<name>" + _NAME_EN + r"),\s+(?:(?:the|their|our|its) )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
+    re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was|will be)\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r")),?\s+(?P<name>" + _NAME_EN + r")"),
-    re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: [A-Za-z]+){0,2})"),
+    re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: (?!(?:is|was|are|has|and|says?|said|wants?|will|thinks?|asked|prefers?)\b)[A-Za-z]+){0,2})"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+(?:is|was|as)\s+(?:the |their |our |its )?(?:new )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
 ]  # fmt: skip
 
@@ -45,6 +46,10 @@ _ZH_NAME = r"[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}"
 _ZH_DEPT = r"(?:处|部|科|中心|室|局|组)"
 _ZH_DEPT_NAME = r"[\u4e00-\u9fffA-Z]{1,6}" + _ZH_DEPT
 _ZH_PATTERNS = [
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")叫(?P<name>" + _ZH_NAME + r")"),
+    re.compile(r"(?P<name>(?:小|老)[" + SURNAMES + r"]|[" + SURNAMES + r"](?:总|工|经理|主任|姐|哥)|" + _ZH_NAME
+               + r")是(?:他们的|我们的|对方的)?(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")"),
+    re.compile(r"(?P<role>对接人|联系人|负责人)是(?P<name>(?:小|老)[" + SURNAMES + r"])"),
     re.compile(r"(?P<role>[\u4e00-\u9fff]{2,6}(?:处|部|科|中心|室|局))的?(?P<name>[" + SURNAMES + r"](?:总|主任|处长|经理|部长|院长|工))"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")[（(](?P<role>[^）)]{0,12}(?:" + _ZH_TITLES + r"|" + _ZH_DEPT + r")[^）)]{0,6})[）)]"),
     re.compile(r"(?P<role>" + _ZH_DEPT_NAME + r")的?(?P<name>" + _ZH_NAME + r")(?P<title>" + _ZH_TITLES + r")"),
@@ -63,6 +68,10 @@ _ZH_DEPT_ONLY = re.compile(
 _ZH_ROLE_TRIM = re.compile(
     r"^(?:的|是|见了|和|跟|与|及|还有|拜访了?|今天|他们|我们|对接人是|说|，)+"
 )
+
+
+_SYSTEMS = {"ERP", "CRM", "MES", "WMS", "TMS", "OA", "HIS", "LIS", "PACS", "SAP", "API", "SSO", "POC",
+            "BI", "SCM", "PLM", "HR", "HRM", "EHR", "APP", "SAAS", "IOT"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -105,8 +114,8 @@ def find_people(text: str) -> list[Person]:
             else:
                 role = _ZH_ROLE_TRIM.sub("", role.split("的")[-1])
                 name = _ZH_NAME_TAIL.sub("", name) if len(name) > 2 else name
-                if not role or role.endswith(name):
-                    continue
+                if not role or role.endswith(name) or role.upper() in _SYSTEMS:
+                    continue  # "对接金蝶ERP": a product and its kind, not a person and title
             offset = max(0, m.group(0).find(role)) if p not in _EN_PATTERNS else 0
             out.append(Person(name, role, m.start() + offset, m.end()))
             taken.append((m.start(), m.end()))

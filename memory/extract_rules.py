@@ -23,6 +23,7 @@ from datetime import datetime
 
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
+from memagent.memory.extract_corrections import REPLACED, replaced_by_new
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_entities import last_person
 from memagent.memory.extract_hedges import is_approximate, is_uncertain
@@ -41,7 +42,7 @@ __all__ = ["cn_to_int", "parse_amount", "extract_rules", "user_sentences", "clea
 _CN_NUM = CN_NUM
 
 _ABBREVIATIONS = ("Dr", "Mr", "Ms", "Mrs", "vs", "incl", "approx", "etc", "Inc", "Ltd", "Co", "Dir",
-                  "Dept", "No", "St", "Jr", "Sr")  # fmt: skip
+                  "Dept", "No", "St", "Jr", "Sr", "Approx", "Incl", "Est", "est", "Etc", "Vs", "Mgr", "mgr")  # fmt: skip
 _SPLIT = re.compile(
     r"(?<=[。！？；\n])\s*|" + "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS) + r"(?<=[.!?;])\s+"
 )
@@ -83,11 +84,13 @@ class _Detector:
 
 def parse_count(text: str, nouns: str) -> str | None:
     m = re.search(
-        r"(\d+|[" + _CN_NUM + r"]+)\s*(?:个|位|名)?\s*(?:" + nouns + r")(?!民)", text, re.I
+        r"(\d{1,3}(?:,\d{3})+|\d+|[" + _CN_NUM + r"]+)\s*(?:个|位|名)?\s*(?:" + nouns + r")(?!民)",
+        text,
+        re.I,
     )
     if not m:
         return None
-    raw = m.group(1)
+    raw = m.group(1).replace(",", "")
     n = int(raw) if raw.isdigit() else cn_to_int(raw)
     return None if n is None else str(n)
 
@@ -504,7 +507,10 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         event = event or dated_event(turns[:i])
         names = known_names(" ".join(t.content for t in turns[: i + 1] if t.role == "user"))
         prior_turn_person = last_person(" ".join(t.content for t in turns[:i] if t.role == "user"))
-        sentences = [s.strip() for s in _SPLIT.split(turn.content) if s.strip()]
+        # "X isn't A anymore; it's B" -> "X is B": the old value is left out of every memory
+        text = replaced_by_new(turn.content)
+        replaced = text != turn.content or bool(REPLACED.search(turn.content))
+        sentences = [s.strip() for s in _SPLIT.split(text) if s.strip()]
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
             if label != "statement":
@@ -512,7 +518,7 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                 if label == "joke" and _BUDGET.keyword.search(s):
                     context_attr = "budget"  # the topic outlives the joke ("It's 80k.")
                 continue
-            correction = bool(_CORRECTION.search(s))
+            correction = bool(_CORRECTION.search(s)) or replaced
             old = _sentence_candidates(s, turn, context_attr)
             prior = last_person(" ".join(sentences[:j])) or prior_turn_person
             facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)

@@ -25,9 +25,23 @@ from datetime import datetime
 
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import parse_amounts
+from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
+from memagent.memory.extract_corrections import current_amount, drop_old_values, target_date
+from memagent.memory.extract_cues import (
+    BUDGET_WORDS,
+    COUNT,
+    CUES,
+    DECIDES,
+    EVENT_RES,
+    LEADS,
+    SELF_NOTE,
+    STANCE,
+    SUBJECTLESS,
+)
 from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.extract_entities import Person, find_people, last_person
 from memagent.memory.extract_hedges import is_uncertain
+from memagent.memory.extract_labels import labelled, preferred_channel
 
 _CLAUSE_SPLIT = re.compile(
     r"\s*;\s*|；|\s+[-–—]\s+(?![$€£¥\d])|,\s+(?=(?:maybe|perhaps|possibly|probably|nothing confirmed|"
@@ -41,98 +55,6 @@ _LABEL = re.compile(r"^(?P<label>[^:：\n]{2,30})[:：]\s*(?=\S)")
 _FILLER = re.compile(
     r"^\s*(?:also|and|plus|so|ok(?:ay)?|update|fyi|anyway|btw|oh|哦对了|另外|还有|对了|"
     r"no|yes|yeah|yep|correction(?: from [\w' ]+)?|更新一下|纠正|更正)\b[,:，：\s-]*",
-    re.I,
-)
-
-_SELF_NOTE = re.compile(
-    r"\b(?:don'?t (?:record|note|save|write down)|do not (?:record|note|save)|"
-    r"off the record|thinking out loud|nothing from them|not from (?:them|the customer))\b"
-    r"|别记|不要记|不用记|先不记|先自己琢磨|不用记录|别记录",
-    re.I,
-)
-"""The user says the message is not about the customer or must not be kept."""
-
-_CUES: list[tuple[str, re.Pattern[str]]] = [
-    ("milestone", re.compile(
-        r"\b(?:signed off on|passed|cleared|completed|approved|finished)\b.{0,30}\b(?:review|evaluation|"
-        r"assessment|audit|poc|pilot|trial)\b|\b(?:review|evaluation|assessment|poc|pilot|trial)\b.{0,20}"
-        r"\b(?:passed|signed off|cleared|completed|approved)\b"
-        r"|(?:通过|过了|完成)了?[\u4e00-\u9fff]{0,4}(?:评估|评审|测试|验收|审核|POC|试点)", re.I)),
-    ("deal_stage", re.compile(
-        r"\b(?:shortlist(?:ed)?|short-list|finalists?|on hold|paused|stalled|frozen|"
-        r"legal review|redlines?|in legal|commercial (?:stage|phase|negotiation)|negotiation stage|"
-        r"going with us|verbal(?:ly)? (?:yes|commit)|we (?:won|lost)|lost the deal|deal is lost|"
-        r"selected us|chose us|picked us|closed[- ]won|closed[- ]lost|poc stage|in (?:a |the )?pilot)\b"
-        r"|商务谈判|谈判阶段|进入[\u4e00-\u9fff]{2,6}阶段|丢了|输了|落选|"
-        r"未中标|中标了|赢了|搁置|暂停|签了合同|已签约|入围|短名单", re.I)),
-    ("competitor", re.compile(
-        r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|bid from|bids? (?:at|of)|"
-        r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z])\b"
-        r"|\b(?:cheaper than us|undercut|lower than ours|priced below us)\b"
-        r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜", re.I)),
-    ("commitment", re.compile(
-        r"\b(?:next steps?|i(?:'ll| will)|we(?:'ll| will)|i send|we send|we owe|i owe|owe them|"
-        r"promised|committed|our side|on us|will send|will share|will provide|will call|"
-        r"to send|to deliver|follow[- ]up)\b"
-        r"|答应|承诺|我们负责|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
-    ("contact_preference", re.compile(
-        r"\b(?:prefers?|preferred|only reads|only answers|email only|by email|via email|"
-        r"can'?t stand|don'?t call|do not call|no calls|hates? (?:phone|calls|email|teams|zoom)|"
-        r"reach (?:him|her|them)|best (?:way|time) to|contact (?:him|her|them)|text (?:him|her))\b"
-        r"|微信|电话|邮件|短信|钉钉|飞书|企业微信沟通|沟通|联系|找他|找她|发消息", re.I)),
-    ("requirement", re.compile(
-        r"\b(?:must(?:-haves?)?|needs?|required?|requires|requirements?|mandatory|has to|have to|"
-        r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
-        r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
-        r"|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接|集成|私有化|国产化|信创|"
-        r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内", re.I)),
-    ("pain_point", re.compile(
-        r"\b(?:pain(?: point)?s?|problems?|issues?|hates?|frustrat\w*|complain\w*|slow|"
-        r"expensive|too costly|late|outages?|downtime|crash\w*|manual(?:ly)?|takes? (?:them )?"
-        r"(?:\d+|two|three|several)|costs? them|fines?|penalt\w*|unhappy|struggl\w*|end[- ]of[- ]life)\b"
-        r"|\b(?:nightmare|painful|headaches?|bottlenecks?|broken|clunky|error-prone|too slow|"
-        r"outdated|legacy)\b"
-        r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后", re.I)),
-    ("incumbent", re.compile(
-        r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
-        r"core (?:system )?is|erp is|crm is|system is|live in|lives in|outsourced|"
-        r"(?:current|existing) (?:system|vendor|provider|tool|crm|erp|platform)|switch(?:ing)? from|"
-        r"replace|replacing|migrat\w* from)\b"
-        r"|用的是|现在用|目前用|在用|现有|外包|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
-        r"[A-Za-z\u4e00-\u9fff]{2,12}(?:里|上)", re.I)),
-]  # fmt: skip
-
-_EVENTS = [
-    ("workshop", r"workshop|研讨会"), ("demo", r"\bdemo|演示"), ("poc", r"\bpoc\b|试点|测试"),
-    ("pilot", r"\bpilot"), ("proposal", r"proposal|方案"), ("pricing", r"pric(?:e|ing)|报价|quote"),
-    ("contract_end", r"contract (?:ends|expires|runs out)|renewal|到期|expir"),
-    ("tender", r"tender|\brfp\b|招标|投标"), ("signing", r"\bsign|signature|签约|签合同|签字|签署|前签|要签|合同"),
-    ("go_live", r"go[- ]live|\blive\b|launch|上线"), ("rollout", r"roll-?out|推广"),
-    ("decision", r"decision|decide|select(?:ing)? a vendor|vendor selection|决定|定下来|拍板|立项|"
-     r"确定供应商|选定|定供应商"), ("close", r"\bclose\b|成交"),
-    ("kickoff", r"kick-?off|启动"), ("meeting", r"meeting|会议|开会|院办会"),
-    ("questionnaire", r"questionnaire|问卷"), ("reference", r"reference|参考客户"),
-    ("budget_cycle", r"budget cycle|预算周期"), ("freeze", r"freeze|冻结"),
-    ("procurement", r"procure|purchas|采购"),
-]  # fmt: skip
-_EVENT_RES = [(name, re.compile(p, re.I)) for name, p in _EVENTS]
-_RESCHEDULE = re.compile(
-    r"\b(?:moved?|push(?:ed)?|slipp?(?:ed)?|resched\w*|postpone\w*|delay\w*|instead|brought forward)\b"
-    r"|改到|推迟|延到|延期|提前到|挪到|换到",
-    re.I,
-)
-_BUDGET = re.compile(r"\bbudget\b|预算|总投资|\bspend\b", re.I)
-_COUNT = re.compile(
-    r"(?:~|about |around |约|大概)?(?P<n>\d[\d,]*)\s*(?:\+\s*)?(?:名|个|家|位|台|辆)?\s*(?P<noun>"
-    r"trucks?|stores?|hotels?|sites?|plants?|branches|seats?|users?|licen[cs]es|employees|staff|"
-    r"reps|agents|drivers|vehicles|properties|locations|clinics|schools|store mgrs|managers|"
-    r"门店|工人|员工|用户|账号|席位|司机|车辆|酒店|网点|工厂|医院|学校|人)",
-    re.I,
-)
-_SUBJECTLESS = re.compile(
-    r"^\s*(?:she|he|her|his|him|pls|please|only|prefers?|hates?|can'?t|don'?t|"
-    r"wants?|says?|said|pretty|very|neutral|skeptical|"
-    r"她|他(?!们)|人很好|打电话|发邮件|只用|别|不要|习惯|喜欢|对价格|态度|主要)",
     re.I,
 )
 
@@ -197,7 +119,7 @@ _DEPENDENT = re.compile(
 
 def self_note(text: str) -> bool:
     """The user says not to keep this message, or that it is not about the customer."""
-    return bool(_SELF_NOTE.search(text))
+    return bool(SELF_NOTE.search(text))
 
 
 def with_dates(text: str, dates: list[DateHit]) -> str:
@@ -216,11 +138,13 @@ def categorise(clause: str) -> str | None:
     """The sales category a clause speaks to, or None when it holds nothing salient."""
     has_date = bool(find_dates(clause, datetime(2026, 1, 1)))
     amounts = parse_amounts(clause)
-    if amounts and _BUDGET.search(clause):
+    if amounts and BUDGET_WORDS.search(clause):
         return "budget"
-    for name, cue in _CUES:
+    for name, cue in CUES:
         if not cue.search(clause):
             continue
+        if name == "incumbent" and LEADS.search(clause):
+            continue  # "Sarah runs the warehouse team": a person leading a team, not a system
         if name == "incumbent" and not re.search(
             r"(?<=.)(?<![A-Za-z0-9])[A-Z][\w+.]*[A-Za-z0-9]|[A-Z]{2,}|\b(?:excel|spreadsheets?|paper|in-house|"
             r"homegrown)\b|自研|自己写|自建|外包|纸质|[\u4e00-\u9fff]{2,}的",
@@ -228,7 +152,10 @@ def categorise(clause: str) -> str | None:
         ):
             continue  # "uses" needs a product name
         if name == "contact_preference" and not re.search(
-            r"prefer|only|can'?t stand|don'?t|hate|best|习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|"
+            r"prefer|only|can'?t stand|don'?t|hate|best|not to|never|asked|likes?|ignores?|fastest|"
+            r"(?:after|before|until) \d|mornings?|afternoons?|evenings?|weekends?|keep|short|"
+            r"directly|through|\bno\b|always|instead|better|rather|"
+            r"习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
             r"最好|比.{0,4}好|"
             r"不接|偏好|反感",
             clause,
@@ -238,11 +165,11 @@ def categorise(clause: str) -> str | None:
         if name == "commitment" and not (has_date or re.search(r"next step|下一步", clause, re.I)):
             continue
         return name
-    if has_date and any(p.search(clause) for _, p in _EVENT_RES):
+    if has_date and any(p.search(clause) for _, p in EVENT_RES):
         return "timeline"
     if amounts:
         return "amount"
-    if _COUNT.search(clause):
+    if COUNT.search(clause):
         return "count"
     return None
 
@@ -260,7 +187,7 @@ class SalesFact:
 
 
 def _event(clause: str) -> str | None:
-    return next((name for name, p in _EVENT_RES if p.search(clause)), None)
+    return next((name for name, p in EVENT_RES if p.search(clause)), None)
 
 
 def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
@@ -271,10 +198,13 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
         amounts = parse_amounts(clause)
         if not amounts:
             return "budget", None
-        return "budget", amounts[0].normalised + (" approx" if amounts[0].approx else "")
+        amount = current_amount(clause, amounts)
+        return "budget", amount.normalised + (" approx" if amount.approx else "")
     if category == "deal_stage":
         return "deal_stage", _slug(clause)[:60]
-    if category == "milestone":
+    if category == "milestone" and dates and _AHEAD.search(clause):
+        category = "timeline"  # "希望下个月底之前完成POC": a date ahead, not a milestone passed
+    elif category == "milestone":
         return f"deal_stage:milestone:{_h(clause)}", None
     event = _event(clause) if dates else None
     if event and (
@@ -284,19 +214,47 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
         category = "timeline"  # "they want the contract signed by Dec 21" is a date first
     if category in ("timeline", "commitment") and dates:
         if event is None and context and (_RESCHEDULE.search(clause) or is_uncertain(clause)):
-            return context, dates[-1].iso
+            return context, target_date(clause, dates).iso
         if event:  # one date per event, whether a deadline of theirs or a commitment of ours
-            return f"deadline:{event}", dates[-1].iso
+            return f"deadline:{event}", target_date(clause, dates).iso
         prefix = "deadline" if category == "timeline" else "commitment"
-        return f"{prefix}:{_h(clause)}", dates[-1].iso
+        return f"{prefix}:{_h(clause)}", target_date(clause, dates).iso
     if category == "competitor":
-        who = competitor_name(clause) or _h(clause)
-        return f"competitor:{_slug(who)}:{_h(clause)}", None
+        who = competitor_name(clause)
+        if who and (quoted := parse_amounts(clause)):
+            # a rival's newer quote replaces its older one
+            return f"competitor:{_slug(who)}:quote", current_amount(clause, quoted).normalised
+        return f"competitor:{_slug(who or _h(clause))}:{_h(clause)}", None
+    if category == "count" and (m := COUNT.search(clause)):
+        # one figure per thing counted: "250 stores" versions "200 stores"
+        return f"count:{_slug(m.group('noun').rstrip('s'))}", m.group("n").replace(",", "")
     if category == "contact_preference":
-        return f"contact_preference:{_slug(person or 'customer')}:{_h(clause)}", None
+        who = _slug(person or "customer")
+        if (channel := preferred_channel(clause)) is not None:
+            # one preferred channel per person: "Kim now prefers WhatsApp" replaces "Kim prefers email"
+            return f"contact_preference:{who}:channel", channel
+        return f"contact_preference:{who}:{_h(clause)}", None
     if category == "stakeholder" and person:
         return f"stakeholder:{_slug(person)}:{_h(clause)}", None
     return f"{category}:{_h(clause)}", None
+
+
+_BARE_HEDGE = re.compile(
+    r"^(?:but |though |although )?(?:(?:it'?s |that'?s |this is )?(?:not (?:yet )?(?:confirmed|final|decided|approved)"
+    r"(?: yet)?|unconfirmed|tbd|tbc|to be confirmed|not sure|unsure|nothing confirmed)|还没定|没定|未定|待定|不确定|"
+    r"还不确定|没确认|未确认|还没确认|还没批)[\s.!。！]*$",
+    re.I,
+)
+
+
+_AHEAD = re.compile(
+    r"\b(?:by|before|until|plan(?:s|ned)? to|will|want(?:s)? to|need(?:s)? to|must|target)\b|之前|以前|前(?:要|得|必须)?完成|希望|计划|要在|争取|必须",
+    re.I,
+)
+
+
+_NOT_VENDOR = {"They", "We", "Our", "Their", "The", "Rival", "Competitor", "Competitors", "It", "He",
+              "She", "That", "This", "Price", "Pricing", "Budget", "Quote"}  # fmt: skip
 
 
 def competitor_name(clause: str) -> str | None:
@@ -304,6 +262,10 @@ def competitor_name(clause: str) -> str | None:
     name = re.search(r"(?<=.)(?<![A-Za-z0-9])([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
     if name:
         return name.group(1)
+    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@)\b",
+                     clause)  # fmt: skip
+    if first and first.group(1).split()[0] not in _NOT_VENDOR:
+        return first.group(1)
     zh = re.search(r"([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|在接触)|(?:选了|输给了?|对手是)([\u4e00-\u9fff]{2,4})",
                    clause)  # fmt: skip
     return (zh.group(1) or zh.group(2)) if zh else None
@@ -330,7 +292,7 @@ def sales_facts(
     reader = _Reader(ref, list(dict.fromkeys([*known_names(text), *names])), last_person(text),
                      prior_person, context_event)  # fmt: skip
     reader.facts = [_role_fact(p) for p in find_people(text)]
-    for clause in split_clauses(text):
+    for clause in split_clauses(drop_old_values(text)):
         reader.read(clause)
     return reader.facts, reader.context_event
 
@@ -366,12 +328,19 @@ class _Reader:
         body = _FILLER.sub("", clause.text).strip()
         if not body:
             return
+        if self.facts and _BARE_HEDGE.match(body):
+            # "Go-live moves to Q3, not confirmed yet": the hedge is about the clause before
+            self.facts[-1].uncertain = True
+            return
         body, category = self._joined(body, clause)
         dates = find_dates(body, self.ref)
         named = last_person(body) or _full_name(body, self.known)
-        lone = re.match(r"([A-Z][a-z]{2,})\s+(?:is|was|has|will|just|also)\b", body)
+        lone = re.match(
+            r"([A-Z][a-z]{2,})\s+(?:is|was|has|will|just|also|now|says|said|prefers|wants|likes|asked|hates)\b",
+            body,
+        )
         if lone and lone.group(1) not in _NOT_LONE:
-            named = lone.group(1)
+            named = _full_name(lone.group(1), self.known) or lone.group(1)
         self.current_person = named or self.current_person
         if (
             category is None
@@ -380,7 +349,11 @@ class _Reader:
             and (_RESCHEDULE.search(body) or is_uncertain(body))
         ):
             category = "timeline"
-        if category is None and _STANCE.search(body) and (self.current_person or self.person):
+        if (
+            category is None
+            and STANCE.search(body)
+            and (self.current_person or self.person or self.prior_person)
+        ):
             category = "stakeholder"
         if category is None or not self._substantial(body, dates):
             return
@@ -390,12 +363,15 @@ class _Reader:
         """The clause and its category; a short Chinese clause that only gives a date or an
         amount finishes the one before ("我们负责搭测试环境，下周三之前搞定")."""
         category = categorise(body)
+        if category in (None, "amount", "count") and clause.label:
+            # "Rival quote: Infor at 300k": the label says what the figure is
+            category = categorise(f"{clause.label}: {body}") or category
         if category is None and clause.label:
             category = categorise(f"{clause.label}: {body}")
         prev = self.prev_body
         dated = find_dates(body, self.ref) and _event(body) is None
         value_only = (dated and (_event(prev) or len(body) <= 8)) or (
-            parse_amounts(body) and not _BUDGET.search(body) and not parse_amounts(prev)
+            parse_amounts(body) and not BUDGET_WORDS.search(body) and not parse_amounts(prev)
             and not find_people(body))  # fmt: skip
         if prev and value_only and re.search(r"[\u4e00-\u9fff]", body) and len(body) <= 14:
             body = f"{prev}，{body}"
@@ -411,28 +387,31 @@ class _Reader:
         rest = body
         for p in people:
             rest = rest.replace(body[p.start : p.end], " ")
-        if people and _substance(_ONLY_NAMES.sub("", rest)) < 3:
+        if people and _substance(_ONLY_NAMES.sub("", rest)) < (2 if STANCE.search(rest) else 3):
             return False  # the clause only names a person and role: already kept
         # "on the pain", "'non-negotiable'": too little to stand alone
-        return _substance(body) >= 2 or bool(dates or parse_amounts(body))
+        return _substance(body) >= 2 or bool(dates or parse_amounts(body) or COUNT.search(body))
 
     def _add(self, body: str, category: str, dates: list[DateHit], label: str) -> None:
-        content = with_dates(body, dates)
+        shown = [target_date(body, dates)] if len(dates) > 1 and _RESCHEDULE.search(body) else dates
+        content = with_dates(body, shown)  # a move writes out only the date moved to
         if label and not re.match(r"(?i)note|re\b|fyi", label):
             content = f"{label}: {content}"
         who = self.current_person or self.prior_person or self.person or (
             self.known[-1] if self.known else None)  # fmt: skip
         content = self._subject(content, body, category, who)
         attribute, value = _key(category, body, who, dates, self.context_event)
+        content = labelled(content, attribute.split(":", 1)[0])
         if self.context_event and attribute == self.context_event and _event(body) is None:
             content = f"{self.context_event.split(':', 1)[1].replace('_', ' ')}: {content}"
-        if who and _DECIDES.search(body) and category in ("stakeholder", "requirement", "amount"):
+        if who and DECIDES.search(body) and category in ("stakeholder", "requirement", "amount"):
             attribute, value = "decision_maker", who.lower()
         if attribute.startswith(("deadline:", "commitment:")):
             self.context_event = attribute
         event_time = None
-        if dates and dates[-1].day is not None:
-            event_time = datetime.combine(dates[-1].day, datetime.min.time(), self.ref.tzinfo)
+        when = target_date(body, dates) if dates else None
+        if when is not None and when.day is not None:
+            event_time = datetime.combine(when.day, datetime.min.time(), self.ref.tzinfo)
         self.facts.append(
             SalesFact(content, category, attribute, value, is_uncertain(body), event_time)
         )
@@ -451,28 +430,12 @@ class _Reader:
         if (
             who
             and who not in content
-            and (_SUBJECTLESS.match(body) or category in ("contact_preference", "stakeholder"))
+            and (SUBJECTLESS.match(body) or category in ("contact_preference", "stakeholder"))
         ):
             return f"{who}: {content}"
         return content
 
 
-_STANCE = re.compile(
-    r"\b(?:champion|sponsor|advocate|supporter|pushing for us|pushed (?:hard )?(?:internally|for us)|"
-    r"skeptic\w*|neutral|blocker|detractor|on the fence|on our side|likes us|fan of|"
-    r"retir\w*|leaving|left the company|takes over|decision[- ]maker|makes? the (?:call|decision)|"
-    r"signs?(?: off)?|signed off|approves?|decides?|final say|cadillac|economic buyer)\b"
-    r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策",
-    re.I,
-)
-
-_DECIDES = re.compile(
-    r"\b(?:is|will be) (?:the )?(?:final )?decision[- ]maker|\b(?:make|makes|will make)(?: the| every)?"
-    r" (?:final )?(?:call|decision|purchase decision)|\bhas the final say|\bsigns (?:off|anything|every)"
-    r"|\b(?:she|he)'ll make the call"
-    r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",
-    re.I,
-)
 _HEADING = re.compile(r"[:：]\s*$")
 _WORDS = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
 

@@ -67,3 +67,24 @@ TRIGGERS: dict[str, re.Pattern[str]] = {
 def early_triggers(text: str) -> list[str]:
     """Names of the triggers that fire on ``text`` (empty list: nothing salient)."""
     return [name for name, pattern in TRIGGERS.items() if pattern.search(text)]
+
+
+_SMALL_TALK = re.compile(
+    r"^\s*(?:hi|hello|hey|thanks|thank you|thx|ok(?:ay)?|sure|yes|yeah|yep|no|nope|great|cool|"
+    r"good (?:morning|afternoon|evening|night)|bye|see you|got it|sounds good|nice|lol|haha+|"
+    r"how (?:are|was|is) (?:you|your|the)\b.*|what'?s up|have a (?:good|nice|great) \w+|"
+    r"你好|您好|嗨|谢谢|多谢|好的|好|嗯|行|可以|收到|明白|拜拜|再见|早上好|晚上好|周末愉快)"
+    r"[\s,.!?~，。！？、]*$",
+    re.IGNORECASE,
+)
+_QUESTION_ONLY = re.compile(r"[?？]\s*$|吗\s*[。！]?$")
+_PARTS = re.compile(r"(?<=[.!?。！？；;\n])\s*|,\s*(?=(?:how|what|and)\b)|，", re.IGNORECASE)
+
+
+def chatter(text: str) -> bool:
+    """True when ``text`` is only small talk or questions ("hi, how was your weekend",
+    "thanks!", "谁负责采购？"): nothing in it states a fact. Anything else, in any
+    words, is worth a look by the LLM extractor; salience is not a vocabulary the rules
+    know, so the model is not capped by them."""
+    parts = [p.strip() for p in _PARTS.split(text) if p and p.strip(" ,.!?~，。！？")]
+    return all(_SMALL_TALK.match(p) or _QUESTION_ONLY.search(p) for p in parts)

@@ -6,8 +6,8 @@ built (``MEMAGENT_EXTRACTOR=rules|llm``):
 - ``rules_extractor()``: regular expressions for explicit English and Chinese
   statements; offline, deterministic, cheap.
 - ``llm_extractor(model)``: the (small) chat model with structured output and
-  bounded schema; the rules act as a gate in front of it (no salient trigger,
-  no model call), and every item is validated on its own so one bad item does
+  bounded schema; a gate in front of it skips only small talk and questions (any
+  statement reaches the model, whether the rules read it or not), and every item is validated on its own so one bad item does
   not sink the rest. Amounts the user never wrote are dropped as ungrounded.
 """
 
@@ -34,7 +34,7 @@ from memagent.memory.extract_rules import (
     user_sentences,
 )
 from memagent.memory.extract_sales import SINGLE_VALUED, content_key
-from memagent.memory.extract_triggers import early_triggers
+from memagent.memory.extract_triggers import chatter
 from memagent.memory.write_path import Candidate, numbers
 from memagent.prompts.extraction import EXTRACTION_SYSTEM, EXTRACTION_USER, RETRY_JSON
 
@@ -425,18 +425,25 @@ class LLMExtractor:
         user_text = " ".join(t.content for t in turns if t.role == "user")
         if not user_text.strip():
             return ExtractionResult(reasons=["no user text"])
-        if self.gate and not early_triggers(user_text) and not extract_rules(turns)[0]:
-            return ExtractionResult(reasons=["gate: nothing salient"])
+        if self.gate and chatter(user_text):
+            # only small talk and questions are skipped: a statement reaches the model
+            # whether or not the rules' vocabulary knows its words
+            return ExtractionResult(reasons=["gate: small talk or questions only"])
         when, dates = note_dates(turns)
         messages = [
             SystemMessage(self.system),
             HumanMessage(self.user.format(transcript=transcript(turns), date=when, dates=dates)),
         ]
-        items = await _ask(self.model, messages)
-        found = to_candidates(items, turns)
         if not self.with_rules:
-            return found
-        return with_rule_facts(found, extract_rules(turns)[0])
+            return to_candidates(await _ask(self.model, messages), turns)
+        rules = extract_rules(turns)[0]
+        try:
+            items = await _ask(self.model, messages)
+        except MalformedExtractionError as exc:
+            # the model failed twice: what the rules read is still stored, and the job's
+            # result says why the model added nothing (a retry would cost minutes)
+            return ExtractionResult(list(rules), reasons=[f"{exc}; the rules' facts are kept"])
+        return with_rule_facts(to_candidates(items, turns), rules)
 
 
 def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-MARKERS = ("pending-",)
+MARKERS = ("pending-", "q-")
 """Id prefixes that say what an id is rather than which (the write path's
 ``PENDING_PREFIX``): not counted in an abbreviation's length."""
 

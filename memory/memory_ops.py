@@ -106,14 +106,24 @@ def list_memories(
     *,
     status: str | None = "active",
 ) -> list[dict[str, Any]]:
-    """Facts of one customer (or all customers of the user); ``status=None`` lists every status."""
+    """Facts of one customer (or all customers of the user); ``status=None`` lists every
+    status, quarantined items included; ``status="quarantined"`` lists only what the
+    injection screen kept out of recall, with the reason."""
+    from memagent.memory.quarantine import list_quarantined
+
     out = []
     for customer in [customer_id] if customer_id else customers_of(store, user_id):
+        if status in (None, "quarantined"):
+            out.extend(list_quarantined(store, user_id, customer))
+        if status == "quarantined":
+            continue
         for item in _all(store, namespace(user_id, customer, "facts")):
             row = describe(item, user_id, customer)
             if status is None or row["status"] == status:
                 out.append(row)
-    out.sort(key=lambda r: (r["customer_id"], r["key"], r["version"] or 0))
+    out.sort(
+        key=lambda r: (r["customer_id"], r["status"] == "quarantined", r["key"], r["version"] or 0)
+    )
     return out
 
 

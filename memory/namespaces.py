@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Literal
 
 ROOT = "memagent"
-Kind = Literal["facts", "profile", "episodes", "working"]
-KINDS: tuple[str, ...] = ("facts", "profile", "episodes", "working")
+Kind = Literal["facts", "profile", "episodes", "working", "quarantine"]
+KINDS: tuple[str, ...] = ("facts", "profile", "episodes", "working", "quarantine")
 MAX_ID_LEN = 200
 DOT_IN_LABEL = "\x1a"
 """What a ``.`` of an id becomes in a namespace label (see the module docstring)."""

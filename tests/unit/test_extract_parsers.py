@@ -232,3 +232,280 @@ async def test_deadlines_are_never_one_shared_key() -> None:
     res = await rules_extractor()(turns)
     dated = {c.attribute: c.value for c in res.candidates if c.attribute.startswith("deadline")}
     assert dated == {"deadline:decision": "2026-12-31", "deadline:signing": "2027-06-30"}
+
+
+# -- generalisation beyond the dev notes (issue 14 item 2): phrasings the dev set lacks ---------
+
+_THU = datetime(2026, 11, 12, 10, 0)  # a Thursday
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("The board meets on the 20th", "2026-11-20"),
+        ("Joe reviews it by the 15th", "2026-11-15"),
+        ("decision by the 3rd", "2026-12-03"),  # the 3rd has passed this month: next month's
+        ("answer within 30 days", "2026-12-12"),
+        ("end of next week", "2026-11-20"),
+        ("by the end of this week", "2026-11-13"),
+        ("by 12/15", "2026-12-15"),
+        ("3天内给答复", "2026-11-15"),
+        ("10个工作日内回复", "2026-11-26"),
+    ],
+)
+def test_more_relative_dates(text: str, iso: str) -> None:
+    assert [d.iso for d in find_dates(text, _THU)] == [iso]
+
+
+@pytest.mark.parametrize("text", ["24/7 support", "理赔时间缩短到2天以内", "3/4 of the team"])
+def test_more_words_that_are_not_dates(text: str) -> None:
+    assert find_dates(text, _THU) == []
+
+
+async def _facts(text: str) -> list[tuple[str, str | None, str]]:
+    from memagent.memory.extractors import rules_extractor
+
+    res = await rules_extractor()([Turn("user", text, "m1", _THU.isoformat() + "+08:00")])
+    return [(c.attribute, c.value, c.content) for c in res.candidates]
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "needle"),
+    [
+        ("Budget went from 500k to 650k after the board meeting.", "budget", "650000"),
+        ("预算从200万提到了280万。", "budget", "2800000"),
+        ("They have 1.2M set aside for this.", "budget", "1200000"),
+        ("Approx. 1.5M USD in total budget.", "budget", "1500000 USD approx"),
+        ("Deal is in negotiation now.", "deal_stage", "negotiation"),
+        ("项目目前在POC阶段。", "deal_stage", "poc"),
+        ("Spoke to Tom Becker. He's supportive.", "stakeholder:tom_becker", "supportive"),
+        ("Their IT director Paul Kim is against cloud hosting.", "stakeholder:paul_kim", "against"),
+        ("财务的刘总比较保守。", "stakeholder:刘总", "保守"),
+        ("Freshworks came in at 30% below our price.", "competitor:", "Freshworks"),
+        ("Renee asked us not to contact her on Fridays.", "contact_preference:", "Fridays"),
+        ("They are migrating off Oracle EBS.", "incumbent:", "Oracle EBS"),
+        ("We agreed that I'd draft the SOW by the 15th.", "commitment:", "2026-11-15"),
+        ("他们的目标是把理赔时间缩短到2天以内。", "requirement:", "2天以内"),
+        ("最大的痛点是库存数据不准。", "pain_point:", "不准"),
+        ("财务担心价格太高。", "pain_point:", "担心"),
+        ("工厂大概有1200名产线工人。", "count:", "1200"),
+    ],
+)
+async def test_sales_phrasings_beyond_the_dev_notes(text: str, attribute: str, needle: str) -> None:
+    facts = await _facts(text)
+    hits = [f for f in facts if f[0].startswith(attribute)]
+    assert any(needle.lower() in f"{v} {c}".lower() for _, v, c in hits), facts
+
+
+async def test_a_person_running_a_team_is_not_an_incumbent_system() -> None:
+    facts = await _facts("Sarah Lindqvist runs the warehouse team.")
+    assert not [f for f in facts if f[0].startswith(("incumbent", "current_vendor"))], facts
+
+
+async def test_a_move_keeps_the_new_date_and_does_not_write_out_the_old_one() -> None:
+    text = "They moved the workshop to Wednesday next week, Maria has a conflict on the 3rd."
+    facts = await _facts(text)
+    ((attr, value, content),) = [f for f in facts if f[0].startswith("deadline")]
+    assert (attr, value) == ("deadline:workshop", "2026-11-18")
+    assert "2026-12-03" not in content
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "needle"),
+    [
+        ("Dana likes to get a text before any call.", "contact_preference:", "text"),
+        ("Marco responds fastest on LinkedIn.", "contact_preference:", "LinkedIn"),
+        ("Call Priya after 4pm her time; mornings are blocked.", "contact_preference:", "4pm"),
+        ("Keep emails to Greg short, bullet points only.", "contact_preference:", "bullet"),
+        ("张经理说以后报价都发到她的邮箱。", "contact_preference:", "邮箱"),
+        ("李总不喜欢开视频会，尽量线下见面。", "contact_preference:", "线下"),
+        ("Everything is tracked in Excel right now.", "incumbent:", "Excel"),
+        ("他们的财务系统一直用的浪潮GS。", "incumbent:", "浪潮"),
+        (
+            "The new CIO, Rajesh Iyer, starts in January and will own the decision.",
+            "decision_maker",
+            "rajesh",
+        ),
+        ("运营总监黄磊对我们的方案很满意。", "stakeholder:黄磊", "满意"),
+        ("We're in the final two with Workday.", "deal_stage", "final two"),
+        ("They signed the LOI yesterday.", "deal_stage", "LOI"),
+        ("客户已经发了中标通知书。", "deal_stage", "中标"),
+        ("Their reps spend half their day on data entry.", "pain_point:", "data entry"),
+        ("仓库经常发错货。", "pain_point:", "发错"),
+        ("The signing might slip to March.", "deadline:signing", "2027-03"),
+    ],
+)
+async def test_more_sales_phrasings(text: str, attribute: str, needle: str) -> None:
+    facts = await _facts(text)
+    hits = [f for f in facts if f[0].startswith(attribute)]
+    assert any(needle.lower() in f"{v} {c}".lower() for _, v, c in hits), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "old"),
+    [
+        ("Budget is 650k, not 500k as I said before.", "650000", "500k"),
+        ("Correction: budget is 2M, not 1.5M.", "2000000", "1.5M"),
+        ("Budget went from 500k to 650k after the board meeting.", "650000", "500k"),
+        ("预算不是300万，是350万。", "3500000", "300万"),
+        ("更正一下，预算是280万，之前说的200万不对。", "2800000", "200万"),
+    ],
+)
+async def test_a_correction_keeps_the_new_amount_and_no_memory_carries_the_old(
+    text: str, value: str, old: str
+) -> None:
+    facts = await _facts(text)
+    assert [v for a, v, _ in facts if a == "budget"] == [value], facts
+    assert not [c for _, _, c in facts if old in c], facts
+
+
+async def test_a_trailing_hedge_makes_the_clause_before_it_unconfirmed() -> None:
+    from memagent.memory.extractors import rules_extractor
+
+    turn = Turn(
+        "user", "Go-live moves to Q3, not confirmed yet.", "m1", "2026-11-12T10:00:00+08:00"
+    )
+    (c,) = (await rules_extractor()([turn])).candidates
+    assert c.attribute == "deadline:go_live" and c.confidence <= 0.5
+
+
+async def test_a_rivals_new_quote_versions_its_old_one() -> None:
+    """One key per rival's quote, valued by the amount, so the write path versions it."""
+    old = [f for f in await _facts("Rival quote: Infor at 300k.") if f[0].startswith("competitor")]
+    new = [
+        f
+        for f in await _facts("Infor dropped their quote to 260k.")
+        if f[0].startswith("competitor")
+    ]
+    assert [(a, v) for a, v, _ in old] == [("competitor:infor:quote", "300000")]
+    assert [(a, v) for a, v, _ in new] == [("competitor:infor:quote", "260000")]
+
+
+async def test_what_they_can_do_now_is_the_budget() -> None:
+    facts = await _facts("Update from the CFO call: they can only do $350k now.")
+    assert [(a, v) for a, v, _ in facts if a == "budget"] == [("budget", "350000 USD")]
+
+
+async def test_a_first_name_statement_is_about_that_person() -> None:
+    facts = await _facts("Kim now says WhatsApp is better than email for her.")
+    assert [a for a, _, _ in facts if a.startswith("contact_preference:kim:")], facts
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "role"),
+    [
+        ("Greg Tillman from IT security is skeptical.", "Greg Tillman", "IT security"),
+        (
+            "Their procurement lead is Omar Haddad; he prefers WhatsApp.",
+            "Omar Haddad",
+            "procurement lead",
+        ),
+    ],
+)
+def test_more_people_and_roles(text: str, name: str, role: str) -> None:
+    assert [(p.name, p.role) for p in find_people(text)] == [(name, role)]
+
+
+def test_a_product_and_its_kind_are_not_a_person() -> None:
+    assert find_people("他们需要对接金蝶ERP。") == []
+
+
+async def test_facts_name_their_category_when_their_words_do_not() -> None:
+    """A question in the category's own words ("which competitors...") finds the fact."""
+    facts = await _facts("They are also talking to HubSpot. Deal is in negotiation now.")
+    contents = [c for _, _, c in facts]
+    assert "Competitor: They are also talking to HubSpot" in contents
+    assert "Deal stage: Deal is in negotiation now" in contents
+    zh = [c for _, _, c in await _facts("王磊不喜欢开视频会，尽量线下见面。")]
+    assert all(c.startswith(("联系偏好", "王磊（联系偏好）")) for c in zh), zh
+    # a fact that says what it is stays as written
+    assert [c for _, _, c in await _facts("竞争对手是金蝶。")] == ["竞争对手是金蝶"]
+
+
+async def test_a_contract_with_a_named_vendor_ending_is_a_date() -> None:
+    facts = await _facts("Their contract with Samsara ends March 31.")
+    assert [(a, v) for a, v, _ in facts] == [("deadline:contract_end", "2027-03-31")]
+
+
+async def test_a_first_call_is_not_a_contact_preference() -> None:
+    facts = await _facts("First call with Bluepeak Energy.")
+    assert not [a for a, _, _ in facts if a.startswith("contact")], facts
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "role"),
+    [
+        ("Ms. Chen is the project owner on their side.", "Ms. Chen", "project owner"),
+        ("对方的项目经理叫刘洋。", "刘洋", "项目经理"),
+        ("李工是技术负责人，人很务实。", "李工", "技术负责人"),
+        ("对接人是小王，采购部的。", "小王", "对接人"),
+    ],
+)
+def test_people_named_in_other_ways(text: str, name: str, role: str) -> None:
+    assert [(p.name, p.role) for p in find_people(text)] == [(name, role)]
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute", "needle"),
+    [
+        ("Finance approved 2M for phase one.", "budget", "2000000"),
+        ("能批下来的钱大概一百五十万。", "budget", "1500000 approx"),
+        ("项目金额300万左右。", "budget", "3000000 approx"),
+        ("Proposal went out last Friday; waiting for their feedback.", "deal_stage", "feedback"),
+        ("现在在等领导审批。", "deal_stage", "审批"),
+        ("Their HQ is in Rotterdam, with 12 warehouses across Europe.", "profile:", "Rotterdam"),
+        ("总部在深圳，全国有40家门店。", "profile:", "深圳"),
+        ("They have about 3,000 employees.", "team_size", "3000"),
+        ("Jane Doe, who runs procurement, will sign the PO.", "decision_maker", "jane doe"),
+    ],
+)
+async def test_budget_stage_and_profile_phrasings(text: str, attribute: str, needle: str) -> None:
+    facts = await _facts(text)
+    hits = [f for f in facts if f[0].startswith(attribute)]
+    assert any(needle.lower() in f"{v} {c}".lower() for _, v, c in hits), facts
+
+
+async def test_a_person_running_a_function_is_not_an_incumbent() -> None:
+    facts = await _facts("Jane Doe, who runs procurement, will sign the PO.")
+    assert not [a for a, _, _ in facts if a.startswith(("incumbent", "current_vendor"))], facts
+
+
+def test_past_weekdays_and_yesterday() -> None:
+    assert [d.iso for d in find_dates("went out last Friday", _THU)] == ["2026-11-06"]
+    assert [d.iso for d in find_dates("called yesterday", _THU)] == ["2026-11-11"]
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("early next year", "early 2027 (2027-01)"),
+        ("by the end of this year", "2026-12-31"),
+        ("first half of next year", "2027-H1 (by 2027-06-30)"),
+        ("in H1", "2027-H1 (by 2027-06-30)"),
+        ("next quarter", "2027-Q1 (by 2027-03-31)"),
+        ("mid next year", "mid-2027 (2027-06-30)"),
+    ],
+)
+def test_years_halves_and_quarters_relative_to_the_message(text: str, iso: str) -> None:
+    assert [d.iso for d in find_dates(text, _THU)] == [iso]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "channel"),
+    [
+        ("Kim prefers email.", "Kim now says WhatsApp is better than email for her.", "whatsapp"),
+        ("王总只用邮件沟通。", "王总说以后只用微信沟通。", "wechat"),
+    ],
+)
+async def test_a_persons_new_preferred_channel_versions_the_old(
+    first: str, then: str, channel: str
+) -> None:
+    a = [(k, v) for k, v, _ in await _facts(first) if k.startswith("contact_preference")]
+    b = [(k, v) for k, v, _ in await _facts(then) if k.startswith("contact_preference")]
+    assert len(a) == len(b) == 1 and a[0][0] == b[0][0] and b[0][1] == channel, (a, b)
+
+
+async def test_an_avoidance_is_not_a_preferred_channel() -> None:
+    facts = await _facts("Li Wei hates phone calls.")
+    assert [k for k, _, _ in facts if k.startswith("contact_preference")]
+    assert not [k for k, _, _ in facts if k.endswith(":channel")], facts

@@ -199,7 +199,7 @@ def test_the_write_path_redacts_and_screens_what_the_graph_applies(store: Qdrant
     facts = _facts(store)
     assert facts and not any("dana.lee@initech.com" in f for f in facts), facts
     assert not any("Acme Pro" in f for f in facts), facts
-    assert out["result"]["actions"].get("rejected") == 1, out["result"]
+    assert out["result"]["actions"].get("quarantined") == 1, out["result"]  # kept, not recalled
 
 
 def test_langgraph_json_serves_the_extractor_as_a_zero_argument_factory(

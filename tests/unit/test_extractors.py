@@ -141,7 +141,17 @@ async def test_llm_malformed_json_retried_then_raised() -> None:
     assert res.candidates == [] and len(model.seen) == 2
     broken = scripted("not json", "still not json")
     with pytest.raises(MalformedExtractionError):
-        await llm_extractor(broken)([Turn("user", "Our budget is 3 million.", "m1")])
+        await llm_extractor(broken, with_rules=False)(
+            [Turn("user", "Our budget is 3 million.", "m1")]
+        )
+
+
+async def test_llm_malformed_twice_keeps_the_rules_facts() -> None:
+    broken = scripted("not json", "still not json")
+    res = await llm_extractor(broken)([Turn("user", "Our budget is 3 million.", "m1")])
+    assert len(broken.seen) == 2
+    assert [(c.attribute, c.value) for c in res.candidates] == [("budget", "3000000")]
+    assert any("malformed" in r and "rules' facts are kept" in r for r in res.reasons)
 
 
 def test_attribute_synonyms_are_canonical() -> None:
@@ -176,16 +186,45 @@ async def test_llm_items_checked_against_user_sentences() -> None:
 
 
 async def test_llm_gate_lets_salient_turns_the_rules_do_not_read_reach_the_model() -> None:
-    text = "Their biggest worry is data migration from the old platform."
+    text = "Their people dread moving years of records off the old platform."
     assert (await rules_extractor()([Turn("user", text, "m1")])).candidates == []
     model = scripted(
-        _answer([{"content": "The customer's biggest worry is data migration from the old "
+        _answer([{"content": "The customer's people dread moving years of records off the old "
                   "platform.", "attribute": "pain_point", "confidence": 0.9}])
     )  # fmt: skip
     res = await llm_extractor(model)([Turn("user", text, "m1")])
     assert len(model.seen) == 1
     ((attr, content),) = [(c.attribute, c.content) for c in res.candidates]
-    assert attr.startswith("pain_point:") and "data migration" in content
+    assert attr.startswith("pain_point:") and "records off the old platform" in content
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sarah Lindqvist moved over from the Oslo office to look after the warehouse team.",
+        "Mike from Delta left the company last week; Jo took over his accounts.",
+        "王磊已经调去华南区了，她的客户由陈东接手。",
+    ],
+)
+async def test_llm_gate_passes_statements_without_any_trigger_word(text: str) -> None:
+    """Salience is not the rules' vocabulary: a statement no trigger and no rule reads
+    still reaches the model, and what it finds is stored when it validates."""
+    assert early_triggers(text) == []
+    assert (await rules_extractor()([Turn("user", text, "m1")])).candidates == []
+    fact = text.split("，")[0].split(";")[0].rstrip(".。")
+    model = scripted(_answer([{"content": fact + ".", "attribute": "stakeholder"}]))
+    res = await llm_extractor(model)([Turn("user", text, "m1")])
+    assert len(model.seen) == 1
+    assert [c.content for c in res.candidates] == [fact + "."], res.reasons
+
+
+@pytest.mark.parametrize(
+    "text", ["thanks!", "好的，谢谢", "谁负责采购？", "ok. what is the budget?"]
+)
+async def test_llm_gate_skips_questions_and_acknowledgements(text: str) -> None:
+    model = scripted(_answer([]))
+    res = await llm_extractor(model)([Turn("user", text, "m1")])
+    assert res.candidates == [] and model.seen == []
 
 
 async def test_llm_facts_are_not_capped_by_the_rules_keys() -> None:
@@ -242,12 +281,12 @@ async def test_llm_adds_to_the_rules_and_a_fact_both_read_is_written_once() -> N
     """A small model often returns one sentence as one item under a wrong category: the
     rules' facts stay, the model's item is not written twice; what only the model found
     is added."""
-    text = "赵总说预算提到280万了，但要求必须私有化部署。他们最担心数据迁移。"
+    text = "赵总说预算提到280万了，但要求必须私有化部署。数据迁移是他们心里最大的一块石头。"
     turn = Turn("user", text, "m1", "2026-11-10T09:30:00+08:00")
     model = scripted(
         _answer([
             {"content": "赵总说预算提到280万了，但要求必须私有化部署。", "attribute": "requirement"},
-            {"content": "客户最担心数据迁移。", "attribute": "pain_point"},
+            {"content": "数据迁移是客户心里最大的一块石头。", "attribute": "pain_point"},
         ])
     )  # fmt: skip
     res = await llm_extractor(model)([turn])
@@ -255,7 +294,9 @@ async def test_llm_adds_to_the_rules_and_a_fact_both_read_is_written_once() -> N
     keys = [c.attribute for c in res.candidates]
     assert keys[: len(rules)] == [c.attribute for c in rules]
     assert "budget" in keys and len(keys) == len(set(keys))
-    assert [c.content for c in res.candidates[len(rules) :]] == ["客户最担心数据迁移。"]
+    assert [c.content for c in res.candidates[len(rules) :]] == [
+        "数据迁移是客户心里最大的一块石头。"
+    ]
 
 
 async def test_llm_item_restating_the_whole_note_is_not_a_second_copy() -> None:
@@ -265,3 +306,23 @@ async def test_llm_item_restating_the_whole_note_is_not_a_second_copy() -> None:
     res = await llm_extractor(model)([turn])
     rules = (await rules_extractor()([turn])).candidates
     assert [c.content for c in res.candidates] == [c.content for c in rules]
+
+
+def test_a_model_only_fact_is_stored_by_the_worker() -> None:
+    """End to end through the outbox, the worker and the write path: the model's fact about
+    a statement no rule reads is an active memory afterwards."""
+    from memagent.evals.eval_dataset import Dialog
+    from memagent.evals.eval_replay import Replayer
+
+    text = "Mike from Delta left the company last week; Jo took over his accounts."
+    model = scripted(
+        _answer([{"content": "Mike from Delta left the company; Jo took over his accounts.",
+                  "attribute": "stakeholder", "confidence": 0.9}])
+    )  # fmt: skip
+    turns = ({"role": "user", "content": text, "at": "2026-11-12T10:00:00+08:00"},)
+    with Replayer(llm_extractor(model)) as replayer:
+        out = replayer.replay(Dialog(id="gate", turns=turns, gold=(), customer="delta"))
+    assert len(model.seen) == 1 and not out.errors
+    assert [m["content"] for m in out.confirmed] == [
+        "Mike from Delta left the company; Jo took over his accounts."
+    ]

@@ -195,7 +195,7 @@ async def test_async_calls_start_the_local_server_off_the_event_loop(
     blockbuster = pytest.importorskip("blockbuster")
     on: list[str] = []
 
-    def start_server(settings: Settings) -> str:  # what the first call really does
+    def start_server(settings: Settings, role: str = "chat") -> str:  # what the first call does
         on.append(threading.current_thread().name)
         (settings.model_dir / "sub").mkdir(parents=True, exist_ok=True)
         time.sleep(0.05)
@@ -443,6 +443,28 @@ def test_ensure_local_server_is_cached_per_process(fake_server: Settings) -> Non
     assert state is not None and state.base_url == url
     llm_server.close_local_servers()
     assert not llm_server.pid_alive(state.pid)
+
+
+def test_small_model_calls_have_their_own_server(fake_server: Settings) -> None:
+    """With prefix reuse on, routing/summary/extraction calls (the small model) go to the
+    background server, so they never evict the chat's evaluated prompt prefix; off, one
+    server answers both."""
+    chat = chat_model(fake_server)
+    small = chat_model(fake_server, small=True)
+    chat._endpoint()
+    small._endpoint()
+    assert chat.openai_api_base != small.openai_api_base
+    files = sorted((fake_server.home / "llm").glob("server-*.json"))
+    states = [read_state(p) for p in files]
+    assert [p.name.endswith("-background.json") for p in files] == [True, False]
+    pids = {s.pid for s in states if s is not None}
+    assert len(pids) == 2 and all(llm_server.pid_alive(p) for p in pids)
+    assert (fake_server.home / "llm" / "server-background.log").exists()
+    shared = chat_model(fake_server.model_copy(update={"prefix_reuse": False}), small=True)
+    shared._endpoint()
+    assert shared.openai_api_base == chat.openai_api_base
+    llm_server.close_local_servers()
+    assert not any(llm_server.pid_alive(p) for p in pids)
 
 
 @pytest.mark.parametrize(("mode", "message"), [("crash", "boom: cannot load model"),

@@ -1,0 +1,167 @@
+"""Corrections in sales notes: which value a sentence leaves in force, and the old one
+left out of the memory (English and Chinese).
+
+"The demo isn't Dec 8 anymore, it's Dec 10" -> "The demo is Dec 10"; "650k, not 500k
+as I said" -> "650k"; "went from 500k to 650k" -> "went to 650k"; "不是300万，是350万" ->
+"是350万"; "moved from March 1 to April 15" -> "moved to April 15"; "so Dec 15 is off"
+goes. ``current_amount`` and ``target_date`` pick the value a clause sets. Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from memagent.memory.extract_amounts import Amount, parse_amounts
+from memagent.memory.extract_dates import DateHit, find_dates
+
+RESCHEDULE = re.compile(
+    r"\b(?:moved?|push(?:ed)?|slipp?(?:ed)?|resched\w*|postpone\w*|delay\w*|instead|brought forward)\b"
+    r"|改到|推迟|延到|延期|提前到|挪到|换到",
+    re.I,
+)
+
+
+_TO_DATE = re.compile(
+    r"(?:\bto|\buntil|\btill|\bfor|改到|推迟到|延到|延期到|提前到|挪到|换到|定在|改成)\s*$", re.I
+)
+
+
+def target_date(clause: str, dates: Sequence[DateHit]) -> DateHit:
+    """The date a clause sets: the one a move points to ("moved the workshop to Wednesday
+    next week, Maria has a conflict on the 3rd"), else the last one."""
+    if len(dates) > 1 and RESCHEDULE.search(clause):
+        for d in dates:
+            if _TO_DATE.search(clause[max(0, d.start - 12) : d.start]):
+                return d
+    return dates[-1]
+
+
+_OLD_BEFORE = re.compile(
+    r"(?:[,，]?\s*(?:\b(?:not|instead of|rather than|down from|up from|from|vs\.?|versus)\s+(?:the\s+)?)"
+    r"|(?:[,，]?\s*(?:而不是|不是|之前说的|之前的|原来的|原先的|上次说的|从|由)\s*))$",
+    re.I,
+)
+
+
+_NEGATED = re.compile(
+    r"\b(?:not|instead of|rather than)\s+(?:the\s+)?$|不是\s*$|(?:之前|上次)说的\s*$", re.I
+)
+
+
+_OLD_AFTER = re.compile(
+    r"^\s*(?:as (?:i|we) (?:said|wrote|mentioned|noted|had)(?: (?:before|earlier|last time))?|"
+    r"(?:is|was) (?:wrong|outdated|out of date|old)|不对|是错的|有误|作废|是旧的)",
+    re.I,
+)
+
+
+_OLD = r"(?P<old>[^,;.，；。]{1,30}?)"
+
+
+_REWRITES = [
+    # "The demo isn't Dec 8 anymore, it's Dec 10" / "Decision maker is no longer Tom; it's Ana"
+    (re.compile(r"\b(?:isn'?t|is not|is no longer)\s+" + _OLD + r"(?:\s+any ?more)?\s*[,;]\s*"
+                r"(?:it'?s|it is|but|now|they'?re)\s+", re.I), "is "),
+    # "Not Salesforce - they use HubSpot"
+    (re.compile(r"^\s*(?:no,?\s+)?not\s+" + _OLD + r"\s*[-–—,;:]\s*(?=\S)", re.I), ""),
+    # "Scratch the 400 seats, it's 350 seats"
+    (re.compile(r"\b(?:scratch|forget|ignore)\s+(?:the|that|what i said about)?\s*" + _OLD
+                + r"\s*[-–—,;:]\s*(?:it'?s|make it|it is)\s+", re.I), ""),
+    # "250 stores, not 200"
+    (re.compile(r",?\s*not\s+\d+(?:[.,]\d+)*(?!\d|[.,]\d|\s*(?:k|m|bn|million|billion|万|亿|元|[a-z%$€¥]))", re.I), ""),
+    # "演示不是周二了，改到周四" / "决策人不是王总了，换成李总" / "不是SAP，是Oracle"
+    (re.compile(r"不是" + _OLD + r"了?[，,]\s*(?P<verb>改到|推迟到|延到|提前到|挪到)"), r"\g<verb>"),
+    (re.compile(r"不是" + _OLD + r"了?[，,]\s*(?:换成了?|改成了?|而是|变成了?|是)"), "是"),
+]  # fmt: skip
+
+
+REPLACED = re.compile(
+    "|".join(p.pattern.replace("?P<old>", "?:") for p, _ in _REWRITES[:3])
+    + r"|不是[^，,。]{1,30}?了?[，,]",
+    re.I,
+)
+"""A sentence that replaces an old value: a correction, whatever its opening words."""
+
+
+def replaced_by_new(text: str) -> str:
+    """A sentence that replaces an old value by a new one, with the old value left out
+    ("The demo isn't Dec 8 anymore, it's Dec 10" -> "The demo is Dec 10",
+    "决策人不是王总了，换成李总" -> "决策人是李总"), so no memory keeps the old one."""
+    for pattern, repl in _REWRITES:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def drop_old_values(text: str) -> str:
+    """``text`` without the amounts it marks as no longer true ("650k, not 500k as I said
+    before", "went from 500k to 650k", "不是300万，是350万", "之前说的200万不对"), so a
+    memory never carries the old value beside the new one."""
+    text = _drop_old_dates(text)
+    amounts = parse_amounts(text)
+    if not amounts:
+        return text
+    cuts: list[tuple[int, int]] = []
+    for a in amounts:
+        before = _OLD_BEFORE.search(text[max(0, a.start - 16) : a.start])
+        after = _OLD_AFTER.match(text[a.end :])
+        others = [b for b in amounts if b is not a]
+        negated = (before and _NEGATED.search(before.group(0))) or after
+        if not (negated or (before and others)):
+            continue
+        start = a.start - (len(before.group(0)) if before else 0)
+        end = a.end + (after.end() if after else 0)
+        cuts.append((start, end))
+    for start, end in sorted(cuts, reverse=True):
+        head, tail = text[:start], text[end:]
+        if re.match(r"\s*[,，]\s*(?:而)?是", tail):
+            tail = re.sub(r"^\s*[,，]\s*(?:而)?", "", tail)  # "不是300万，是350万" -> "是350万"
+        head, tail = head.rstrip(), tail.lstrip()
+        text = (
+            head
+            + (" " if re.match(r"[A-Za-z0-9]", tail) and re.search(r"[A-Za-z0-9]$", head) else "")
+            + tail
+        )
+    return text
+
+
+_DATE_FROM = re.compile(r"(?:\bfrom|从|由)\s*$", re.I)
+
+
+_DATE_OFF = re.compile(
+    r"^\s*(?:is (?:off|cancelled|canceled|out|dead)|(?:is )?no longer|any ?more|取消了?|不行了|作废)",
+    re.I,
+)
+
+
+def _drop_old_dates(text: str) -> str:
+    """ "moved from March 1 to April 15" -> "moved to April 15"; "so Dec 15 is off" goes."""
+    dates = find_dates(text, datetime(2026, 1, 1))
+    if len(dates) < 2:
+        return text
+    for d in reversed(dates):
+        before = _DATE_FROM.search(text[max(0, d.start - 6) : d.start])
+        after = _DATE_OFF.match(text[d.end :])
+        if before:
+            text = text[: d.start - len(before.group(0))].rstrip() + " " + text[d.end :].lstrip()
+        elif after:
+            head = re.sub(r"[,，;；]?\s*(?:so|and|因此|所以)?\s*$", "", text[: d.start], flags=re.I)
+            text = head + text[d.end + after.end() :]
+    return text
+
+
+_NEW_VALUE = re.compile(
+    r"(?:\bto|\bnow|\bis now|→|->|调整为|调整到|调到|提到|提高到|增加到|加到|降到|降为|砍到|压到|改为|改成|变成|变为|现在是)"
+    r"了?\s*(?:about|around|roughly|approx\.?|约|大概)?\s*$",
+    re.I,
+)
+
+
+def current_amount(clause: str, amounts: Sequence[Amount]) -> Amount:
+    """The amount a clause leaves in force: "went from 500k to 650k", "从200万提到280万"
+    give the second; otherwise the first."""
+    for a in amounts[1:]:
+        if _NEW_VALUE.search(clause[max(0, a.start - 14) : a.start]):
+            return a
+    return amounts[0]
