@@ -150,6 +150,13 @@ class Settings(BaseSettings):
         "rules", description="Running summary by the small model or by rules only."
     )
 
+    # Sessions, jobs and the CRM: SQLite files under home, or one PostgreSQL database.
+    database_url: SecretStr | None = Field(
+        None,
+        description="postgresql:// URL: sessions (checkpointer), the job outbox and the CRM "
+        "move to this PostgreSQL database together; empty = SQLite files under home.",
+    )
+
     # Background jobs.
     worker: Literal["inprocess", "external"] = "inprocess"
     extract_debounce_s: float = Field(
@@ -174,6 +181,12 @@ class Settings(BaseSettings):
         ge=1,
         description="Attempts of one extraction job before it is dead-lettered (outages of the "
         "store do not count).",
+    )
+    extract_lease_s: float = Field(
+        60.0,
+        gt=0,
+        description="Seconds a worker holds a job; a worker killed mid-job gives it back to "
+        "the others after this.",
     )
 
     # Long-term memory writes.
@@ -221,6 +234,25 @@ class Settings(BaseSettings):
                 raise ValueError("must be an http:// or https:// URL (or empty)")
         return value
 
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _database_url(cls, value: object) -> object:
+        """Empty means unset (SQLite under home); anything else must be a PostgreSQL URL."""
+        raw = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if isinstance(raw, str):
+            raw = raw.strip()
+            if not raw:
+                return None
+            if not raw.startswith(("postgresql://", "postgres://")):
+                raise ValueError("must be a postgresql:// URL (or empty)")
+            return raw
+        return value
+
+    @property
+    def database_dsn(self) -> str | None:
+        """The PostgreSQL URL when sessions, jobs and the CRM live there, else None."""
+        return self.database_url.get_secret_value() if self.database_url else None
+
     @field_validator("store_location", "gguf_path", mode="before")
     @classmethod
     def _optional_path(cls, value: object) -> object:
@@ -263,6 +295,11 @@ class Settings(BaseSettings):
     @property
     def crm_path(self) -> Path:
         return self.home / "crm.sqlite"
+
+    @property
+    def crm_location(self) -> str | Path:
+        """The CRM: the PostgreSQL URL when there is one, else the SQLite file."""
+        return self.database_dsn or self.crm_path
 
 
 def default_settings() -> Settings:

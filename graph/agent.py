@@ -1,4 +1,5 @@
-"""The persistent agent: the graph compiled with the SQLite checkpointer and the store.
+"""The persistent agent: the graph compiled with its checkpointer (SQLite, or PostgreSQL
+with ``MEMAGENT_DATABASE_URL``) and the store.
 
 ``aopen_agent`` (async) and ``open_agent`` (sync, for scripts) open everything one
 process needs — checkpointer, store, job queue, in-process worker, CRM — and close it
@@ -21,6 +22,7 @@ from typing import Any, Literal, TypeVar, cast
 import aiosqlite
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.constants import START
 from langgraph.graph.state import CompiledStateGraph
@@ -31,7 +33,8 @@ from memagent.core.context import Context
 from memagent.core.settings import Settings
 from memagent.graph.builder import LLM, ChatModelFactory, build_default_graph
 from memagent.graph.builder import default_chat_model_factory as _default_factory
-from memagent.graph.jobs import JobQueue
+from memagent.graph.jobs import Outbox, open_queue
+from memagent.graph.pg_sessions import PgTurnLocks, postgres_saver
 from memagent.graph.run_checkpoints import RunScopedSqliteSaver
 from memagent.graph.settings import get_settings
 from memagent.graph.turn_lock import turn_lock
@@ -47,7 +50,7 @@ from memagent.graph.validation import (
     validate_session,
 )
 from memagent.graph.worker import Worker
-from memagent.memory.crm import Crm
+from memagent.memory.crm import Crm, open_crm
 from memagent.memory.working_memory import session_lock
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
@@ -75,12 +78,20 @@ class Agent:
 
     graph: CompiledStateGraph[Any, Any, Any, Any]
     store: BaseStore
-    checkpointer: AsyncSqliteSaver
+    checkpointer: BaseCheckpointSaver[Any]
     settings: Settings
     crm: Crm
     access_log: AccessLog
-    queue: JobQueue | None = None
+    queue: Outbox | None = None
     worker: Worker | None = None
+    turn_locks: PgTurnLocks | None = None
+    """Cross-host turn locks on PostgreSQL; None: the file locks under home."""
+
+    def turn_lock(self, session: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """The lock that keeps one turn of ``session`` at a time across processes."""
+        if self.turn_locks is not None:
+            return self.turn_locks.hold(session)
+        return turn_lock(self.settings.home / "locks", session)
 
 
 @dataclass
@@ -123,14 +134,19 @@ def prepare_home(settings: Settings) -> None:
 @contextlib.asynccontextmanager
 async def checkpointer_factory(
     settings: Settings | None = None, *, read_only: bool = False
-) -> AsyncIterator[AsyncSqliteSaver]:
-    """The SQLite checkpointer at ``settings.checkpoint_path`` (langgraph.json
-    ``checkpointer.path``: an async context manager yielding a saver).
+) -> AsyncIterator[BaseCheckpointSaver[Any]]:
+    """The checkpointer (langgraph.json ``checkpointer.path``: an async context manager
+    yielding a saver): LangGraph's ``AsyncPostgresSaver`` at ``MEMAGENT_DATABASE_URL``,
+    else the SQLite file at ``settings.checkpoint_path``.
 
     ``read_only`` (``sessions list/show``) opens the file with a read-only URI, and a
     missing file as an empty in-memory database, so reading works on a read-only home
     and creates nothing. A file that cannot be opened is a ``StorageError`` naming it."""
     settings = settings or get_settings()
+    if settings.database_dsn:  # read_only: the database's grants decide
+        async with postgres_saver(settings.database_dsn) as pg_saver:
+            yield pg_saver
+        return
     path = settings.checkpoint_path
     if read_only:
         exists = await asyncio.to_thread(path.exists)
@@ -208,13 +224,13 @@ async def _local_llm_lifetime() -> AsyncIterator[None]:
         await asyncio.to_thread(close_local_servers)
 
 
-def _open_queue(settings: Settings) -> JobQueue | None:
-    return JobQueue.for_settings(settings) if settings.extractor != "off" else None
+def _open_queue(settings: Settings) -> Outbox | None:
+    return open_queue(settings) if settings.extractor != "off" else None
 
 
 @contextlib.asynccontextmanager
 async def _aworker(
-    settings: Settings, queue: JobQueue | None, store: BaseStore
+    settings: Settings, queue: Outbox | None, store: BaseStore
 ) -> AsyncIterator[Worker | None]:
     """``_worker`` for async openers: built, started and stopped in a thread."""
     cm = _worker(settings, queue, store)
@@ -226,9 +242,7 @@ async def _aworker(
 
 
 @contextlib.contextmanager
-def _worker(
-    settings: Settings, queue: JobQueue | None, store: BaseStore
-) -> Iterator[Worker | None]:
+def _worker(settings: Settings, queue: Outbox | None, store: BaseStore) -> Iterator[Worker | None]:
     """The in-process extraction worker (``MEMAGENT_WORKER=inprocess``), stopped after
     its current job on exit; unfinished jobs stay in the durable queue."""
     if settings.worker != "inprocess" or queue is None:
@@ -275,9 +289,14 @@ async def aopen_agent(
             **overrides,
         )
         graph = builder.compile(checkpointer=saver, store=store, name="memagent")
-        agent = Agent(
-            graph, store, saver, settings, Crm(settings.crm_path), access_log, queue, worker
+        crm = open_crm(settings.crm_location)
+        stack.callback(crm.close)
+        locks = (
+            await stack.enter_async_context(PgTurnLocks.open(settings.database_dsn))
+            if settings.database_dsn
+            else None
         )
+        agent = Agent(graph, store, saver, settings, crm, access_log, queue, worker, locks)
         try:
             yield agent
         finally:
@@ -329,7 +348,7 @@ async def arun_turn(
     session = uuid.uuid4().hex[:12] if session is None else session
     # One turn at a time per session: a second turn waits here for the whole first one,
     # so it reads the checkpoint the first wrote (no interleaved history, no lost slots).
-    async with session_lock(session), turn_lock(agent.settings.home / "locks", session):
+    async with session_lock(session), agent.turn_lock(session):
         return await _run_turn_locked(
             agent, message, user_id, customer_id, session, on_token, on_saved, prepare
         )

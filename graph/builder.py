@@ -28,7 +28,7 @@ from memagent.core.settings import Settings
 from memagent.core.state import InputState, State
 from memagent.graph.settings import get_settings
 from memagent.graph.tracing import traced
-from memagent.memory.crm import Crm
+from memagent.memory.crm import open_crm
 from memagent.nodes.llm import MAX_TOOL_ROUNDS, ToolRouter, adapter_router, make_llm_node
 from memagent.nodes.query_rewrite import Rewriter, make_rewriter
 from memagent.nodes.recall import AccessLog, RecallNode, make_recall_node
@@ -36,7 +36,7 @@ from memagent.nodes.recall_expand import RecallTuning
 from memagent.nodes.tools import make_tool_node, make_tools
 
 if TYPE_CHECKING:
-    from memagent.graph.jobs import JobQueue
+    from memagent.graph.jobs import Outbox
 
 
 QUERY_REWRITE: Final = "query_rewrite"
@@ -107,7 +107,7 @@ def off_extractor() -> ExtractNode:
     return extract_off
 
 
-def queue_extractor(queue_factory: Callable[[], JobQueue | None]) -> ExtractNode:
+def queue_extractor(queue_factory: Callable[[], Outbox | None]) -> ExtractNode:
     """Enqueue the turn on the durable job queue (opened on first use, not at import)."""
 
     @functools.cache
@@ -128,7 +128,7 @@ def queue_extractor(queue_factory: Callable[[], JobQueue | None]) -> ExtractNode
 
 def make_extractor(
     kind: Literal["llm", "rules", "off"],
-    queue_factory: Callable[[], JobQueue | None],
+    queue_factory: Callable[[], Outbox | None],
     *,
     mode: Literal["auto", "server", "local"] = "local",
     debounce_s: float = 0.0,
@@ -218,7 +218,7 @@ def build_default_graph(
     settings: Settings | None = None,
     *,
     chat_model_factory: ChatModelFactory = default_chat_model_factory,
-    queue_factory: Callable[[], JobQueue | None] | None = None,
+    queue_factory: Callable[[], Outbox | None] | None = None,
     access_log: AccessLog | None = None,
     **overrides: Any,
 ) -> StateGraph[State, Context, InputState, State]:
@@ -231,10 +231,10 @@ def build_default_graph(
     )
     small = functools.cache(lambda: chat_model_factory(settings, small=True))
 
-    def default_queue() -> JobQueue:
-        from memagent.graph.jobs import JobQueue
+    def default_queue() -> Outbox:
+        from memagent.graph.jobs import open_queue
 
-        return JobQueue.for_settings(settings)
+        return open_queue(settings)
 
     access_log = access_log if access_log is not None else AccessLog()
     slots: dict[str, Any] = {
@@ -247,7 +247,7 @@ def build_default_graph(
             debounce_s=settings.extract_debounce_s,
             every_n_turns=settings.extract_every_n_turns,
         ),
-        "tools": make_tools(Crm(settings.crm_path), tuning=tuning),
+        "tools": make_tools(open_crm(settings.crm_location), tuning=tuning),
     }
     slots.update(overrides)
     return build_graph(

@@ -159,7 +159,7 @@ def check_scope(
     """Reject bad input before the service (or anything heavy) is asked; True when the
     customer has a CRM record. The service checks again: this only saves a round trip."""
     from memagent.graph.validation import InvalidMessageError, validate_message, validate_session
-    from memagent.memory.crm import Crm, UnknownScopeError
+    from memagent.memory.crm import UnknownScopeError, open_crm
     from memagent.memory.namespaces import InvalidScopeError
 
     known, problem = True, None
@@ -167,7 +167,11 @@ def check_scope(
         if message is not None:
             validate_message(message)
         validate_session(session)
-        known = Crm(get_settings().crm_path).check_scope(user, customer) is not None
+        crm = open_crm(get_settings().crm_location)
+        try:
+            known = crm.check_scope(user, customer) is not None
+        finally:
+            crm.close()
     except (InvalidMessageError, InvalidScopeError, UnknownScopeError) as exc:
         problem = str(exc)
     except Exception:  # an unreadable CRM: the service reports what it can
@@ -281,13 +285,16 @@ def llm_serve() -> None:
 @app.command()
 def worker() -> None:
     """Run the extraction worker in the foreground (for MEMAGENT_WORKER=external)."""
-    from memagent.graph.jobs import JobQueue
+    from memagent.graph.jobs import open_queue
     from memagent.graph.worker import Worker
+    from memagent.stores.pg import redact_url
 
     settings = get_settings()
     try:
-        runner = Worker.for_settings(settings, queue=JobQueue.for_settings(settings))
-        err.print(f"[dim]worker draining {settings.jobs_path}; Ctrl-C to stop[/]")
+        runner = Worker.for_settings(settings, queue=open_queue(settings))
+        dsn = settings.database_dsn
+        where = redact_url(dsn) if dsn else str(settings.jobs_path)
+        err.print(f"[dim]worker draining {escape(where)}; Ctrl-C to stop[/]")
         runner.run_forever()
     except KeyboardInterrupt:
         pass
@@ -368,13 +375,19 @@ def doctor_rows(
             f"extractor={settings.extractor} worker={settings.worker}",
         )
     )
+    from memagent.graph.doctor_backends import backend_rows, store_row
+
+    rows += backend_rows(settings)
+    rows.append(store_row(settings))
     local = bool(problems) or in_process(settings)
     if local:
         rows.append(("service", "ok", "off: commands run in their own process"))
+    part = "store"
     try:
         b = InProcessBackend(settings) if local else open_backend(settings)
         try:
             rows.append(("store", "ok", str(b.call("store.check"))))
+            part = "jobs"
             counts = b.call("jobs.status", {"limit": 1})["counts"]
             jobs = " ".join(f"{k}={v}" for k, v in counts.items())
             rows.append(("jobs", "warn" if counts.get("dead") else "ok", jobs))
@@ -382,7 +395,8 @@ def doctor_rows(
             b.close()
     except (OpError, Interrupted) as exc:
         why = exc.message if isinstance(exc, OpError) else "interrupted"
-        rows.append(("store", "fail", f"{settings.resolved_store_location()}: {why}"))
+        where = "" if part == "jobs" else f"{settings.resolved_store_location()}: "
+        rows.append((part, "fail", f"{where}{why}"))
     if not local:
         status = ServiceClient(settings).status()
         detail = (

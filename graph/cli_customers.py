@@ -29,6 +29,7 @@ from memagent.memory.crm import (
     InvalidCustomerError,
     UnknownScopeError,
     new_customer,
+    open_crm,
 )
 from memagent.memory.namespaces import InvalidScopeError
 
@@ -46,13 +47,15 @@ def fail(message: str, code: int = 1) -> NoReturn:
 @contextmanager
 def crm() -> Iterator[Crm]:
     """The CRM of this home, with every error a user can meet as one line and an exit code."""
-    path = get_settings().crm_path
+    book = open_crm(get_settings().crm_location)
     try:
-        yield Crm(path)
+        yield book
     except (InvalidCustomerError, InvalidScopeError, UnknownScopeError) as exc:
         fail(str(exc), 2)
     except (sqlite3.Error, OSError) as exc:
-        fail(f"cannot use the CRM at {path}: {exc}")
+        fail(f"cannot use the CRM at {book.where}: {exc}")
+    finally:
+        book.close()
 
 
 def emit(data: Any, as_json: bool, render: Callable[[Any], None]) -> None:

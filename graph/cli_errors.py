@@ -75,8 +75,8 @@ def describe(exc: BaseException) -> tuple[str, int]:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         return f"invalid {where or 'value'}: {first['msg']}", 2
-    if isinstance(exc, sqlite3.Error):
-        return f"database error: {exc}", 1
+    if isinstance(exc, sqlite3.Error) or type(exc).__module__.startswith("psycopg"):
+        return f"database error: {' '.join(str(exc).split())}", 1
     text = str(exc).strip()
     return (f"{type(exc).__name__}: {text}" if text else type(exc).__name__), 1
 

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from memagent.graph.cli_backend import request
-from memagent.graph.jobs import Job, JobQueue
+from memagent.graph.jobs import Job, Outbox
 from memagent.memory.id_prefix import resolve_prefix
 
 app = typer.Typer(no_args_is_help=True, help="Background extraction jobs.")
@@ -42,7 +42,7 @@ class NotDeadError(ValueError):
     """``jobs retry`` of a job that is not dead-lettered."""
 
 
-def retry_jobs(queue: JobQueue, ref: str | None = None) -> dict[str, Any]:
+def retry_jobs(queue: Outbox, ref: str | None = None) -> dict[str, Any]:
     """Requeue every dead job, or the one ``ref`` (its id or a unique prefix) names.
 
     ``IdNotFoundError`` / ``AmbiguousIdError`` for a reference that names no job or
@@ -57,10 +57,10 @@ def retry_jobs(queue: JobQueue, ref: str | None = None) -> dict[str, Any]:
     return {"requeued": queue.retry_dead(jid), "ids": [jid]}
 
 
-def status_report(queue: JobQueue, *, limit: int = 20) -> dict[str, Any]:
+def status_report(queue: Outbox, *, limit: int = 20) -> dict[str, Any]:
     """Counts per status, the oldest pending jobs and the dead letters."""
     return {
-        "path": str(queue.path),
+        "path": queue.where,
         "counts": queue.counts(),
         "next_due": queue.next_due(),
         "pending": [_job(j) for j in queue.jobs("pending", limit)],

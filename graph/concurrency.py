@@ -23,7 +23,10 @@ Compare-and-set (correctness; no lock is needed for these invariants)
   leases a row with a fresh ``lease_token``; ``complete``/``fail``/``release`` only
   act on the row while that token is still theirs. A worker killed mid-job loses the
   lease when it expires and the job is claimed again (at-least-once; exactly-once
-  effect comes from record ids derived from the job id).
+  effect comes from record ids derived from the job id). On PostgreSQL
+  (``graph.jobs_pg``) the claim is ``FOR UPDATE SKIP LOCKED`` on the oldest due row and
+  a submit locks its session's pending rows ``FOR UPDATE`` under a per-session advisory
+  lock, so a job is either superseded or claimed, never both, across hosts.
 
 Locks (each protects something compare-and-set does not cover)
 - ``JobQueue.lock(name)`` (a row in the queue's ``locks`` table; threads and
@@ -31,7 +34,12 @@ Locks (each protects something compare-and-set does not cover)
   scope lock ``user/customer/facts`` for a whole job. With compare-and-set it only
   avoids conflicts and retries (the two-process test passes without it); for a store
   without the extensions (``InMemoryStore``, a Postgres store) it is the only guard
-  of the write path's read-check-write. Kept for that reason.
+  of the write path's read-check-write. Kept for that reason. On PostgreSQL it is a
+  session-level advisory lock, dropped by the server when its holder's connection dies.
+- Turn locks across hosts (``graph.pg_sessions.PgTurnLocks``, with
+  ``MEMAGENT_DATABASE_URL``): an advisory lock per session held by a connection of its
+  own pool, so agents on several hosts take a session's turns one at a time; without
+  the URL ``graph.turn_lock`` (an ``flock`` under home) does this on one host.
 - ``stores.write_cas.local_lock(name)`` (process-local, one ``threading.Lock`` per
   name): the default scope lock when no queue lock is given, and the guard of
   ``write_episode``'s read-merge-write of a session transcript and of

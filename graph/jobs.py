@@ -1,4 +1,4 @@
-"""Durable outbox of extraction jobs (SQLite, WAL).
+"""Durable outbox of extraction jobs (SQLite, WAL; PostgreSQL in ``jobs_pg``).
 
 Why an outbox: the reply must never wait for extraction, and a job must not be
 lost when the process dies. The graph only appends a row here; a worker (a
@@ -26,10 +26,10 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from memagent.core.types import Job, Turn
 from memagent.stores.file_access import connect_readonly, open_failure, require_writable
@@ -89,16 +89,129 @@ def backoff_s(attempts: int, base_s: float, cap_s: float) -> float:
     return float(min(cap_s, base_s * (2 ** max(0, attempts - 1))))
 
 
-def _turn_ref(turn: Turn) -> str:
+def turn_ref(turn: Turn) -> str:
     """A message's id, or a hash of its content when the message has none."""
     return turn.id or "h" + hashlib.sha256(turn.content.encode()).hexdigest()[:16]
+
+
+def carry_turns(pending: Sequence[Sequence[Turn]], turns: Sequence[Turn]) -> list[Turn]:
+    """The turns a new job covers: those of the thread's pending jobs it supersedes (oldest
+    first, each message once) followed by the new ones."""
+    seen = {t.id for t in turns if t.id}
+    carried: list[Turn] = []
+    for old in pending:
+        for t in old:
+            if not t.id or t.id not in seen:
+                carried.append(t)
+                if t.id:
+                    seen.add(t.id)
+    return carried + list(turns)
+
+
+def plan_due(
+    *,
+    now: float,
+    since: int,
+    trigger: str,
+    urgent: bool,
+    superseded: Sequence[tuple[float, str]],
+    delay_s: float,
+    every_n_turns: int,
+) -> tuple[float, str, bool]:
+    """When a new job is due, why (its ``trigger``), and whether it is due now.
+
+    ``since``: turns of the thread waiting since its last due job, this one included;
+    ``superseded``: (run_at, trigger) of the pending jobs it replaces. Due now when
+    urgent, every N waiting turns, or without a debounce; a superseded triggered job's
+    earlier due time is kept, so debouncing never postpones an urgent job."""
+    reasons = [trigger] if trigger else []
+    if since >= every_n_turns:
+        reasons.append(f"every_{every_n_turns}_turns")
+    due_now = urgent or since >= every_n_turns or delay_s == 0
+    run_at = now if due_now else now + delay_s
+    for old_run_at, old_trigger in superseded:
+        run_at = min(run_at, max(now, old_run_at)) if old_trigger else run_at
+    return run_at, ",".join(reasons), due_now
+
+
+class Outbox(Protocol):
+    """What the graph, the worker and the CLI use of a job outbox: the SQLite
+    ``JobQueue`` and the PostgreSQL ``memagent.graph.jobs_pg.PgJobQueue`` both keep
+    the guarantees in this module's docstring (``tests/conformance/test_job_queue.py``)."""
+
+    delay_s: float
+    every_n_turns: int
+    max_attempts: int
+    lease_s: float
+    clock: Callable[[], float]
+
+    @property
+    def where(self) -> str:
+        """Where the outbox lives, for people (a file, or a URL without its password)."""
+        ...
+
+    def submit(
+        self,
+        *,
+        thread_id: str,
+        user_id: str,
+        customer_id: str,
+        turns: Sequence[Turn],
+        trigger: str = "",
+        urgent: bool = False,
+    ) -> Job: ...
+    def claim(
+        self, *, lease_s: float | None = None, include_delayed: bool = False
+    ) -> Job | None: ...
+    def heartbeat(self, job: Job, *, lease_s: float | None = None) -> None: ...
+    def complete(self, job: Job, result: dict[str, Any] | None = None) -> bool: ...
+    def save_result(self, job: Job, result: dict[str, Any]) -> None: ...
+    def release(self, job: Job, *, delay_s: float, error: str) -> bool: ...
+    def fail(self, job: Job, error: str) -> str: ...
+    def lock(
+        self, name: str, *, ttl_s: float = 30.0, timeout_s: float = 60.0
+    ) -> AbstractContextManager[None]: ...
+    def add_listener(self, callback: Callable[[], None]) -> None: ...
+    def get(self, jid: str) -> Job | None: ...
+    def ids(self, status: str | None = None) -> list[str]: ...
+    def counts(self) -> dict[str, int]: ...
+    def jobs(self, status: str | None = None, limit: int = 100) -> list[Job]: ...
+    def dead_letters(self, limit: int = 100) -> list[Job]: ...
+    def outstanding(self) -> int: ...
+    def next_due(self) -> float | None: ...
+    def retry_dead(self, jid: str | None = None) -> int: ...
+    def delete_scope(self, user_id: str, customer_id: str | None = None) -> int: ...
+    def purge_finished(self, older_than_s: float) -> int: ...
+    def close(self) -> None: ...
+
+
+def queue_kwargs(settings: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The settings' debounce, every-N-turns trigger, attempts and lease (``MEMAGENT_EXTRACT_*``)
+    under explicit ``kwargs``."""
+    kwargs.setdefault("delay_s", float(getattr(settings, "extract_debounce_s", 0.0)))
+    kwargs.setdefault("every_n_turns", int(getattr(settings, "extract_every_n_turns", 4)))
+    kwargs.setdefault("max_attempts", int(getattr(settings, "extract_max_attempts", 5)))
+    kwargs.setdefault("lease_s", float(getattr(settings, "extract_lease_s", 60.0)))
+    return kwargs
+
+
+def open_queue(settings: Any, **kwargs: Any) -> Outbox:
+    """The outbox the settings name: PostgreSQL at ``MEMAGENT_DATABASE_URL``, else the
+    SQLite file under home (``JobQueue.for_settings``). Explicit ``kwargs`` win."""
+    dsn = getattr(settings, "database_dsn", None)
+    if dsn:
+        from memagent.graph.jobs_pg import PgJobQueue
+
+        kwargs.pop("read_only", None)  # the database's grants decide what can be written
+        return PgJobQueue(dsn, **queue_kwargs(settings, kwargs))
+    return JobQueue.for_settings(settings, **kwargs)
 
 
 def _turns_from_json(raw: str) -> list[Turn]:
     return [Turn(**t) for t in json.loads(raw)]
 
 
-def _row_to_job(row: sqlite3.Row) -> Job:
+def row_to_job(row: sqlite3.Row | Mapping[str, Any]) -> Job:
     return Job(
         id=row["id"],
         thread_id=row["thread_id"],
@@ -174,10 +287,11 @@ class JobQueue:
     def for_settings(cls, settings: Any, **kwargs: Any) -> JobQueue:
         """The outbox at ``settings.jobs_path`` with the settings' debounce, every-N-turns
         trigger and attempts (``MEMAGENT_EXTRACT_*``); explicit ``kwargs`` win."""
-        kwargs.setdefault("delay_s", float(getattr(settings, "extract_debounce_s", 0.0)))
-        kwargs.setdefault("every_n_turns", int(getattr(settings, "extract_every_n_turns", 4)))
-        kwargs.setdefault("max_attempts", int(getattr(settings, "extract_max_attempts", 5)))
-        return cls(settings.jobs_path, **kwargs)
+        return cls(settings.jobs_path, **queue_kwargs(settings, kwargs))
+
+    @property
+    def where(self) -> str:
+        return str(self.path)
 
     # -- connections ---------------------------------------------------------
 
@@ -261,21 +375,13 @@ class JobQueue:
                 "SELECT * FROM jobs WHERE thread_id=? AND status='pending' ORDER BY created_at",
                 (thread_id,),
             ).fetchall()
-            seen = {t.id for t in turns if t.id}
-            carried: list[Turn] = []
-            for row in old:
-                for t in _turns_from_json(row["turns"]):
-                    if not t.id or t.id not in seen:
-                        carried.append(t)
-                        if t.id:
-                            seen.add(t.id)
-            all_turns = carried + list(turns)
-            first_id = _turn_ref(all_turns[0])
-            last_id = _turn_ref(all_turns[-1])
+            all_turns = carry_turns([_turns_from_json(r["turns"]) for r in old], turns)
+            first_id = turn_ref(all_turns[0])
+            last_id = turn_ref(all_turns[-1])
             jid = job_id(thread_id, first_id, last_id)
             existing = conn.execute("SELECT * FROM jobs WHERE id=?", (jid,)).fetchone()
             if existing is not None:
-                return _row_to_job(existing)
+                return row_to_job(existing)
             conn.execute(
                 "INSERT INTO thread_turns(thread_id, since_run) VALUES(?, 1) "
                 "ON CONFLICT(thread_id) DO UPDATE SET since_run = since_run + 1",
@@ -284,13 +390,9 @@ class JobQueue:
             since = conn.execute(
                 "SELECT since_run FROM thread_turns WHERE thread_id=?", (thread_id,)
             ).fetchone()[0]
-            reasons = [trigger] if trigger else []
-            if since >= self.every_n_turns:
-                reasons.append(f"every_{self.every_n_turns}_turns")
-            due_now = urgent or since >= self.every_n_turns or self.delay_s == 0
-            run_at = now if due_now else now + self.delay_s
-            for row in old:
-                run_at = min(run_at, max(now, row["run_at"])) if row["trigger"] else run_at
+            run_at, reasons, due_now = self.plan_due(
+                now, since, trigger, urgent, [(r["run_at"], r["trigger"]) for r in old]
+            )
             if due_now:
                 conn.execute("UPDATE thread_turns SET since_run=0 WHERE thread_id=?", (thread_id,))
             conn.execute(
@@ -310,7 +412,7 @@ class JobQueue:
                     first_id,
                     last_id,
                     json.dumps([t.to_dict() for t in all_turns], ensure_ascii=False),
-                    ",".join(reasons),
+                    reasons,
                     self.max_attempts,
                     run_at,
                     now,
@@ -320,7 +422,17 @@ class JobQueue:
             row = conn.execute("SELECT * FROM jobs WHERE id=?", (jid,)).fetchone()
         for cb in list(self._listeners):
             cb()
-        return _row_to_job(row)
+        return row_to_job(row)
+
+    def plan_due(
+        self, now: float, since: int, trigger: str, urgent: bool,
+        superseded: Sequence[tuple[float, str]],
+    ) -> tuple[float, str, bool]:  # fmt: skip
+        """``plan_due`` with this queue's debounce and every-N-turns trigger."""
+        return plan_due(
+            now=now, since=since, trigger=trigger, urgent=urgent, superseded=superseded,
+            delay_s=self.delay_s, every_n_turns=self.every_n_turns,
+        )  # fmt: skip
 
     # -- consumer ------------------------------------------------------------
 
@@ -353,8 +465,10 @@ class JobQueue:
                         (now, row["id"]),
                     )
             row = conn.execute(
-                "SELECT * FROM jobs WHERE status='pending'"
+                "SELECT * FROM jobs c WHERE status='pending'"
                 " AND (run_at <= ? OR (? AND last_error IS NULL))"
+                " AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.thread_id=c.thread_id"
+                " AND r.status='running')"
                 " ORDER BY run_at, created_at LIMIT 1",
                 (now, int(include_delayed)),
             ).fetchone()
@@ -367,7 +481,7 @@ class JobQueue:
                 (now + lease, token, now, row["id"]),
             )
             row = conn.execute("SELECT * FROM jobs WHERE id=?", (row["id"],)).fetchone()
-        return _row_to_job(row)
+        return row_to_job(row)
 
     def heartbeat(self, job: Job, *, lease_s: float | None = None) -> None:
         """Extend a running job's lease (long LLM calls)."""
@@ -479,7 +593,7 @@ class JobQueue:
 
     def get(self, jid: str) -> Job | None:
         row = self._conn().execute("SELECT * FROM jobs WHERE id=?", (jid,)).fetchone()
-        return _row_to_job(row) if row else None
+        return row_to_job(row) if row else None
 
     def ids(self, status: str | None = None) -> list[str]:
         """Every job id (of one status), for resolving a shortened id."""
@@ -506,7 +620,7 @@ class JobQueue:
             args = (status,)
         sql += " ORDER BY created_at LIMIT ?"
         rows = self._conn().execute(sql, (*args, limit)).fetchall()
-        return [_row_to_job(r) for r in rows]
+        return [row_to_job(r) for r in rows]
 
     def dead_letters(self, limit: int = 100) -> list[Job]:
         return self.jobs("dead", limit)

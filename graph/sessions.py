@@ -1,25 +1,39 @@
 """Sessions as the CLI shows them, read through a compiled graph and its checkpointer.
 
 Shared by the library helpers in ``memagent.graph.agent`` (which open their own
-checkpointer) and the per-home service (which reads through the agent it owns).
+checkpointer) and the per-home service (which reads through the agent it owns). Only the
+checkpointer's public API is used (``alist``, ``aget_tuple`` through the graph,
+``adelete_thread``), never SQL on its tables, so this works on every saver: SQLite,
+PostgreSQL, or any other LangGraph checkpointer.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 
 Graph = CompiledStateGraph[Any, Any, Any, Any]
 
 
-async def session_rows(graph: Graph, saver: AsyncSqliteSaver) -> list[dict[str, Any]]:
+Saver = BaseCheckpointSaver[Any]
+
+
+async def session_threads(saver: Saver, scope: dict[str, str] | None = None) -> list[str]:
+    """The thread id of every session (whose checkpoint metadata matches ``scope``), each
+    once, newest first as the saver lists them."""
+    threads: dict[str, None] = {}
+    async for item in saver.alist(None, filter=scope or None):
+        conf = item.config["configurable"]
+        if not conf.get("checkpoint_ns"):
+            threads.setdefault(str(conf["thread_id"]))
+    return list(threads)
+
+
+async def session_rows(graph: Graph, saver: Saver) -> list[dict[str, Any]]:
     """Every session with its scope, turn count and last user message."""
-    async with saver.conn.execute(
-        "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
-    ) as cursor:
-        threads = [str(r[0]) async for r in cursor]
+    threads = await session_threads(saver)
     rows: list[dict[str, Any]] = []
     for thread in threads:
         config: Any = {"configurable": {"thread_id": thread}}
@@ -40,14 +54,14 @@ async def session_rows(graph: Graph, saver: AsyncSqliteSaver) -> list[dict[str, 
 
 
 async def delete_scope_sessions(
-    graph: Graph, saver: AsyncSqliteSaver, user_id: str, customer_id: str | None = None
+    graph: Graph, saver: Saver, user_id: str, customer_id: str | None = None
 ) -> int:
-    """Delete the sessions of a user, or of one of their customers (forget)."""
-    doomed = [
-        row["session"]
-        for row in await session_rows(graph, saver)
-        if row["user_id"] == user_id and (customer_id is None or row["customer_id"] == customer_id)
-    ]
+    """Delete the sessions of a user, or of one of their customers (forget): every thread
+    with a checkpoint of that scope (a session's scope never changes)."""
+    scope = {"user_id": user_id}
+    if customer_id is not None:
+        scope["customer_id"] = customer_id
+    doomed = await session_threads(saver, scope)
     for thread in doomed:
         await saver.adelete_thread(thread)
     return len(doomed)

@@ -37,7 +37,7 @@ from memagent.graph.extraction_steps import (
     is_outage,
     with_times,
 )
-from memagent.graph.jobs import Job, JobQueue
+from memagent.graph.jobs import Job, Outbox
 from memagent.memory.extractors import Extractor, rules_extractor
 from memagent.memory.forgetting import DecayPolicy, digest_candidates, maintain
 from memagent.memory.write_path import Candidate, WriteConfig
@@ -76,7 +76,7 @@ class Worker:
 
     def __init__(
         self,
-        queue: JobQueue,
+        queue: Outbox,
         store: BaseStore | None = None,
         *,
         store_factory: StoreFactory | None = None,
@@ -118,7 +118,7 @@ class Worker:
         queue.add_listener(self._wake.set)
 
     @classmethod
-    def for_settings(cls, settings: Settings, *, queue: JobQueue, store: BaseStore | None = None,
+    def for_settings(cls, settings: Settings, *, queue: Outbox, store: BaseStore | None = None,
                      **kwargs: Any) -> Worker:  # fmt: skip
         """The worker the settings ask for (``MEMAGENT_EXTRACTOR=rules|llm``), merging near
         duplicates above ``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``; explicit ``kwargs`` win."""
@@ -230,7 +230,10 @@ class Worker:
         report = report if report is not None else DrainReport()
         report.jobs += 1
         try:
-            with self._process_lock if self._store_factory else contextlib.nullcontext():
+            with (
+                self._process_lock if self._store_factory else contextlib.nullcontext(),
+                self._heartbeat(job),
+            ):
                 result = self.process(job)
         except Exception as exc:
             if is_outage(exc):
@@ -247,6 +250,30 @@ class Worker:
         report.done += 1
         report.actions.update(result.get("actions", {}))
         return True
+
+    @contextlib.contextmanager
+    def _heartbeat(self, job: Job) -> Iterator[None]:
+        """Extend the job's lease every third of it while the job runs, so a job slower
+        than its lease (a slow store or model) is not claimed again by another worker
+        meanwhile; a worker that dies stops extending it, and the lease expires."""
+        interval = max(0.05, self.queue.lease_s / 3)
+        stop = threading.Event()
+
+        def beat() -> None:
+            while not stop.wait(interval):
+                try:
+                    self.queue.heartbeat(job)
+                except Exception as exc:  # lost the lease, or the queue is down: stop
+                    log.warning("job %s: lease not extended: %r", job.id, exc)
+                    return
+
+        thread = threading.Thread(target=beat, name="memagent-heartbeat", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
 
     # -- draining and the background loop ----------------------------------------
 

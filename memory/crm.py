@@ -1,4 +1,7 @@
-"""A small local CRM (SQLite): customers, their contacts, stages and deals, and commitments.
+"""A small CRM: customers, their contacts, stages and deals, and commitments.
+
+SQLite under home by default; ``PgCrm`` (``memagent.memory.crm_pg``) keeps the same
+tables in PostgreSQL when ``MEMAGENT_DATABASE_URL`` is set (``open_crm`` picks).
 
 Seeded with demo accounts on first open so the assistant has something to work with
 offline; ``memagent customers add`` adds real ones. The CRM is not a gate: any valid
@@ -15,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import astuple, dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
 from memagent.memory.namespaces import check_id, namespace
 from memagent.stores.file_access import require_writable
@@ -113,12 +117,38 @@ class Commitment:
     created_at: str
 
 
+def open_crm(location: Path | str) -> Crm:
+    """The CRM at ``location``: a ``postgresql://`` URL or an SQLite file path."""
+    if isinstance(location, str) and location.startswith(("postgresql://", "postgres://")):
+        from memagent.memory.crm_pg import PgCrm
+
+        return PgCrm(location)
+    return Crm(location)
+
+
 class Crm:
-    """The CRM database at ``path`` (created and seeded on first use)."""
+    """The CRM database at ``path`` (created and seeded on first use).
+
+    SQL is written once with ``?`` placeholders; a backend with another paramstyle
+    rewrites them in ``_q``."""
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self._ready = False
+
+    @property
+    def where(self) -> str:
+        """Where the CRM lives, for messages."""
+        return str(self.path)
+
+    def _q(self, sql: str) -> str:
+        return sql
+
+    def close(self) -> None:
+        """Nothing held between calls (each call opens and closes its connection)."""
+
+    def _is_duplicate(self, exc: BaseException) -> bool:
+        return isinstance(exc, sqlite3.IntegrityError)
 
     def _setup(self) -> None:
         """Create and seed the database on first use (not at import or construction)."""
@@ -136,7 +166,7 @@ class Crm:
         self._ready = True
 
     @contextmanager
-    def _conn(self) -> Iterator[sqlite3.Connection]:
+    def _conn(self) -> Iterator[Any]:
         if not self._ready:
             self._setup()
         db = sqlite3.connect(self.path, timeout=10)
@@ -148,12 +178,16 @@ class Crm:
 
     def customers(self) -> list[Customer]:
         with self._conn() as db:
-            return [Customer(*r) for r in db.execute("SELECT * FROM customers ORDER BY id")]
+            return [
+                Customer(*r) for r in db.execute(self._q("SELECT * FROM customers ORDER BY id"))
+            ]
 
     def find(self, customer_id: str) -> Customer | None:
         """The CRM record of ``customer_id``, or None when the account has none."""
         with self._conn() as db:
-            row = db.execute("SELECT * FROM customers WHERE id = ?", (customer_id,)).fetchone()
+            row = db.execute(
+                self._q("SELECT * FROM customers WHERE id = ?"), (customer_id,)
+            ).fetchone()
         return None if row is None else Customer(*row)
 
     def customer(self, customer_id: str) -> Customer:
@@ -173,23 +207,29 @@ class Crm:
     def add(self, customer: Customer) -> Customer:
         """Add an account (fields checked by ``new_customer``); refuses an existing id.
         A CRM that cannot be written is a ``StorageError`` naming the file and why."""
-        require_writable(self.path)
-        with self._conn() as db:
-            try:
+        self._require_writable()
+        try:
+            with self._conn() as db:
                 db.execute(
-                    "INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?)", astuple(customer)
+                    self._q("INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+                    astuple(customer),
                 )
-            except sqlite3.IntegrityError as exc:
-                raise InvalidCustomerError(
-                    f"customer {customer.id!r} is already in the CRM"
-                ) from exc
+        except Exception as exc:
+            if not self._is_duplicate(exc):
+                raise
+            raise InvalidCustomerError(f"customer {customer.id!r} is already in the CRM") from exc
         return customer
+
+    def _require_writable(self) -> None:
+        require_writable(self.path)
 
     def open_commitments(self, user_id: str, customer_id: str) -> list[Commitment]:
         with self._conn() as db:
             rows = db.execute(
-                "SELECT * FROM commitments WHERE user_id = ? AND customer_id = ? "
-                "AND status = 'open' ORDER BY due_date, id",
+                self._q(
+                    "SELECT * FROM commitments WHERE user_id = ? AND customer_id = ? "
+                    "AND status = 'open' ORDER BY due_date, id"
+                ),
                 (user_id, customer_id),
             ).fetchall()
         return [Commitment(*r) for r in rows]
@@ -210,12 +250,14 @@ class Crm:
         namespace(user_id, customer_id)  # any valid account, in the CRM or not
         now = datetime.now(UTC).isoformat()
         with self._conn() as db:
-            cur = db.execute(
-                "INSERT INTO commitments (user_id, customer_id, description, due_date, "
-                "status, created_at) VALUES (?, ?, ?, ?, 'open', ?)",
+            row = db.execute(
+                self._q(
+                    "INSERT INTO commitments (user_id, customer_id, description, due_date, "
+                    "status, created_at) VALUES (?, ?, ?, ?, 'open', ?) RETURNING id"
+                ),
                 (user_id, customer_id, description, due, now),
-            )
-            new_id = int(cur.lastrowid or 0)
+            ).fetchone()
+            new_id = int(row[0])
         return Commitment(new_id, user_id, customer_id, description, due, "open", now)
 
 

@@ -77,3 +77,36 @@ def _root_handler_filters() -> Iterator[None]:
     for handler in logging.getLogger().handlers:
         for f in [f for f in handler.filters if f not in before.get(handler, [])]:
             handler.removeFilter(f)
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+@pytest.fixture(scope="session")
+def pg_admin_url() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster for the session (``tests/support/pg_cluster.py``).
+
+    Without PostgreSQL on the machine the PostgreSQL cases skip, saying why; in CI
+    (``CI=true``) they fail instead, so CI never silently drops them."""
+    from pg_cluster import PgUnavailable, throwaway_cluster
+
+    cm = throwaway_cluster()
+    try:
+        url = cm.__enter__()
+    except PgUnavailable as exc:
+        if in_ci():
+            pytest.fail(f"CI=true and PostgreSQL could not be started: {exc}", pytrace=False)
+        pytest.skip(f"PostgreSQL not available ({exc}); CI=true turns this into a failure")
+    try:
+        yield url
+    finally:
+        cm.__exit__(None, None, None)
+
+
+@pytest.fixture
+def pg_url(pg_admin_url: str) -> str:
+    """A fresh, empty database on the session's cluster."""
+    from pg_cluster import create_database
+
+    return create_database(pg_admin_url)

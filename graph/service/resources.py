@@ -16,13 +16,14 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
 from memagent.graph.agent import Agent, aopen_agent, checkpointer_factory, store_factory
 from memagent.graph.builder import build_default_graph
-from memagent.graph.jobs import JobQueue
+from memagent.graph.jobs import Outbox, open_queue
 from memagent.graph.sessions import Graph
 from memagent.graph.settings import Settings
 from memagent.stores.file_access import require_writable, unwritable_reason
@@ -47,8 +48,8 @@ class Resources:
         self._lock = asyncio.Lock()
         self._agent: Agent | None = None
         self._store: BaseStore | None = None
-        self._queue: JobQueue | None = None
-        self._sessions: tuple[Graph, AsyncSqliteSaver] | None = None
+        self._queue: Outbox | None = None
+        self._sessions: tuple[Graph, BaseCheckpointSaver[Any]] | None = None
         self.read_only = unwritable_reason(settings.home) is not None
         """The home cannot be written: everything opens read-only."""
 
@@ -87,21 +88,21 @@ class Resources:
                 )
             return self._store
 
-    def queue(self, *, write: bool = False) -> JobQueue:
+    def queue(self, *, write: bool = False) -> Outbox:
         """The job queue; ``write``: the request will change it."""
-        if write and self.read_only:
+        if write and self.read_only and not self.settings.database_dsn:
             _require_writable(self.settings.jobs_path)
         if self._agent is not None and self._agent.queue is not None:
             return self._agent.queue
         if self._queue is None:
-            self._queue = JobQueue.for_settings(self.settings, read_only=self.read_only)
+            self._queue = open_queue(self.settings, read_only=self.read_only)
             self._stack.callback(self._queue.close)
         return self._queue
 
-    async def sessions(self, *, write: bool = False) -> tuple[Graph, AsyncSqliteSaver]:
+    async def sessions(self, *, write: bool = False) -> tuple[Graph, BaseCheckpointSaver[Any]]:
         """A graph to read checkpointed sessions with, and its checkpointer; ``write``:
         the request will change sessions."""
-        if write and self.read_only:
+        if write and self.read_only and not self.settings.database_dsn:
             await asyncio.to_thread(_require_writable, self.settings.checkpoint_path)
         if self._agent is not None:
             return self._agent.graph, self._agent.checkpointer

@@ -83,6 +83,8 @@ def invalid_values(tmp: Path) -> dict[str, str]:
         "llm_timeout": "0",
         "prefix_reuse": "maybe",
         "qdrant_url": "localhost:6333",
+        "database_url": "mysql://localhost/memagent",
+        "extract_lease_s": "0",
         "qdrant_timeout_s": "0",
         "qdrant_retries": "0",
         "store_location": str(a_file),
