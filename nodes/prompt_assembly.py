@@ -24,12 +24,10 @@ without a graph.
 from __future__ import annotations
 
 import functools
-import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -37,7 +35,6 @@ from langgraph.runtime import Runtime
 
 from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
-from memagent.core.redact import PLACEHOLDER_RE
 from memagent.core.settings import Settings, default_settings
 from memagent.core.state import State
 from memagent.llm.tokens import (
@@ -49,7 +46,6 @@ from memagent.llm.tokens import (
     count_tokens,
     truncate_to_tokens,
 )
-from memagent.memory.poison import assess, screen_for_prompt
 from memagent.memory.working_memory import (
     StaleVersionError,
     WorkingMemory,
@@ -60,6 +56,27 @@ from memagent.memory.working_memory import (
     superseded,
 )
 from memagent.memory.working_rules import rules_patch
+from memagent.nodes.briefing import (
+    MAX_BRIEFING_CHARS as MAX_BRIEFING_CHARS,
+)
+from memagent.nodes.briefing import (
+    MAX_BRIEFING_ITEMS as MAX_BRIEFING_ITEMS,
+)
+from memagent.nodes.briefing import (
+    briefing_line as briefing_line,
+)
+from memagent.nodes.briefing import (
+    episode_line as episode_line,
+)
+from memagent.nodes.briefing import (
+    format_briefing as format_briefing,
+)
+from memagent.nodes.briefing import (
+    with_briefing as with_briefing,
+)
+from memagent.nodes.briefing import (
+    without_briefing as without_briefing,
+)
 from memagent.nodes.messages import stamp_missing
 from memagent.nodes.summary import (
     bound_summary,
@@ -71,24 +88,15 @@ from memagent.nodes.summary import (
 )
 from memagent.nodes.trimming import trim_messages
 from memagent.prompts.prompt_assembly import (
-    BRIEFING_CLOSE,
-    BRIEFING_HEADER,
-    BRIEFING_OPEN,
-    BRIEFING_RULES,
-    EPISODE_QUOTE,
     INPUT_SHORTENED,
     SECTION_SEPARATOR,
     SUMMARY_HEADER,
-    UNCONFIRMED,
     WITH_BRIEFING,
-    WITHHELD,
 )
 from memagent.prompts.system import SYSTEM_PROMPT
 
 logger = memagent_logger(__name__)
 
-MAX_BRIEFING_ITEMS = 8
-MAX_BRIEFING_CHARS = 150
 LOW_WATERMARK = 0.6
 """When the recent window overflows it is cut to this fraction of its cap, so
 turns are evicted (and summarised) in batches, not one every turn."""
@@ -119,100 +127,6 @@ class Assembled:
     """The current input did not fit and the prompt holds a shortened copy."""
 
 
-def _withheld(match: re.Match[str]) -> str:
-    return WITHHELD.get(match.group(1), "[withheld]")
-
-
-def _clean(text: str) -> str:
-    """One line, with the briefing delimiters defused so data cannot close the block and
-    redaction placeholders shown as withheld values (never a code to repeat)."""
-    text = PLACEHOLDER_RE.sub(_withheld, " ".join(text.split()))
-    for marker in (BRIEFING_OPEN, BRIEFING_CLOSE, "<<<", ">>>"):
-        text = text.replace(marker, "‹‹" if "<" in marker else "››")
-    return text
-
-
-def _item_value(item: Mapping[str, Any], *names: str) -> Any:
-    raw = item.get("value")
-    inner: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
-    for name in names:
-        for source in (item, inner):
-            value = source.get(name)
-            if value not in (None, ""):
-                return value
-    return None
-
-
-def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHARS) -> str | None:
-    """``- "demo agreed for next Wednesday" (commitment, 2026-01-12)``: the content quoted
-    first (what the model should state), then what kind of note it is and its date; a
-    pending fact is tagged ``unconfirmed``. Plain facts carry no kind tag."""
-    content = _item_value(item, "content", "text", "memory")
-    if not isinstance(content, str) or not content.strip():
-        return None
-    content = _clean(content)
-    if len(content) > max_chars:
-        content = content[: max_chars - 1].rstrip() + "…"
-    if _item_value(item, "origin") == "episode":
-        return episode_line(content, _item_value(item, "date"))
-    tags = []
-    if _item_value(item, "status") in ("unconfirmed", "pending"):
-        tags.append(UNCONFIRMED)
-    kind = _item_value(item, "type", "kind")
-    if isinstance(kind, str) and kind not in ("fact", "status"):
-        tags.append(_clean(kind)[:20])
-    when = _item_value(item, "event_time", "date", "valid_from", "created_at")
-    if isinstance(when, datetime | date):
-        when = when.isoformat()
-    if isinstance(when, str):
-        tags.append(when[:10])
-    suffix = f" ({', '.join(tags)})" if tags else ""
-    return f"- {json.dumps(content, ensure_ascii=False)}{suffix}"
-
-
-def episode_line(content: str, when: Any) -> str:
-    """``- 2026-11-03, you wrote: "…"``: an episode is a dated quote of the user, not a
-    fact (``memagent.memory.episodes``)."""
-    day = when.isoformat()[:10] if isinstance(when, datetime | date) else str(when or "")[:10]
-    quoted = json.dumps(content, ensure_ascii=False)
-    return "- " + (EPISODE_QUOTE.format(date=day, quote=quoted) if day else quoted)
-
-
-def _reads_as_order(content: str, origin: Any) -> bool:
-    """A recalled note that reads as an order to the assistant. An episode (the user's own
-    chat turn, screened by the rules when written) is judged by the rules only: the n-gram
-    judge, trained on notes, reads a third of ordinary chat turns as orders."""
-    if origin == "episode":
-        return assess(content).reason is not None
-    return screen_for_prompt(content) is not None
-
-
-def format_briefing(
-    items: Sequence[Mapping[str, Any]], *, max_tokens: int, max_items: int = MAX_BRIEFING_ITEMS
-) -> tuple[str, int]:
-    """The briefing section and how many items it holds (best items first, as given;
-    facts, the current state, before episodes, the dated quotes)."""
-    lines: list[str] = []
-    for item in sorted(items, key=lambda i: _item_value(i, "origin") == "episode"):
-        content = _item_value(item, "content", "text", "memory")
-        if isinstance(content, str) and _reads_as_order(content, _item_value(item, "origin")):
-            continue  # reads as an order: withheld (quoting alone did not stop the local model)
-        line = briefing_line(item)
-        if line is None or line in lines:
-            continue
-        if len(lines) == max_items:
-            break
-        text = _briefing_text([*lines, line])
-        if count_tokens(text) > max_tokens:
-            break
-        lines.append(line)
-    return (_briefing_text(lines) if lines else ""), len(lines)
-
-
-def _briefing_text(lines: Sequence[str]) -> str:
-    return "\n".join([BRIEFING_HEADER, BRIEFING_OPEN, *lines, BRIEFING_CLOSE, BRIEFING_RULES])
-
-
 def _fit_lines(text: str, max_tokens: int) -> tuple[str, int]:
     """Keep the leading lines of ``text`` that fit; returns (text, lines dropped)."""
     lines = text.splitlines()
@@ -234,34 +148,6 @@ def fit_input(current: BaseMessage, max_tokens: int) -> tuple[BaseMessage, bool]
     head, _, tail = cut.partition(note)
     cut = f"{head}{INPUT_SHORTENED.format(omitted=len(text) - len(head) - len(tail))}{tail}"
     return current.model_copy(update={"content": cut}), True
-
-
-def with_briefing(current: BaseMessage, brief_text: str) -> BaseMessage:
-    """The prompt's copy of ``current`` (same id) with the briefing before its words."""
-    content = current.content
-    if isinstance(content, str):
-        text = WITH_BRIEFING.format(briefing=brief_text, message=content)
-        return current.model_copy(update={"content": text})
-    lead = WITH_BRIEFING.format(briefing=brief_text, message="").rstrip()
-    return current.model_copy(update={"content": [{"type": "text", "text": lead}, *content]})
-
-
-M = TypeVar("M", bound=BaseMessage)
-_MESSAGE_MARKER = WITH_BRIEFING.split("{briefing}", 1)[1].split("{message}", 1)[0]
-
-
-def without_briefing(prompt: Sequence[M]) -> list[M]:
-    """``prompt`` with the user's words only in its last user message (for the tool
-    router, which must route on what the user asked, not on recalled notes)."""
-    out = list(prompt)
-    for i in range(len(out) - 1, -1, -1):
-        message = out[i]
-        if isinstance(message, HumanMessage):
-            if isinstance(message.content, str) and _MESSAGE_MARKER in message.content:
-                words = message.content.rsplit(_MESSAGE_MARKER, 1)[1]
-                out[i] = message.model_copy(update={"content": words})
-            break
-    return out
 
 
 def assemble(
@@ -288,36 +174,17 @@ def assemble(
         raise ValueError("the system prompt is empty")
     slots_text, slots_dropped = _fit_lines(slots, budget.slots)
     brief_text, brief_items = format_briefing(briefing, max_tokens=budget.briefing)
-    brief_extra = count_tokens(WITH_BRIEFING.format(briefing=brief_text, message="")) + 1
-    brief_extra = brief_extra if brief_text and current is not None else 0
     fixed = [system, slots_text]
     reserve = budget.summary + count_tokens(SUMMARY_HEADER) + 4
-    shortened = False
+    shortened, brief_extra = False, 0
     if current is not None:
-        head_tokens = count_message_tokens(SystemMessage(SECTION_SEPARATOR.join(fixed)))
-        room = budget.total - head_tokens - reserve - REPLY_PRIMING - brief_extra
-        current, shortened = fit_input(current, max(room, 0))
-        if brief_text:
-            current = with_briefing(current, brief_text)
+        current, shortened, brief_extra = _placed_input(current, brief_text, fixed, budget, reserve)
     else:
         fixed.append(brief_text)
     current_msgs = [current] if current is not None else []
-    fixed_tokens = count_message_tokens(
-        [SystemMessage(SECTION_SEPARATOR.join(t for t in fixed if t)), *current_msgs],
-        reply_priming=True,
-    )
-    cap = max(0, min(budget.recent, budget.total - fixed_tokens - reserve))
-    window = [m for m in history if not isinstance(m, SystemMessage)]
-    evicted: list[BaseMessage] = []
-    if count_message_tokens(window) > cap:
-        trimmed = trim_messages(
-            window, max_tokens=int(cap * low_watermark), must_keep=must_keep, keep_last_turns=0
-        )
-        window, evicted = trimmed.kept, trimmed.evicted
-    if evicted:
-        summary = fold_rules(summary, evicted, max_tokens=budget.summary)
-    if count_tokens(summary) > budget.summary:
-        summary = bound_summary(summary, budget.summary)
+    cap = _recent_cap(fixed, current_msgs, budget, reserve)
+    window, evicted = _recent_window(history, cap, must_keep, low_watermark)
+    summary = _folded(summary, evicted, budget.summary)
     shown = without_repeats(summary, slot_values)
     sections = [system, slots_text, f"{SUMMARY_HEADER}\n{shown}" if shown.strip() else ""]
     if current is None:
@@ -342,6 +209,59 @@ def assemble(
         over_budget=tokens > budget.total,
         input_shortened=shortened,
     )
+
+
+def _placed_input(
+    current: BaseMessage, brief_text: str, fixed: Sequence[str], budget: Budget, reserve: int
+) -> tuple[BaseMessage, bool, int]:
+    """The prompt's copy of ``current``: cut to the tokens the window leaves it (less the
+    system head, the ``reserve``d summary, the briefing and the reply priming), with the
+    briefing before its words; also whether it was cut and the briefing's tokens in it."""
+    brief_extra = 0
+    if brief_text:
+        brief_extra = count_tokens(WITH_BRIEFING.format(briefing=brief_text, message="")) + 1
+    head_tokens = count_message_tokens(SystemMessage(SECTION_SEPARATOR.join(fixed)))
+    room = budget.total - head_tokens - reserve - REPLY_PRIMING - brief_extra
+    current, shortened = fit_input(current, max(room, 0))
+    if brief_text:
+        current = with_briefing(current, brief_text)
+    return current, shortened, brief_extra
+
+
+def _recent_cap(
+    fixed: Sequence[str], current_msgs: Sequence[BaseMessage], budget: Budget, reserve: int
+) -> int:
+    """Tokens the recent window may take: what the fixed blocks, the current input and the
+    ``reserve``d summary leave, up to ``budget.recent``."""
+    fixed_tokens = count_message_tokens(
+        [SystemMessage(SECTION_SEPARATOR.join(t for t in fixed if t)), *current_msgs],
+        reply_priming=True,
+    )
+    return max(0, min(budget.recent, budget.total - fixed_tokens - reserve))
+
+
+def _recent_window(
+    history: Sequence[BaseMessage], cap: int, must_keep: Sequence[str], low_watermark: float
+) -> tuple[list[BaseMessage], list[BaseMessage]]:
+    """The recent window (system messages left out) and the turns evicted from it: on
+    overflow it is cut to ``low_watermark`` of ``cap``, whole turns, ``must_keep`` kept."""
+    window = [m for m in history if not isinstance(m, SystemMessage)]
+    evicted: list[BaseMessage] = []
+    if count_message_tokens(window) > cap:
+        trimmed = trim_messages(
+            window, max_tokens=int(cap * low_watermark), must_keep=must_keep, keep_last_turns=0
+        )
+        window, evicted = trimmed.kept, trimmed.evicted
+    return window, evicted
+
+
+def _folded(summary: str, evicted: Sequence[BaseMessage], max_tokens: int) -> str:
+    """``summary`` with the evicted turns folded in by the rules, bounded to ``max_tokens``."""
+    if evicted:
+        summary = fold_rules(summary, list(evicted), max_tokens=max_tokens)
+    if count_tokens(summary) > max_tokens:
+        summary = bound_summary(summary, max_tokens)
+    return summary
 
 
 def _system_text(runtime: Runtime[Context] | None, extra: Sequence[BaseMessage]) -> str:

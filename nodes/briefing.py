@@ -1,0 +1,155 @@
+"""The memory briefing as the prompt shows it: one quoted line per recalled item, notes
+that read as orders withheld, the block placed in the prompt's copy of the current user
+message (and taken out again for the tool router).
+
+Split out of ``memagent.nodes.prompt_assembly``, which re-exports every public name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+from typing import Any, TypeVar
+
+from langchain_core.messages import BaseMessage, HumanMessage
+
+from memagent.core.redact import PLACEHOLDER_RE
+from memagent.llm.tokens import count_tokens
+from memagent.memory.poison import assess, screen_for_prompt
+from memagent.prompts.prompt_assembly import (
+    BRIEFING_CLOSE,
+    BRIEFING_HEADER,
+    BRIEFING_OPEN,
+    BRIEFING_RULES,
+    EPISODE_QUOTE,
+    UNCONFIRMED,
+    WITH_BRIEFING,
+    WITHHELD,
+)
+
+MAX_BRIEFING_ITEMS = 8
+MAX_BRIEFING_CHARS = 150
+
+
+def _withheld(match: re.Match[str]) -> str:
+    return WITHHELD.get(match.group(1), "[withheld]")
+
+
+def _clean(text: str) -> str:
+    """One line, with the briefing delimiters defused so data cannot close the block and
+    redaction placeholders shown as withheld values (never a code to repeat)."""
+    text = PLACEHOLDER_RE.sub(_withheld, " ".join(text.split()))
+    for marker in (BRIEFING_OPEN, BRIEFING_CLOSE, "<<<", ">>>"):
+        text = text.replace(marker, "‹‹" if "<" in marker else "››")
+    return text
+
+
+def _item_value(item: Mapping[str, Any], *names: str) -> Any:
+    raw = item.get("value")
+    inner: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    for name in names:
+        for source in (item, inner):
+            value = source.get(name)
+            if value not in (None, ""):
+                return value
+    return None
+
+
+def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHARS) -> str | None:
+    """``- "demo agreed for next Wednesday" (commitment, 2026-01-12)``: the content quoted
+    first (what the model should state), then what kind of note it is and its date; a
+    pending fact is tagged ``unconfirmed``. Plain facts carry no kind tag."""
+    content = _item_value(item, "content", "text", "memory")
+    if not isinstance(content, str) or not content.strip():
+        return None
+    content = _clean(content)
+    if len(content) > max_chars:
+        content = content[: max_chars - 1].rstrip() + "…"
+    if _item_value(item, "origin") == "episode":
+        return episode_line(content, _item_value(item, "date"))
+    tags = []
+    if _item_value(item, "status") in ("unconfirmed", "pending"):
+        tags.append(UNCONFIRMED)
+    kind = _item_value(item, "type", "kind")
+    if isinstance(kind, str) and kind not in ("fact", "status"):
+        tags.append(_clean(kind)[:20])
+    when = _item_value(item, "event_time", "date", "valid_from", "created_at")
+    if isinstance(when, datetime | date):
+        when = when.isoformat()
+    if isinstance(when, str):
+        tags.append(when[:10])
+    suffix = f" ({', '.join(tags)})" if tags else ""
+    return f"- {json.dumps(content, ensure_ascii=False)}{suffix}"
+
+
+def episode_line(content: str, when: Any) -> str:
+    """``- 2026-11-03, you wrote: "…"``: an episode is a dated quote of the user, not a
+    fact (``memagent.memory.episodes``)."""
+    day = when.isoformat()[:10] if isinstance(when, datetime | date) else str(when or "")[:10]
+    quoted = json.dumps(content, ensure_ascii=False)
+    return "- " + (EPISODE_QUOTE.format(date=day, quote=quoted) if day else quoted)
+
+
+def _reads_as_order(content: str, origin: Any) -> bool:
+    """A recalled note that reads as an order to the assistant. An episode (the user's own
+    chat turn, screened by the rules when written) is judged by the rules only: the n-gram
+    judge, trained on notes, reads a third of ordinary chat turns as orders."""
+    if origin == "episode":
+        return assess(content).reason is not None
+    return screen_for_prompt(content) is not None
+
+
+def format_briefing(
+    items: Sequence[Mapping[str, Any]], *, max_tokens: int, max_items: int = MAX_BRIEFING_ITEMS
+) -> tuple[str, int]:
+    """The briefing section and how many items it holds (best items first, as given;
+    facts, the current state, before episodes, the dated quotes)."""
+    lines: list[str] = []
+    for item in sorted(items, key=lambda i: _item_value(i, "origin") == "episode"):
+        content = _item_value(item, "content", "text", "memory")
+        if isinstance(content, str) and _reads_as_order(content, _item_value(item, "origin")):
+            continue  # reads as an order: withheld (quoting alone did not stop the local model)
+        line = briefing_line(item)
+        if line is None or line in lines:
+            continue
+        if len(lines) == max_items:
+            break
+        text = _briefing_text([*lines, line])
+        if count_tokens(text) > max_tokens:
+            break
+        lines.append(line)
+    return (_briefing_text(lines) if lines else ""), len(lines)
+
+
+def _briefing_text(lines: Sequence[str]) -> str:
+    return "\n".join([BRIEFING_HEADER, BRIEFING_OPEN, *lines, BRIEFING_CLOSE, BRIEFING_RULES])
+
+
+def with_briefing(current: BaseMessage, brief_text: str) -> BaseMessage:
+    """The prompt's copy of ``current`` (same id) with the briefing before its words."""
+    content = current.content
+    if isinstance(content, str):
+        text = WITH_BRIEFING.format(briefing=brief_text, message=content)
+        return current.model_copy(update={"content": text})
+    lead = WITH_BRIEFING.format(briefing=brief_text, message="").rstrip()
+    return current.model_copy(update={"content": [{"type": "text", "text": lead}, *content]})
+
+
+M = TypeVar("M", bound=BaseMessage)
+_MESSAGE_MARKER = WITH_BRIEFING.split("{briefing}", 1)[1].split("{message}", 1)[0]
+
+
+def without_briefing(prompt: Sequence[M]) -> list[M]:
+    """``prompt`` with the user's words only in its last user message (for the tool
+    router, which must route on what the user asked, not on recalled notes)."""
+    out = list(prompt)
+    for i in range(len(out) - 1, -1, -1):
+        message = out[i]
+        if isinstance(message, HumanMessage):
+            if isinstance(message.content, str) and _MESSAGE_MARKER in message.content:
+                words = message.content.rsplit(_MESSAGE_MARKER, 1)[1]
+                out[i] = message.model_copy(update={"content": words})
+            break
+    return out
