@@ -10,76 +10,84 @@ write standard OpenAI requests; the adapter rewrites the payload.
 On top of it, async only (the product's path): ``ask_parsed`` (the one parse of a model
 answer, with one retry), ``astructured`` (schema-constrained JSON validated by Pydantic)
 and ``achoose_tool`` (tool routing as a structured call, because a 1.5B model rarely
-calls tools on its own with ``tool_choice="auto"``).
+calls tools on its own with ``tool_choice="auto"``). They live in ``llm/structured.py``
+and ``llm/routing.py`` and are re-exported here.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
-import functools
-import json
-import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from datetime import date
-from typing import Any, Literal, TypeVar
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any, Literal
 
 import httpx
 import openai
-from langchain_core.language_models import BaseChatModel, LanguageModelInput
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall
+from langchain_core.language_models import LanguageModelInput
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
-from langchain_core.tools import BaseTool
-from langchain_core.utils.function_calling import convert_to_openai_tool
 from langchain_openai import ChatOpenAI
-from pydantic import BaseModel, PrivateAttr, ValidationError
+from pydantic import BaseModel, PrivateAttr
 
 from memagent.core.settings import Settings
+from memagent.llm.routing import (
+    ROUTER_REQUEST,
+    ROUTER_SYSTEM,
+    ToolLike,
+    achoose_tool,
+    aforce_tool_call,
+    router_messages,
+    router_schema,
+    tool_specs,
+    validate_route,
+)
 from memagent.llm.server import (
     LLMUnavailableError,
     Role,
     aensure_local_server,
     ensure_local_server,
 )
+from memagent.llm.structured import (
+    STRUCTURED_RETRY,
+    LLMOutputError,
+    ask_parsed,
+    astructured,
+    inline_refs,
+    json_schema,
+    parse_output,
+    response_format,
+)
 
 __all__ = [
+    "ROUTER_REQUEST",
+    "ROUTER_SYSTEM",
+    "STRUCTURED_RETRY",
     "LLMOutputError",
     "LLMUnavailableError",
     "LlamaCppChatOpenAI",
+    "ToolLike",
     "achoose_tool",
+    "adapt_payload",
     "aforce_tool_call",
     "ask_parsed",
     "astructured",
     "chat_model",
     "check_llm",
+    "inline_refs",
+    "json_schema",
+    "llamacpp_response_format",
+    "parse_output",
+    "response_format",
+    "router_messages",
+    "router_schema",
+    "server_role",
+    "tool_specs",
+    "validate_route",
 ]
 
-M = TypeVar("M", bound=BaseModel)
-T = TypeVar("T")
 Compat = Literal["llamacpp", "openai"]
 PENDING_URL = "http://127.0.0.1:9/v1"
 """Placeholder until the local server is resolved on the first request."""
 _ENDPOINT_READY = "_memagent_endpoint_ready"
 """Request kwarg from the async paths to ``_get_request_payload``: resolved already."""
-
-# Adapter instructions. Kept beside the code that parses their answers (the node
-# prompts live in prompts/); callers may pass their own.
-STRUCTURED_RETRY = (
-    "That reply was not valid ({error}). Answer again with only a JSON object "
-    "that matches the required schema."
-)
-ROUTER_SYSTEM = (
-    "You decide whether a sales assistant must call a tool for the user's latest "
-    "request. Tools:\n{tools}\n\n"
-    'Answer with a JSON object {{"tool": <tool name or "none">, "args": {{...}}}}. '
-    'Pick "none" when the request is small talk or can be answered without a tool. '
-    "Fill args only from the conversation. Today is {today}."
-)
-ROUTER_REQUEST = "Conversation so far:\n{history}\n\nLatest request: {request}"
-
-
-class LLMOutputError(ValueError):
-    """The model's answer is not valid for the requested schema, even after a retry."""
 
 
 # --- the adapter --------------------------------------------------------------------------
@@ -223,255 +231,6 @@ def server_role(settings: Settings, *, small: bool) -> Role:
     rewriting) go to the background server when ``prefix_reuse`` is on, so they never
     evict the chat's evaluated prefix (``memagent.llm.server``)."""
     return "background" if small and settings.prefix_reuse else "chat"
-
-
-# --- structured output --------------------------------------------------------------------
-
-
-def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
-    """Replace ``$ref``s into ``$defs`` by their definitions (bounds and enums kept).
-
-    Small grammars and small models both do better with one self-contained schema.
-    """
-    defs = schema.get("$defs", {})
-
-    def walk(node: Any, seen: tuple[str, ...]) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                name = ref.removeprefix("#/$defs/")
-                if name in seen:
-                    raise ValueError(f"recursive schema {name!r} is not supported")
-                rest = {k: v for k, v in node.items() if k != "$ref"}
-                return walk({**copy.deepcopy(defs[name]), **rest}, (*seen, name))
-            return {k: walk(v, seen) for k, v in node.items() if k != "$defs"}
-        if isinstance(node, list):
-            return [walk(v, seen) for v in node]
-        return node
-
-    return walk(schema, ())
-
-
-def json_schema(schema: type[BaseModel]) -> dict[str, Any]:
-    return inline_refs(schema.model_json_schema())
-
-
-def response_format(schema: type[BaseModel]) -> dict[str, Any]:
-    """Standard OpenAI structured-output request (the adapter rewrites it for llama.cpp)."""
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": schema.__name__, "schema": json_schema(schema), "strict": False},
-    }
-
-
-def parse_output(text: str, schema: type[M]) -> M:
-    """Parse a model answer; tolerates code fences some models wrap JSON in."""
-    body = text.strip()
-    if body.startswith("```"):
-        body = body.strip("`").removeprefix("json").strip()
-    return schema.model_validate_json(body)
-
-
-def _error_text(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "object"
-        return f"{where}: {first['msg']}"
-    return str(error).splitlines()[0][:200]
-
-
-def _output_error(schema: type[BaseModel], text: str, error: Exception) -> LLMOutputError:
-    return LLMOutputError(
-        f"model output is not a valid {schema.__name__} after a retry "
-        f"({_error_text(error)}): {text[:200]!r}"
-    )
-
-
-async def ask_parsed(
-    model: BaseChatModel,
-    messages: Sequence[BaseMessage],
-    parse: Callable[[str], T],
-    *,
-    failure: Callable[[str, Exception], Exception],
-    retry_prompt: Callable[[Exception], str] | None = None,
-    **kwargs: Any,
-) -> T:
-    """One model call whose answer ``parse`` must accept, with one retry.
-
-    The one JSON-from-model loop: when ``parse`` raises ``ValueError`` (JSON and Pydantic
-    errors are ValueErrors) the answer and the error go back to the model once
-    (``retry_prompt``, default ``STRUCTURED_RETRY`` with the error); a second bad answer
-    raises ``failure(text, error)``. ``kwargs`` go to every call (``response_format``, ...).
-    """
-    msgs = list(messages)
-    for attempt in range(2):
-        text = str((await model.ainvoke(msgs, **kwargs)).text)
-        try:
-            return parse(text)
-        except ValueError as e:
-            if attempt:
-                raise failure(text, e) from None
-            prompt = (
-                retry_prompt(e) if retry_prompt else STRUCTURED_RETRY.format(error=_error_text(e))
-            )
-            msgs = [*msgs, AIMessage(content=text), HumanMessage(content=prompt)]
-    raise AssertionError("unreachable")
-
-
-async def astructured(
-    model: BaseChatModel, messages: Sequence[BaseMessage], schema: type[M], **kwargs: Any
-) -> M:
-    """Ask for JSON constrained by ``schema``; validate; one retry; else ``LLMOutputError``."""
-    return await ask_parsed(
-        model,
-        messages,
-        functools.partial(parse_output, schema=schema),
-        failure=functools.partial(_output_error, schema),
-        response_format=response_format(schema),
-        **kwargs,
-    )
-
-
-# --- tool routing -------------------------------------------------------------------------
-
-ToolLike = BaseTool | type[BaseModel] | dict[str, Any] | Callable[..., Any]
-
-
-class _Route(BaseModel):
-    tool: str
-    args: dict[str, Any] = {}
-
-
-def tool_specs(tools: Sequence[ToolLike]) -> list[dict[str, Any]]:
-    """OpenAI function specs (name, description, parameters) of the tools."""
-    return [convert_to_openai_tool(t)["function"] for t in tools]
-
-
-def router_schema(specs: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """One branch per tool, so the grammar ties each tool name to its own args."""
-    branches = [
-        {
-            "type": "object",
-            "properties": {
-                "tool": {"const": spec["name"]},
-                "args": spec.get("parameters") or {"type": "object", "properties": {}},
-            },
-            "required": ["tool", "args"],
-        }
-        for spec in specs
-    ]
-    none = {"type": "object", "properties": {}, "additionalProperties": False}
-    branches.append(
-        {
-            "type": "object",
-            "properties": {"tool": {"const": "none"}, "args": none},
-            "required": ["tool", "args"],
-        }
-    )
-    return {"anyOf": branches}
-
-
-def _history(messages: Sequence[BaseMessage], limit: int = 6, chars: int = 300) -> str:
-    lines = [f"{m.type}: {m.text[:chars]}" for m in messages[-limit:] if m.text.strip()]
-    return "\n".join(lines) or "(none)"
-
-
-def router_messages(
-    request: str | Sequence[BaseMessage], specs: Sequence[dict[str, Any]], today: date
-) -> list[BaseMessage]:
-    """System prompt listing the tools, then the recent conversation and the request."""
-    if isinstance(request, str):
-        history: Sequence[BaseMessage] = []
-        last = request
-    else:
-        humans = [i for i, m in enumerate(request) if isinstance(m, HumanMessage)]
-        cut = humans[-1] if humans else len(request)
-        history = [m for m in request[:cut] if not isinstance(m, SystemMessage)]
-        last = request[cut].text if humans else ""
-    listing = "\n".join(
-        f"- {s['name']}: {s.get('description', '').strip()} "
-        f"args: {json.dumps((s.get('parameters') or {}).get('properties', {}))}"
-        for s in specs
-    )
-    return [
-        SystemMessage(content=ROUTER_SYSTEM.format(tools=listing, today=today.isoformat())),
-        HumanMessage(content=ROUTER_REQUEST.format(history=_history(history), request=last)),
-    ]
-
-
-def _router_format(specs: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": "route", "schema": router_schema(specs), "strict": False},
-    }
-
-
-def validate_route(
-    text: str, tools: Sequence[ToolLike], specs: Sequence[dict[str, Any]]
-) -> ToolCall | None:
-    """The routed call with args validated by the tool's own schema, or None."""
-    route = parse_output(text, _Route)
-    if route.tool == "none":
-        return None
-    names = [s["name"] for s in specs]
-    if route.tool not in names:
-        raise ValueError(f"unknown tool {route.tool!r}; expected one of {names}")
-    tool = tools[names.index(route.tool)]
-    args = route.args
-    if isinstance(tool, BaseTool):
-        call_schema = tool.tool_call_schema
-        if isinstance(call_schema, type) and issubclass(call_schema, BaseModel):
-            args = call_schema.model_validate(args).model_dump(mode="json", exclude_unset=True)
-    elif isinstance(tool, type) and issubclass(tool, BaseModel):
-        args = tool.model_validate(args).model_dump(mode="json", exclude_unset=True)
-    return ToolCall(
-        name=route.tool, args=args, id=f"call_{uuid.uuid4().hex[:12]}", type="tool_call"
-    )
-
-
-async def achoose_tool(
-    model: BaseChatModel,
-    user_message: str | Sequence[BaseMessage],
-    tools: Sequence[ToolLike],
-    *,
-    today: date | None = None,
-) -> ToolCall | None:
-    """Route one request: the tool call to make (args validated), or None for no tool.
-
-    ``user_message`` is the request, or the conversation whose last human message is it.
-    Deterministic (temperature 0); one retry, then ``LLMOutputError``.
-    """
-    if not tools:
-        return None
-    specs = tool_specs(tools)
-    return await ask_parsed(
-        model,
-        router_messages(user_message, specs, today or date.today()),
-        lambda text: validate_route(text, tools, specs),
-        failure=functools.partial(_output_error, _Route),
-        response_format=_router_format(specs),
-        temperature=0,
-    )
-
-
-def _forced(model: BaseChatModel, tool: ToolLike) -> Any:
-    name = convert_to_openai_tool(tool)["function"]["name"]
-    return model.bind_tools([tool], tool_choice=name), name
-
-
-def _first_call(reply: BaseMessage, name: str) -> ToolCall:
-    calls = getattr(reply, "tool_calls", None) or []
-    if not calls:
-        raise LLMOutputError(f"model did not call the forced tool {name!r}")
-    return calls[0]
-
-
-async def aforce_tool_call(
-    model: BaseChatModel, messages: Sequence[BaseMessage], tool: ToolLike
-) -> ToolCall:
-    """Make the model call ``tool`` (named ``tool_choice``: args constrained by its schema)."""
-    bound, name = _forced(model, tool)
-    return _first_call(await bound.ainvoke(list(messages)), name)
 
 
 # --- doctor -------------------------------------------------------------------------------
