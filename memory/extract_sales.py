@@ -1,7 +1,7 @@
 """Sales-grade rules: one memory per salient clause of a note, keyed by its subject.
 
-A note is cut into clauses (``extract_clauses``: ";", " - ", ", and", " but ", "，", bullets, a "Must-haves:"
-label carried to each of its items). A clause is kept when it says something a
+A note is cut into clauses (``extract_clauses``: ";", " - ", ", and", " but ", "，",
+bullets, a "Must-haves:" label carried to each of its items). A clause is kept when it says something a
 salesperson needs later: a stakeholder and their stance, a budget, a date or
 deadline, a requirement, the incumbent system, a competitor or quote, a contact
 preference, a pain point, a commitment or next step, the deal stage, a count
