@@ -1,9 +1,9 @@
 """Sales-grade rules: one memory per salient clause of a note, keyed by its subject.
 
 A note is cut into clauses (``extract_clauses``: ";", " - ", ", and", " but ", "，",
-bullets, a "Must-haves:" label carried to each of its items). A clause is kept when it says something a
-salesperson needs later: a stakeholder and their stance, a budget, a date or
-deadline, a requirement, the incumbent system, a competitor or quote, a contact
+bullets, a "Must-haves:" label carried to each of its items). A clause is kept when it
+says something a salesperson needs later: a stakeholder and their stance, a budget, a
+date or deadline, a requirement, the incumbent system, a competitor or quote, a contact
 preference, a pain point, a commitment or next step, the deal stage, a count
 ("400 trucks"). Its content is the clause itself, with the person it is about when
 it only says "she"/"他", and every date written out absolutely from the message time.
