@@ -16,6 +16,7 @@ import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from memagent.memory.extract_amounts import cn_to_int
 
@@ -195,6 +196,11 @@ def _resolve(kind: str, m: re.Match[str], ref: date) -> tuple[str, date | None] 
         else:
             d = date(ref.year + (1 if nxt else 0), 12, 31)
         return d.isoformat(), d
+    return _resolve_en_relative(kind, g, ref)
+
+
+def _resolve_en_relative(kind: str, g: dict[str, Any], ref: date) -> tuple[str, date | None] | None:
+    """English dates relative to ``ref``: "in 3 weeks", "next year", "H2", "end of next week"."""
     if kind == "rel_en":
         if g.get("t"):
             d = ref + timedelta(days={"tomorrow": 1, "yesterday": -1}.get(g["t"].lower(), 0))
@@ -245,7 +251,12 @@ def _resolve(kind: str, m: re.Match[str], ref: date) -> tuple[str, date | None] 
         d = ref - timedelta(days=ref.weekday()) + timedelta(days=4 + (7 if nxt else 0))
         return d.isoformat(), d
     if kind == "within_en":
-        return _resolve("rel_en", m, ref)
+        return _resolve_en_relative("rel_en", g, ref)
+    return _resolve_en_month(kind, g, ref)
+
+
+def _resolve_en_month(kind: str, g: dict[str, Any], ref: date) -> tuple[str, date | None] | None:
+    """English bare days and months: "6/15", "the 20th", "in March"."""
     if kind == "md_num":
         mon, day = int(g["m"]), int(g["d"])
         if not 1 <= mon <= 12:
@@ -323,6 +334,13 @@ def _resolve_zh(kind: str, g: dict[str, str | None], ref: date) -> tuple[str, da
             return None
         y = _zh_year(g, ref, mon)
         return f"{y}年{mon}月 ({y}-{mon:02d})", date(y, mon, 1)
+    return _resolve_zh_period(kind, g, ref)
+
+
+def _resolve_zh_period(
+    kind: str, g: dict[str, str | None], ref: date
+) -> tuple[str, date | None] | None:
+    """Chinese weekdays, quarters, years and spans: "下周三", "Q3", "明年", "两周内"."""
     if kind == "zh_wd":
         rel = g.get("rel") or ""
         wd = _ZH_DAYS[g["wd"] or "一"]
@@ -352,7 +370,14 @@ def _resolve_zh(kind: str, g: dict[str, str | None], ref: date) -> tuple[str, da
                 d += timedelta(days=1)
                 left -= d.weekday() < 5
             return d.isoformat(), d
-        return _resolve_zh("zh_rel", g, ref)
+        return _resolve_zh_relative("zh_rel", g, ref)
+    return _resolve_zh_relative(kind, g, ref)
+
+
+def _resolve_zh_relative(
+    kind: str, g: dict[str, str | None], ref: date
+) -> tuple[str, date | None] | None:
+    """Chinese dates relative to ``ref``: "月中", "明天", "下个月", "年底", "三天后"."""
     if kind == "zh_mid":
         return f"{ref.year}年{ref.month}月中 ({ref.year}-{ref.month:02d}-15)", date(
             ref.year, ref.month, 15

@@ -1,9 +1,9 @@
 """Sales-grade rules: one memory per salient clause of a note, keyed by its subject.
 
-A note is cut into clauses (";", " - ", ", and", " but ", "，", bullets, a "Must-haves:"
-label carried to each of its items). A clause is kept when it says something a
-salesperson needs later: a stakeholder and their stance, a budget, a date or
-deadline, a requirement, the incumbent system, a competitor or quote, a contact
+A note is cut into clauses (``extract_clauses``: ";", " - ", ", and", " but ", "，",
+bullets, a "Must-haves:" label carried to each of its items). A clause is kept when it
+says something a salesperson needs later: a stakeholder and their stance, a budget, a
+date or deadline, a requirement, the incumbent system, a competitor or quote, a contact
 preference, a pain point, a commitment or next step, the deal stage, a count
 ("400 trucks"). Its content is the clause itself, with the person it is about when
 it only says "she"/"他", and every date written out absolutely from the message time.
@@ -25,15 +25,15 @@ from datetime import datetime
 
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import parse_amounts
+from memagent.memory.extract_clauses import Clause as Clause  # re-exported
+from memagent.memory.extract_clauses import categorise, split_clauses
 from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
 from memagent.memory.extract_corrections import current_amount, drop_old_values, target_date
 from memagent.memory.extract_cues import (
     BUDGET_WORDS,
     COUNT,
-    CUES,
     DECIDES,
     EVENT_RES,
-    LEADS,
     SELF_NOTE,
     STANCE,
     SUBJECTLESS,
@@ -43,26 +43,11 @@ from memagent.memory.extract_entities import Person, find_people, last_person
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_labels import labelled, preferred_channel
 
-_CLAUSE_SPLIT = re.compile(
-    r"\s*;\s*|；|\s+[-–—]\s+(?![$€£¥\d])|,\s+(?=(?:maybe|perhaps|possibly|probably|nothing confirmed|"
-    r"not confirmed|tbd)\b)|,?\s+but\s+|，(?:但是?|不过|而且|另外|同时)?|,\s+(?:and\s+)?(?=(?:they|we|he|she|"
-    r"i|it)\b)|\s+and\s+(?=(?:they|we|he|she|i|our|their|were|was|are|is|has|have|"
-    r"had|will|needs?|wants?|prefers?)\b)|(?<=\))\s*,\s*|\n",
-    re.I,
-)
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、]|[一二三四五六七八九十]+[、.])\s*")
-_LABEL = re.compile(r"^(?P<label>[^:：\n]{2,30})[:：]\s*(?=\S)")
 _FILLER = re.compile(
     r"^\s*(?:also|and|plus|so|ok(?:ay)?|update|fyi|anyway|btw|oh|哦对了|另外|还有|对了|"
     r"no|yes|yeah|yep|correction(?: from [\w' ]+)?|更新一下|纠正|更正)\b[,:，：\s-]*",
     re.I,
 )
-
-
-@dataclass
-class Clause:
-    text: str
-    label: str = ""
 
 
 def _h(text: str) -> str:
@@ -72,49 +57,6 @@ def _h(text: str) -> str:
 def _slug(text: str) -> str:
     s = re.sub(r"[^\w]+", "_", text.strip().lower()).strip("_")
     return s[:40] or _h(text)
-
-
-def split_clauses(sentence: str) -> list[Clause]:
-    """A sentence (or bullet line) cut into clauses; a short "Label:" prefix is carried
-    to every clause after it ("Must-haves: SSO, and data in EU")."""
-    line = _BULLET.sub("", sentence)
-    if _HEADING.search(line):
-        return []  # "Requirements are as follows:" introduces, it says nothing
-    label = ""
-    m = _LABEL.match(line)
-    if m and not find_dates(m.group("label"), datetime(2000, 1, 1)):
-        label, line = m.group("label").strip(), line[m.end() :]
-    out: list[Clause] = []
-    for part in _CLAUSE_SPLIT.split(line):
-        part = (part or "").strip(" ,.，。;；")
-        if len(part) >= 3:
-            out.extend(Clause(p, label) for p in _comma_parts(part))
-    return out
-
-
-def _comma_parts(clause: str) -> list[str]:
-    """An English clause cut at its commas when every piece says something on its own
-    ("Budget is 1.2M for the rollout, decision by end of March"); "Sarah, our CFO, is
-    the decision maker" stays whole."""
-    parts = [p.strip() for p in clause.split(", ")]
-    if len(parts) < 2 or re.search(r"[\u4e00-\u9fff]", clause):
-        return [clause]
-    ok = all(
-        len(p.split()) >= 2
-        and p.count("(") == p.count(")")
-        and not _DEPENDENT.match(p)
-        and categorise(p)
-        for p in parts
-    )
-    return parts if ok else [clause]
-
-
-_DEPENDENT = re.compile(
-    r"(?:who|whom|whose|which|that|where|when|including|incl|e\.g|i\.e|or|than|because|since|"
-    r"so|as|per|plus|with)\b|[~$€£¥\d(]",
-    re.I,
-)
-"""A piece that leans on the one before it ("who quoted $410k", "~$30k more per year")."""
 
 
 def self_note(text: str) -> bool:
@@ -132,46 +74,6 @@ def with_dates(text: str, dates: list[DateHit]) -> str:
         last = d.end
     out.append(text[last:])
     return "".join(out)
-
-
-def categorise(clause: str) -> str | None:
-    """The sales category a clause speaks to, or None when it holds nothing salient."""
-    has_date = bool(find_dates(clause, datetime(2026, 1, 1)))
-    amounts = parse_amounts(clause)
-    if amounts and BUDGET_WORDS.search(clause):
-        return "budget"
-    for name, cue in CUES:
-        if not cue.search(clause):
-            continue
-        if name == "incumbent" and LEADS.search(clause):
-            continue  # "Sarah runs the warehouse team": a person leading a team, not a system
-        if name == "incumbent" and not re.search(
-            r"(?<=.)(?<![A-Za-z0-9])[A-Z][\w+.]*[A-Za-z0-9]|[A-Z]{2,}|\b(?:excel|spreadsheets?|paper|in-house|"
-            r"homegrown)\b|自研|自己写|自建|外包|纸质|[\u4e00-\u9fff]{2,}的",
-            clause,
-        ):
-            continue  # "uses" needs a product name
-        if name == "contact_preference" and not re.search(
-            r"prefer|only|can'?t stand|don'?t|hate|best|not to|never|asked|likes?|ignores?|fastest|"
-            r"(?:after|before|until) \d|mornings?|afternoons?|evenings?|weekends?|keep|short|"
-            r"directly|through|\bno\b|always|instead|better|rather|"
-            r"习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
-            r"最好|比.{0,4}好|"
-            r"不接|偏好|反感",
-            clause,
-            re.I,
-        ):
-            continue
-        if name == "commitment" and not (has_date or re.search(r"next step|下一步", clause, re.I)):
-            continue
-        return name
-    if has_date and any(p.search(clause) for _, p in EVENT_RES):
-        return "timeline"
-    if amounts:
-        return "amount"
-    if COUNT.search(clause):
-        return "count"
-    return None
 
 
 @dataclass
@@ -436,7 +338,6 @@ class _Reader:
         return content
 
 
-_HEADING = re.compile(r"[:：]\s*$")
 _WORDS = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
 
 

@@ -34,17 +34,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from langgraph.store.base import BaseStore, Item
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from memagent.core.log_redaction import memagent_logger
-from memagent.core.redact import install_key, process_key, redact
+from memagent.core.redact import process_key, redact
 from memagent.memory.namespaces import namespace
-from memagent.memory.records import MemoryRecord, RecordType, Source, content_hash, utcnow
+from memagent.memory.records import MemoryRecord, Source, content_hash, utcnow
 from memagent.memory.write_cas import (
     PENDING_PREFIX,
     LockFactory,
@@ -68,91 +67,18 @@ from memagent.memory.write_match import (
     numbers,  # noqa: F401  (re-exported)
     same_value,
 )
+from memagent.memory.write_pending import (
+    _drop_pending,
+    _hold_pending,
+    _pending_match,
+    _promote_pending,
+)
+from memagent.memory.write_pending import is_pending as is_pending  # re-exported
+from memagent.memory.write_types import Action as Action  # re-exported
+from memagent.memory.write_types import Candidate, WriteConfig, WriteResult
 from memagent.stores.protocols import MemoryStoreExtensions
 
 log = memagent_logger(__name__)
-
-Action = Literal["created", "merged", "versioned", "rejected", "pending", "quarantined"]
-
-
-class Candidate(BaseModel):
-    """A memory proposed by an extractor, ``memories add`` or consolidation."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    content: str = Field(min_length=1, max_length=4000)
-    type: RecordType = "fact"
-    entity: str = Field("customer", min_length=1, max_length=80)
-    attribute: str = Field("note", min_length=1, max_length=80)
-    value: str | None = Field(None, max_length=400)
-    importance: float = Field(0.5, ge=0.0, le=1.0)
-    confidence: float = Field(0.8, ge=0.0, le=1.0)
-    event_time: datetime | None = None
-    message_ids: list[str] = Field(default_factory=list, max_length=200)
-    correction: bool = False
-
-
-@dataclass(frozen=True)
-class WriteConfig:
-    """Thresholds of the write path (defaults documented in the module docstring)."""
-
-    near_duplicate: float = 0.95
-    pending_below: float = 0.6
-    search_k: int = 8
-    merge_confidence_gain: float = 0.5
-    redact: bool = True
-    check_instructions: bool = True
-    redaction_key: bytes | None = None
-    """The install's key (``redact.install_key``); without one a per-process key redacts."""
-    attempts: int = 8
-    """Optimistic attempts of one write before ``WriteConflictError``."""
-    quarantine: bool = True
-    """Keep what the injection screen blocks in the ``quarantine`` namespace (out of recall,
-    listed and releasable) instead of dropping it."""
-    instruction_model: bool | None = None
-    """The learned injection screen on top of the rules; None: ``MEMAGENT_POISON_MODEL``
-    of the process (library callers), the settings' ``poison_model`` otherwise."""
-    instruction_deep: bool | None = None
-    """Also the e5 probe (``check_instruction(deep=...)``): the background worker's
-    screen; a write a user waits for (``memories add``) runs the rules and n-gram judge."""
-
-    @classmethod
-    def for_settings(cls, settings: Any, *, background: bool = False) -> WriteConfig:
-        """The defaults with the settings' near-duplicate threshold, redaction key (under
-        the settings' home) and injection screen (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``,
-        ``MEMAGENT_POISON_MODEL``), as the worker (``background``) and ``memories add``
-        write."""
-        return cls(
-            near_duplicate=float(settings.near_duplicate_threshold),
-            redaction_key=install_key(settings.home),
-            instruction_model=bool(settings.poison_model),
-            instruction_deep=background,
-        )
-
-
-@dataclass
-class WriteResult:
-    """What happened to one candidate."""
-
-    stored: bool
-    id: str | None
-    content: str | None
-    reason: str | None
-    action: Action
-    redacted: list[str] = field(default_factory=list)
-    superseded: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "stored": self.stored,
-            "content": self.content,
-            "reason": self.reason,
-            "id": self.id,
-            "action": self.action,
-            "redacted": self.redacted,
-            "superseded": self.superseded,
-        }
-
 
 # -- trust hooks (written by the trust helper; identity until they exist) ------
 
@@ -335,6 +261,19 @@ def write_memory(
     return res
 
 
+def _already_applied(
+    w: _Writes, ns: tuple[str, ...], rec: MemoryRecord, record_id: str | None
+) -> WriteResult | None:
+    """The result of a retried write that already went through, else None."""
+    if record_id is not None and (done := w.store.get(ns, record_id)) is not None:
+        return WriteResult(
+            True, record_id, done.value.get("content"), "already applied (retry)", "created"
+        )
+    if (done_item := _applied(w, ns, rec)) is not None:
+        return WriteResult(True, done_item.key, rec.content, "already applied (retry)", "created")
+    return None
+
+
 def _write_once(
     w: _Writes,
     ns: tuple[str, ...],
@@ -350,12 +289,8 @@ def _write_once(
     store = w.store
     key = (rec.entity, rec.attribute)
     current = _repair_key(w, ns, key, now)
-    if record_id is not None and (done := store.get(ns, record_id)) is not None:
-        return WriteResult(
-            True, record_id, done.value.get("content"), "already applied (retry)", "created"
-        )
-    if (done_item := _applied(w, ns, rec)) is not None:
-        return WriteResult(True, done_item.key, rec.content, "already applied (retry)", "created")
+    if (done := _already_applied(w, ns, rec, record_id)) is not None:
+        return done
     low = rec.confidence < cfg.pending_below and not cand.correction
 
     # 1. exact duplicate of an active record
@@ -388,86 +323,14 @@ def _write_once(
     # 4. second mention of a pending fact promotes it; a first low-confidence one waits
     pending = _pending_match(store, ns, rec)
     if pending is not None:
-        prev = _record(pending)
-        if cand.message_ids and set(cand.message_ids) <= set(prev.source.message_ids):
-            return WriteResult(
-                False, pending.key, prev.content, "held until a second mention", "pending"
-            )
-        promoted = rec.model_copy(
-            update={
-                "mentions": prev.mentions + 1,
-                "confidence": merge_confidence(prev.confidence, rec.confidence, 1.0),
-                "created_at": prev.created_at,
-                "source": rec.source.model_copy(
-                    update={
-                        "message_ids": (prev.source.message_ids + rec.source.message_ids)[-200:]
-                    }
-                ),
-            }
-        )
-        if current is not None and not same_value(_record(current).value, rec.value):
-            cur = _record(current)
-            promoted = promoted.model_copy(
-                update={"version": cur.version + 1, "supersedes": current.key}
-            )
-            new_id = w.next_id(ns, current.key, rid)
-            w.insert(ns, new_id, MemoryRecord.model_validate(promoted.model_dump()).to_store())
-            _close_superseded(w, ns, current, now)
-            store.delete(ns, pending.key)
-            return WriteResult(
-                True,
-                new_id,
-                promoted.content,
-                "second mention",
-                "versioned",
-                superseded=current.key,
-            )
-        new_id = w.first_id(ns, rec, rid)
-        w.insert(ns, new_id, MemoryRecord.model_validate(promoted.model_dump()).to_store())
-        store.delete(ns, pending.key)
-        return WriteResult(True, new_id, promoted.content, "second mention", "created")
+        return _promote_pending(w, ns, cand, rec, pending, current, now, rid)
     if low:
-        held = rec.model_copy(update={"status": "archived", "valid_to": None})
-        pkey = w.pending_key(ns, rec, rid)
-        w.insert(ns, pkey, held.to_store(), index=False)
-        return WriteResult(
-            False, pkey, rec.content, "low confidence: held until a second mention", "pending"
-        )
+        return _hold_pending(w, ns, rec, rid)
 
     # 5. new memory
     new_id = w.first_id(ns, rec, rid)
     w.insert(ns, new_id, rec.to_store())
     return WriteResult(True, new_id, rec.content, None, "created")
-
-
-def _pending_match(store: BaseStore, ns: tuple[str, ...], rec: MemoryRecord) -> Item | None:
-    items = [
-        i
-        for i in _find(
-            store, ns, {"entity": rec.entity, "attribute": rec.attribute, "status": "archived"}
-        )
-        if i.key.startswith(PENDING_PREFIX)
-    ]
-    for i in items:
-        prev = _record(i)
-        if prev.content_hash == rec.content_hash or (
-            rec.value is not None and same_value(prev.value, rec.value)
-        ):
-            return i
-    return None
-
-
-def _drop_pending(store: BaseStore, ns: tuple[str, ...], rec: MemoryRecord) -> None:
-    """A firm new value makes a pending guess about the same key moot."""
-    for i in _find(
-        store, ns, {"entity": rec.entity, "attribute": rec.attribute, "status": "archived"}
-    ):
-        if i.key.startswith(PENDING_PREFIX):
-            store.delete(ns, i.key)
-
-
-def is_pending(item: Item) -> bool:
-    return item.key.startswith(PENDING_PREFIX)
 
 
 # -- episodes: raw transcripts, audit only -------------------------------------------

@@ -1,0 +1,116 @@
+"""A note cut into clauses, and the sales category each clause speaks to.
+
+Cuts at ";", " - ", ", and", " but ", "，" and bullets; a short "Label:" prefix
+("Must-haves: SSO, and data in EU") is carried to every clause after it. Used by the
+sales rules (``extract_sales``), which re-export ``split_clauses`` and ``categorise``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from memagent.memory.extract_amounts import parse_amounts
+from memagent.memory.extract_cues import BUDGET_WORDS, COUNT, CUES, EVENT_RES, LEADS
+from memagent.memory.extract_dates import find_dates
+
+_CLAUSE_SPLIT = re.compile(
+    r"\s*;\s*|；|\s+[-–—]\s+(?![$€£¥\d])|,\s+(?=(?:maybe|perhaps|possibly|probably|nothing confirmed|"
+    r"not confirmed|tbd)\b)|,?\s+but\s+|，(?:但是?|不过|而且|另外|同时)?|,\s+(?:and\s+)?(?=(?:they|we|he|she|"
+    r"i|it)\b)|\s+and\s+(?=(?:they|we|he|she|i|our|their|were|was|are|is|has|have|"
+    r"had|will|needs?|wants?|prefers?)\b)|(?<=\))\s*,\s*|\n",
+    re.I,
+)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、]|[一二三四五六七八九十]+[、.])\s*")
+_LABEL = re.compile(r"^(?P<label>[^:：\n]{2,30})[:：]\s*(?=\S)")
+_HEADING = re.compile(r"[:：]\s*$")
+
+
+@dataclass
+class Clause:
+    text: str
+    label: str = ""
+
+
+def split_clauses(sentence: str) -> list[Clause]:
+    """A sentence (or bullet line) cut into clauses; a short "Label:" prefix is carried
+    to every clause after it ("Must-haves: SSO, and data in EU")."""
+    line = _BULLET.sub("", sentence)
+    if _HEADING.search(line):
+        return []  # "Requirements are as follows:" introduces, it says nothing
+    label = ""
+    m = _LABEL.match(line)
+    if m and not find_dates(m.group("label"), datetime(2000, 1, 1)):
+        label, line = m.group("label").strip(), line[m.end() :]
+    out: list[Clause] = []
+    for part in _CLAUSE_SPLIT.split(line):
+        part = (part or "").strip(" ,.，。;；")
+        if len(part) >= 3:
+            out.extend(Clause(p, label) for p in _comma_parts(part))
+    return out
+
+
+def _comma_parts(clause: str) -> list[str]:
+    """An English clause cut at its commas when every piece says something on its own
+    ("Budget is 1.2M for the rollout, decision by end of March"); "Sarah, our CFO, is
+    the decision maker" stays whole."""
+    parts = [p.strip() for p in clause.split(", ")]
+    if len(parts) < 2 or re.search(r"[\u4e00-\u9fff]", clause):
+        return [clause]
+    ok = all(
+        len(p.split()) >= 2
+        and p.count("(") == p.count(")")
+        and not _DEPENDENT.match(p)
+        and categorise(p)
+        for p in parts
+    )
+    return parts if ok else [clause]
+
+
+_DEPENDENT = re.compile(
+    r"(?:who|whom|whose|which|that|where|when|including|incl|e\.g|i\.e|or|than|because|since|"
+    r"so|as|per|plus|with)\b|[~$€£¥\d(]",
+    re.I,
+)
+"""A piece that leans on the one before it ("who quoted $410k", "~$30k more per year")."""
+
+
+def categorise(clause: str) -> str | None:
+    """The sales category a clause speaks to, or None when it holds nothing salient."""
+    has_date = bool(find_dates(clause, datetime(2026, 1, 1)))
+    amounts = parse_amounts(clause)
+    if amounts and BUDGET_WORDS.search(clause):
+        return "budget"
+    for name, cue in CUES:
+        if not cue.search(clause):
+            continue
+        if name == "incumbent" and LEADS.search(clause):
+            continue  # "Sarah runs the warehouse team": a person leading a team, not a system
+        if name == "incumbent" and not re.search(
+            r"(?<=.)(?<![A-Za-z0-9])[A-Z][\w+.]*[A-Za-z0-9]|[A-Z]{2,}|\b(?:excel|spreadsheets?|paper|in-house|"
+            r"homegrown)\b|自研|自己写|自建|外包|纸质|[\u4e00-\u9fff]{2,}的",
+            clause,
+        ):
+            continue  # "uses" needs a product name
+        if name == "contact_preference" and not re.search(
+            r"prefer|only|can'?t stand|don'?t|hate|best|not to|never|asked|likes?|ignores?|fastest|"
+            r"(?:after|before|until) \d|mornings?|afternoons?|evenings?|weekends?|keep|short|"
+            r"directly|through|\bno\b|always|instead|better|rather|"
+            r"习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
+            r"最好|比.{0,4}好|"
+            r"不接|偏好|反感",
+            clause,
+            re.I,
+        ):
+            continue
+        if name == "commitment" and not (has_date or re.search(r"next step|下一步", clause, re.I)):
+            continue
+        return name
+    if has_date and any(p.search(clause) for _, p in EVENT_RES):
+        return "timeline"
+    if amounts:
+        return "amount"
+    if COUNT.search(clause):
+        return "count"
+    return None
