@@ -216,6 +216,39 @@ def _llm(settings: Any) -> Extractor:
     return llm_extractor(chat_model(settings, small=True, temperature=0.0))
 
 
+def _select(
+    data: Path | None, split: str | None, show_holdout: bool
+) -> tuple[Dataset, Selection, list[Dialog]]:
+    """The dataset, the chosen split and its dialogs; a bad split or file exits with a
+    one-line error."""
+    if split not in (None, "dev", "holdout", "all"):
+        raise typer.BadParameter("expected dev, holdout or all", param_hint="--split")
+    try:
+        dataset = load_dataset(data or default_data_path())
+        chosen = split or ("dev" if dataset.version == 2 else "all")
+        selection = Selection(chosen, show_holdout)
+        return dataset, selection, selection.dialogs(dataset)
+    except DatasetError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _run_extractors(
+    settings: Any, kinds: list[str], dialogs: Any, *, selection: Selection, version: int
+) -> list[dict[str, Any]]:
+    """``run_extraction_eval`` of each extractor kind, with the worker's thresholds."""
+    write_config = WriteConfig.for_settings(settings)
+    results = []
+    for kind in kinds:
+        ex = rules_extractor() if kind == "rules" else _llm(settings)
+        results.append(
+            run_extraction_eval(
+                ex, dialogs, selection=selection, version=version, write_config=write_config
+            )
+        )
+    return results
+
+
 def extraction_cmd(
     ctx: typer.Context,
     extractor: Annotated[str, typer.Option(help="rules, llm or both")] = "rules",
@@ -255,31 +288,21 @@ def extraction_cmd(
     overall and by category, language and split."""
     if extractor not in ("rules", "llm", "both"):
         raise typer.BadParameter("expected rules, llm or both", param_hint="--extractor")
-    if split not in (None, "dev", "holdout", "all"):
-        raise typer.BadParameter("expected dev, holdout or all", param_hint="--split")
-    try:
-        dataset = load_dataset(data or default_data_path())
-        chosen = split or ("dev" if dataset.version == 2 else "all")
-        selection = Selection(chosen, show_holdout)
-        dialogs = selection.dialogs(dataset)
-    except DatasetError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    dataset, selection, dialogs = _select(data, split, show_holdout)
     from memagent.evals.evaluation import command_settings
 
-    settings = command_settings(ctx)
-    write_config = WriteConfig.for_settings(settings)  # the worker's thresholds
-    results = []
-    for kind in ["rules", "llm"] if extractor == "both" else [extractor]:
-        ex = rules_extractor() if kind == "rules" else _llm(settings)
-        res = run_extraction_eval(
-            ex, dialogs, selection=selection, version=dataset.version, write_config=write_config
-        )
+    results = _run_extractors(
+        command_settings(ctx),
+        ["rules", "llm"] if extractor == "both" else [extractor],
+        dialogs,
+        selection=selection,
+        version=dataset.version,
+    )
+    for res in results:
         if not details:
             res.pop("per_dialog")
         if not misses:
             res.pop("misses")
-        results.append(res)
     if as_json:
         typer.echo(json.dumps(results if len(results) > 1 else results[0], ensure_ascii=False))
         return

@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, cast
 
-import aiosqlite
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.constants import START
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
@@ -31,11 +28,18 @@ from langgraph.types import StateSnapshot
 
 from memagent.core.context import Context
 from memagent.core.settings import Settings
+from memagent.graph.agent_resources import (
+    aworker,
+    checkpointer_factory,
+    open_outbox,
+    prepare_home,
+    store_factory,
+    studio_store,
+)
 from memagent.graph.builder import LLM, ChatModelFactory, build_default_graph
 from memagent.graph.builder import default_chat_model_factory as _default_factory
-from memagent.graph.jobs import Outbox, open_queue
-from memagent.graph.pg_sessions import PgTurnLocks, postgres_saver
-from memagent.graph.run_checkpoints import RunScopedSqliteSaver
+from memagent.graph.jobs import Outbox
+from memagent.graph.pg_sessions import PgTurnLocks
 from memagent.graph.settings import get_settings
 from memagent.graph.turn_lock import turn_lock
 from memagent.graph.validation import (
@@ -54,7 +58,6 @@ from memagent.memory.crm import Crm, open_crm
 from memagent.memory.working_memory import session_lock
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
-from memagent.stores.file_access import aconnect_readonly, open_failure, require_writable
 
 T = TypeVar("T")
 
@@ -120,142 +123,6 @@ class TurnResult:
         }
 
 
-def prepare_home(settings: Settings) -> None:
-    """First use of a home, blocking: its directory and the redaction key memagent's log
-    records are redacted with (created on first use). The async openers run it in a
-    thread; the first composition root to pin a key keeps it."""
-    from memagent.core.log_redaction import use_key_file
-    from memagent.core.redact import REDACTION_KEY_FILE
-
-    settings.home.mkdir(parents=True, exist_ok=True)
-    use_key_file(settings.home / REDACTION_KEY_FILE, replace=False)
-
-
-@contextlib.asynccontextmanager
-async def checkpointer_factory(
-    settings: Settings | None = None, *, read_only: bool = False
-) -> AsyncIterator[BaseCheckpointSaver[Any]]:
-    """The checkpointer (langgraph.json ``checkpointer.path``: an async context manager
-    yielding a saver): LangGraph's ``AsyncPostgresSaver`` at ``MEMAGENT_DATABASE_URL``,
-    else the SQLite file at ``settings.checkpoint_path``.
-
-    ``read_only`` (``sessions list/show``) opens the file with a read-only URI, and a
-    missing file as an empty in-memory database, so reading works on a read-only home
-    and creates nothing. A file that cannot be opened is a ``StorageError`` naming it."""
-    settings = settings or get_settings()
-    if settings.database_dsn:  # read_only: the database's grants decide
-        async with postgres_saver(settings.database_dsn) as pg_saver:
-            yield pg_saver
-        return
-    path = settings.checkpoint_path
-    if read_only:
-        exists = await asyncio.to_thread(path.exists)
-        conn = await (aconnect_readonly(path) if exists else aiosqlite.connect(":memory:"))
-        try:
-            saver: AsyncSqliteSaver = RunScopedSqliteSaver(conn)
-            await saver.setup()
-            yield saver
-        finally:
-            await conn.close()
-        return
-    try:  # blocking file checks off the event loop (Studio's blocking-call detector)
-        await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
-        await asyncio.to_thread(require_writable, path)
-        cm = RunScopedSqliteSaver.from_conn_string(str(path))
-        saver = await cm.__aenter__()
-        await saver.setup()
-    except (OSError, sqlite3.Error) as exc:
-        raise open_failure(path, exc) from exc
-    try:
-        yield saver
-    finally:
-        await cm.__aexit__(None, None, None)
-
-
-@contextlib.asynccontextmanager
-async def store_factory(
-    settings: Settings | None = None, *, read_only: bool = False
-) -> AsyncIterator[BaseStore]:
-    """The long-term store for settings (langgraph.json ``store.path``): the embedded
-    Qdrant engine on disk or a Qdrant server, with the configured embedder
-    (``read_only``: see ``memagent.stores.open_store``)."""
-    from memagent.stores.qdrant_store import aopen_store
-
-    settings = settings or get_settings()
-    async with aopen_store(
-        settings.resolved_store_location(), settings=settings, read_only=read_only
-    ) as store:
-        yield store
-
-
-@contextlib.asynccontextmanager
-async def studio_store(settings: Settings | None = None) -> AsyncIterator[BaseStore]:
-    """langgraph.json ``store.path`` for ``langgraph dev``: the project's store plus the
-    in-process extraction worker, so jobs that Studio runs enqueue are applied while the
-    server runs (the exported ``graph`` has no worker of its own).
-
-    Entered before the server serves; everything that blocks (home, redaction key, job
-    queue, store, worker) runs in threads, and the local LLM starts off the event loop
-    on the first model call (``memagent.llm.adapter``), as langgraph dev demands. On
-    shutdown the local LLM server the runs started is stopped with it.
-    """
-    settings = settings or get_settings()
-    await asyncio.to_thread(prepare_home, settings)
-    async with _local_llm_lifetime(), store_factory(settings) as store:
-        queue = await asyncio.to_thread(_open_queue, settings)
-        try:
-            async with _aworker(settings, queue, store):
-                yield store
-        finally:
-            if queue is not None:
-                queue.close()
-
-
-@contextlib.asynccontextmanager
-async def _local_llm_lifetime() -> AsyncIterator[None]:
-    """Stop the local LLM servers the graph started, when the Studio server shuts down:
-    ``langgraph dev`` re-raises SIGTERM after its graceful shutdown, so atexit never runs
-    and the llama.cpp server (in its own session) would be orphaned."""
-    try:
-        yield
-    finally:
-        from memagent.llm.server import close_local_servers
-
-        await asyncio.to_thread(close_local_servers)
-
-
-def _open_queue(settings: Settings) -> Outbox | None:
-    return open_queue(settings) if settings.extractor != "off" else None
-
-
-@contextlib.asynccontextmanager
-async def _aworker(
-    settings: Settings, queue: Outbox | None, store: BaseStore
-) -> AsyncIterator[Worker | None]:
-    """``_worker`` for async openers: built, started and stopped in a thread."""
-    cm = _worker(settings, queue, store)
-    worker = await asyncio.to_thread(cm.__enter__)
-    try:
-        yield worker
-    finally:
-        await asyncio.to_thread(cm.__exit__, None, None, None)
-
-
-@contextlib.contextmanager
-def _worker(settings: Settings, queue: Outbox | None, store: BaseStore) -> Iterator[Worker | None]:
-    """The in-process extraction worker (``MEMAGENT_WORKER=inprocess``), stopped after
-    its current job on exit; unfinished jobs stay in the durable queue."""
-    if settings.worker != "inprocess" or queue is None:
-        yield None
-        return
-    worker = Worker.for_settings(settings, queue=queue, store=store)
-    worker.start()
-    try:
-        yield worker
-    finally:
-        worker.stop()
-
-
 @contextlib.asynccontextmanager
 async def aopen_agent(
     settings: Settings | None = None,
@@ -268,7 +135,7 @@ async def aopen_agent(
     """Open the agent with persistence; ``store`` and ``chat_model_factory`` are test seams."""
     settings = settings or get_settings()
     await asyncio.to_thread(prepare_home, settings)
-    queue = await asyncio.to_thread(_open_queue, settings)
+    queue = await asyncio.to_thread(open_outbox, settings)
     access_log = AccessLog(lock=queue.lock if queue is not None else None)
     async with contextlib.AsyncExitStack() as stack:
         if queue is not None:
@@ -277,7 +144,7 @@ async def aopen_agent(
         if store is None:
             store = await stack.enter_async_context(store_factory(settings))
         worker = (
-            await stack.enter_async_context(_aworker(settings, queue, store))
+            await stack.enter_async_context(aworker(settings, queue, store))
             if start_worker
             else None
         )
@@ -556,3 +423,27 @@ async def settle(agent: Agent, *, timeout_s: float = 60.0) -> None:
         if agent.queue.outstanding():
             raise TimeoutError(f"{agent.queue.outstanding()} extraction jobs still open")
     await agent.access_log.drain()
+
+
+__all__ = [
+    "Agent",
+    "NothingToRetryError",
+    "SessionScopeError",
+    "SyncAgent",
+    "TurnResult",
+    "aopen_agent",
+    "arun_turn",
+    "check_store",
+    "checkpointer_factory",
+    "delete_sessions",
+    "list_sessions",
+    "open_agent",
+    "prepare_home",
+    "run_turn",
+    "session_state",
+    "settle",
+    "store_factory",
+    "studio_store",
+    "turn_result",
+    "unanswered",
+]

@@ -344,42 +344,14 @@ def doctor() -> None:
         raise typer.Exit(1)
 
 
-def doctor_rows(
-    settings: Settings, problems: list[str], unknown: list[str]
-) -> list[tuple[str, str, str]]:
-    """(check, status, detail) rows of ``memagent doctor``; status ok | warn | fail | low.
-
-    The checks run on ``settings`` (invalid variables replaced by their defaults and
-    listed in ``problems``; then in this process, since a service started now would read
-    the same invalid environment) and never create anything in the home."""
-    from memagent.graph.service.backend import InProcessBackend, in_process, open_backend
+def _service_rows(settings: Settings, *, local: bool) -> list[tuple[str, str, str]]:
+    """``memagent doctor``'s service, store and jobs rows (through the service unless
+    ``local``: then in this process)."""
+    from memagent.graph.service.backend import InProcessBackend, open_backend
     from memagent.graph.service.client import ServiceClient
     from memagent.graph.service.errors import Interrupted, OpError
-    from memagent.stores.file_access import unwritable_reason
 
     rows: list[tuple[str, str, str]] = []
-    rows.append(("settings", "fail", "; ".join(problems)) if problems else ("settings", "ok", ""))
-    if unknown:
-        rows.append(("settings", "warn", f"not a setting, ignored: {', '.join(unknown)}"))
-    home = Path(settings.home)
-    reason = unwritable_reason(home)
-    if reason is None:
-        rows.append(("home", "ok", str(home)))
-    else:
-        rows.append(("home", "fail", f"{reason}: read commands work, chat/ask/add cannot"))
-    rows.append(
-        (
-            "nodes",
-            "ok",
-            f"rewriter={settings.rewriter} recall={settings.recall} "
-            f"extractor={settings.extractor} worker={settings.worker}",
-        )
-    )
-    from memagent.graph.doctor_backends import backend_rows, store_row
-
-    rows += backend_rows(settings)
-    rows.append(store_row(settings))
-    local = bool(problems) or in_process(settings)
     if local:
         rows.append(("service", "ok", "off: commands run in their own process"))
     part = "store"
@@ -406,6 +378,43 @@ def doctor_rows(
             else "not running (starts on demand)"
         )
         rows.append(("service", "ok", detail))
+    return rows
+
+
+def doctor_rows(
+    settings: Settings, problems: list[str], unknown: list[str]
+) -> list[tuple[str, str, str]]:
+    """(check, status, detail) rows of ``memagent doctor``; status ok | warn | fail | low.
+
+    The checks run on ``settings`` (invalid variables replaced by their defaults and
+    listed in ``problems``; then in this process, since a service started now would read
+    the same invalid environment) and never create anything in the home."""
+    from memagent.graph.service.backend import in_process
+    from memagent.stores.file_access import unwritable_reason
+
+    rows: list[tuple[str, str, str]] = []
+    rows.append(("settings", "fail", "; ".join(problems)) if problems else ("settings", "ok", ""))
+    if unknown:
+        rows.append(("settings", "warn", f"not a setting, ignored: {', '.join(unknown)}"))
+    home = Path(settings.home)
+    reason = unwritable_reason(home)
+    if reason is None:
+        rows.append(("home", "ok", str(home)))
+    else:
+        rows.append(("home", "fail", f"{reason}: read commands work, chat/ask/add cannot"))
+    rows.append(
+        (
+            "nodes",
+            "ok",
+            f"rewriter={settings.rewriter} recall={settings.recall} "
+            f"extractor={settings.extractor} worker={settings.worker}",
+        )
+    )
+    from memagent.graph.doctor_backends import backend_rows, store_row
+
+    rows += backend_rows(settings)
+    rows.append(store_row(settings))
+    rows += _service_rows(settings, local=bool(problems) or in_process(settings))
     try:
         from memagent.llm.adapter import check_llm
 

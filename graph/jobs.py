@@ -20,179 +20,34 @@ Guarantees:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from memagent.core.types import Job, Turn
+from memagent.graph.job_rules import (
+    STATUSES,
+    JobQueueError,
+    JobStatus,
+    Outbox,
+    backoff_s,
+    carry_turns,
+    job_id,
+    plan_due,
+    queue_kwargs,
+    row_to_job,
+    turn_ref,
+    turns_from_json,
+)
+from memagent.graph.jobs_admin import JobAdmin
+from memagent.graph.jobs_sqlite_sql import SCHEMA, bump_since, insert_job, supersede_pending
 from memagent.stores.file_access import connect_readonly, open_failure, require_writable
-
-JobStatus = Literal["pending", "running", "done", "dead", "superseded"]
-STATUSES: tuple[str, ...] = ("pending", "running", "done", "dead", "superseded")
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS jobs (
-    id TEXT PRIMARY KEY,
-    thread_id TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    customer_id TEXT NOT NULL,
-    first_id TEXT NOT NULL,
-    last_id TEXT NOT NULL,
-    turns TEXT NOT NULL,
-    status TEXT NOT NULL,
-    trigger TEXT NOT NULL DEFAULT '',
-    attempts INTEGER NOT NULL DEFAULT 0,
-    max_attempts INTEGER NOT NULL,
-    run_at REAL NOT NULL,
-    lease_until REAL,
-    lease_token TEXT,
-    last_error TEXT,
-    superseded_by TEXT,
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL,
-    result TEXT
-);
-CREATE INDEX IF NOT EXISTS jobs_due ON jobs(status, run_at);
-CREATE INDEX IF NOT EXISTS jobs_thread ON jobs(thread_id, status);
-CREATE INDEX IF NOT EXISTS jobs_scope ON jobs(user_id, customer_id);
-CREATE TABLE IF NOT EXISTS locks (
-    name TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    expires REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS thread_turns (
-    thread_id TEXT PRIMARY KEY,
-    since_run INTEGER NOT NULL DEFAULT 0
-);
-"""
-
-
-class JobQueueError(RuntimeError):
-    """A queue operation that cannot be done (bad input, lost lease)."""
-
-
-def job_id(thread_id: str, first_id: str, last_id: str) -> str:
-    """Deterministic id of a job: the same thread + message range is the same job."""
-    raw = f"{thread_id}\x1f{first_id}\x1f{last_id}".encode()
-    return hashlib.sha256(raw).hexdigest()[:24]
-
-
-def backoff_s(attempts: int, base_s: float, cap_s: float) -> float:
-    """Delay before retry number ``attempts`` (1-based): base * 2**(n-1), capped."""
-    return float(min(cap_s, base_s * (2 ** max(0, attempts - 1))))
-
-
-def turn_ref(turn: Turn) -> str:
-    """A message's id, or a hash of its content when the message has none."""
-    return turn.id or "h" + hashlib.sha256(turn.content.encode()).hexdigest()[:16]
-
-
-def carry_turns(pending: Sequence[Sequence[Turn]], turns: Sequence[Turn]) -> list[Turn]:
-    """The turns a new job covers: those of the thread's pending jobs it supersedes (oldest
-    first, each message once) followed by the new ones."""
-    seen = {t.id for t in turns if t.id}
-    carried: list[Turn] = []
-    for old in pending:
-        for t in old:
-            if not t.id or t.id not in seen:
-                carried.append(t)
-                if t.id:
-                    seen.add(t.id)
-    return carried + list(turns)
-
-
-def plan_due(
-    *,
-    now: float,
-    since: int,
-    trigger: str,
-    urgent: bool,
-    superseded: Sequence[tuple[float, str]],
-    delay_s: float,
-    every_n_turns: int,
-) -> tuple[float, str, bool]:
-    """When a new job is due, why (its ``trigger``), and whether it is due now.
-
-    ``since``: turns of the thread waiting since its last due job, this one included;
-    ``superseded``: (run_at, trigger) of the pending jobs it replaces. Due now when
-    urgent, every N waiting turns, or without a debounce; a superseded triggered job's
-    earlier due time is kept, so debouncing never postpones an urgent job."""
-    reasons = [trigger] if trigger else []
-    if since >= every_n_turns:
-        reasons.append(f"every_{every_n_turns}_turns")
-    due_now = urgent or since >= every_n_turns or delay_s == 0
-    run_at = now if due_now else now + delay_s
-    for old_run_at, old_trigger in superseded:
-        run_at = min(run_at, max(now, old_run_at)) if old_trigger else run_at
-    return run_at, ",".join(reasons), due_now
-
-
-class Outbox(Protocol):
-    """What the graph, the worker and the CLI use of a job outbox: the SQLite
-    ``JobQueue`` and the PostgreSQL ``memagent.graph.jobs_pg.PgJobQueue`` both keep
-    the guarantees in this module's docstring (``tests/conformance/test_job_queue.py``)."""
-
-    delay_s: float
-    every_n_turns: int
-    max_attempts: int
-    lease_s: float
-    clock: Callable[[], float]
-
-    @property
-    def where(self) -> str:
-        """Where the outbox lives, for people (a file, or a URL without its password)."""
-        ...
-
-    def submit(
-        self,
-        *,
-        thread_id: str,
-        user_id: str,
-        customer_id: str,
-        turns: Sequence[Turn],
-        trigger: str = "",
-        urgent: bool = False,
-    ) -> Job: ...
-    def claim(
-        self, *, lease_s: float | None = None, include_delayed: bool = False
-    ) -> Job | None: ...
-    def heartbeat(self, job: Job, *, lease_s: float | None = None) -> None: ...
-    def complete(self, job: Job, result: dict[str, Any] | None = None) -> bool: ...
-    def save_result(self, job: Job, result: dict[str, Any]) -> None: ...
-    def release(self, job: Job, *, delay_s: float, error: str) -> bool: ...
-    def fail(self, job: Job, error: str) -> str: ...
-    def lock(
-        self, name: str, *, ttl_s: float = 30.0, timeout_s: float = 60.0
-    ) -> AbstractContextManager[None]: ...
-    def add_listener(self, callback: Callable[[], None]) -> None: ...
-    def get(self, jid: str) -> Job | None: ...
-    def ids(self, status: str | None = None) -> list[str]: ...
-    def counts(self) -> dict[str, int]: ...
-    def jobs(self, status: str | None = None, limit: int = 100) -> list[Job]: ...
-    def dead_letters(self, limit: int = 100) -> list[Job]: ...
-    def outstanding(self) -> int: ...
-    def next_due(self) -> float | None: ...
-    def retry_dead(self, jid: str | None = None) -> int: ...
-    def delete_scope(self, user_id: str, customer_id: str | None = None) -> int: ...
-    def purge_finished(self, older_than_s: float) -> int: ...
-    def close(self) -> None: ...
-
-
-def queue_kwargs(settings: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The settings' debounce, every-N-turns trigger, attempts and lease (``MEMAGENT_EXTRACT_*``)
-    under explicit ``kwargs``."""
-    kwargs.setdefault("delay_s", float(getattr(settings, "extract_debounce_s", 0.0)))
-    kwargs.setdefault("every_n_turns", int(getattr(settings, "extract_every_n_turns", 4)))
-    kwargs.setdefault("max_attempts", int(getattr(settings, "extract_max_attempts", 5)))
-    kwargs.setdefault("lease_s", float(getattr(settings, "extract_lease_s", 60.0)))
-    return kwargs
 
 
 def open_queue(settings: Any, **kwargs: Any) -> Outbox:
@@ -207,32 +62,7 @@ def open_queue(settings: Any, **kwargs: Any) -> Outbox:
     return JobQueue.for_settings(settings, **kwargs)
 
 
-def _turns_from_json(raw: str) -> list[Turn]:
-    return [Turn(**t) for t in json.loads(raw)]
-
-
-def row_to_job(row: sqlite3.Row | Mapping[str, Any]) -> Job:
-    return Job(
-        id=row["id"],
-        thread_id=row["thread_id"],
-        user_id=row["user_id"],
-        customer_id=row["customer_id"],
-        turns=_turns_from_json(row["turns"]),
-        status=row["status"],
-        attempts=row["attempts"],
-        max_attempts=row["max_attempts"],
-        run_at=row["run_at"],
-        trigger=row["trigger"],
-        lease_token=row["lease_token"],
-        last_error=row["last_error"],
-        created_at=row["created_at"],
-        first_id=row["first_id"],
-        last_id=row["last_id"],
-        result=json.loads(row["result"]) if row["result"] else {},
-    )
-
-
-class JobQueue:
+class JobQueue(JobAdmin):
     """SQLite outbox shared by the graph (submit) and workers (claim/complete/fail).
 
     Safe across threads (one connection per thread) and processes (SQLite
@@ -278,7 +108,7 @@ class JobQueue:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             require_writable(self.path)
-            self._conn().executescript(_SCHEMA)
+            self._conn().executescript(SCHEMA)
         except (OSError, sqlite3.OperationalError) as exc:
             self.close()
             raise open_failure(self.path, exc) from exc
@@ -309,7 +139,7 @@ class JobQueue:
                 conn = connect_readonly(self.path, timeout=30.0, isolation_level=None)
             else:  # nothing queued yet: an empty outbox, and nothing created
                 conn = sqlite3.connect(":memory:", isolation_level=None)
-                conn.executescript(_SCHEMA)
+                conn.executescript(SCHEMA)
             conn.row_factory = sqlite3.Row
             setattr(self._local, kind, conn)
         if conn is None:
@@ -375,51 +205,34 @@ class JobQueue:
                 "SELECT * FROM jobs WHERE thread_id=? AND status='pending' ORDER BY created_at",
                 (thread_id,),
             ).fetchall()
-            all_turns = carry_turns([_turns_from_json(r["turns"]) for r in old], turns)
+            all_turns = carry_turns([turns_from_json(r["turns"]) for r in old], turns)
             first_id = turn_ref(all_turns[0])
             last_id = turn_ref(all_turns[-1])
             jid = job_id(thread_id, first_id, last_id)
             existing = conn.execute("SELECT * FROM jobs WHERE id=?", (jid,)).fetchone()
             if existing is not None:
                 return row_to_job(existing)
-            conn.execute(
-                "INSERT INTO thread_turns(thread_id, since_run) VALUES(?, 1) "
-                "ON CONFLICT(thread_id) DO UPDATE SET since_run = since_run + 1",
-                (thread_id,),
-            )
-            since = conn.execute(
-                "SELECT since_run FROM thread_turns WHERE thread_id=?", (thread_id,)
-            ).fetchone()[0]
+            since = bump_since(conn, thread_id)
             run_at, reasons, due_now = self.plan_due(
                 now, since, trigger, urgent, [(r["run_at"], r["trigger"]) for r in old]
             )
             if due_now:
                 conn.execute("UPDATE thread_turns SET since_run=0 WHERE thread_id=?", (thread_id,))
-            conn.execute(
-                "UPDATE jobs SET status='superseded', superseded_by=?, updated_at=? "
-                "WHERE thread_id=? AND status='pending'",
-                (jid, now, thread_id),
+            supersede_pending(conn, thread_id, by=jid, now=now)
+            row = insert_job(
+                conn,
+                jid=jid,
+                thread_id=thread_id,
+                user_id=user_id,
+                customer_id=customer_id,
+                first_id=first_id,
+                last_id=last_id,
+                turns=all_turns,
+                trigger=reasons,
+                max_attempts=self.max_attempts,
+                run_at=run_at,
+                now=now,
             )
-            conn.execute(
-                "INSERT INTO jobs(id, thread_id, user_id, customer_id, first_id, last_id, turns,"
-                " status, trigger, attempts, max_attempts, run_at, created_at, updated_at)"
-                " VALUES(?,?,?,?,?,?,?,'pending',?,0,?,?,?,?)",
-                (
-                    jid,
-                    thread_id,
-                    user_id,
-                    customer_id,
-                    first_id,
-                    last_id,
-                    json.dumps([t.to_dict() for t in all_turns], ensure_ascii=False),
-                    reasons,
-                    self.max_attempts,
-                    run_at,
-                    now,
-                    now,
-                ),
-            )
-            row = conn.execute("SELECT * FROM jobs WHERE id=?", (jid,)).fetchone()
         for cb in list(self._listeners):
             cb()
         return row_to_job(row)
@@ -589,88 +402,21 @@ class JobQueue:
             with self._tx("lock") as conn:
                 conn.execute("DELETE FROM locks WHERE name=? AND owner=?", (name, owner))
 
-    # -- inspection and admin -----------------------------------------------
 
-    def get(self, jid: str) -> Job | None:
-        row = self._conn().execute("SELECT * FROM jobs WHERE id=?", (jid,)).fetchone()
-        return row_to_job(row) if row else None
-
-    def ids(self, status: str | None = None) -> list[str]:
-        """Every job id (of one status), for resolving a shortened id."""
-        if status is None:
-            rows = self._conn().execute("SELECT id FROM jobs")
-        else:
-            rows = self._conn().execute("SELECT id FROM jobs WHERE status=?", (status,))
-        return [str(r[0]) for r in rows]
-
-    def counts(self) -> dict[str, int]:
-        """Number of jobs per status (every status present, zero if none)."""
-        out = dict.fromkeys(STATUSES, 0)
-        for row in self._conn().execute("SELECT status, COUNT(*) n FROM jobs GROUP BY status"):
-            out[row["status"]] = row["n"]
-        return out
-
-    def jobs(self, status: str | None = None, limit: int = 100) -> list[Job]:
-        if status is not None and status not in STATUSES:
-            raise JobQueueError(f"unknown status {status!r}; expected one of {STATUSES}")
-        sql = "SELECT * FROM jobs"
-        args: tuple[Any, ...] = ()
-        if status:
-            sql += " WHERE status=?"
-            args = (status,)
-        sql += " ORDER BY created_at LIMIT ?"
-        rows = self._conn().execute(sql, (*args, limit)).fetchall()
-        return [row_to_job(r) for r in rows]
-
-    def dead_letters(self, limit: int = 100) -> list[Job]:
-        return self.jobs("dead", limit)
-
-    def outstanding(self) -> int:
-        """Jobs not finished yet (pending or running)."""
-        row = (
-            self._conn()
-            .execute("SELECT COUNT(*) FROM jobs WHERE status IN ('pending','running')")
-            .fetchone()
-        )
-        return int(row[0])
-
-    def next_due(self) -> float | None:
-        """Time when the next pending job becomes due (None if none)."""
-        row = self._conn().execute("SELECT MIN(run_at) FROM jobs WHERE status='pending'").fetchone()
-        return None if row[0] is None else float(row[0])
-
-    def retry_dead(self, jid: str | None = None) -> int:
-        """Put dead jobs (one or all) back in line with a fresh attempt budget."""
-        now = self.clock()
-        with self._tx() as conn:
-            sql = (
-                "UPDATE jobs SET status='pending', attempts=0, run_at=?, updated_at=? "
-                "WHERE status='dead'"
-            )
-            args: tuple[Any, ...] = (now, now)
-            if jid:
-                sql += " AND id=?"
-                args += (jid,)
-            return conn.execute(sql, args).rowcount
-
-    def delete_scope(self, user_id: str, customer_id: str | None = None) -> int:
-        """Delete every job (any status) of a user, or of one customer of a user (forget)."""
-        if not user_id:
-            raise JobQueueError("delete_scope needs a user_id")
-        with self._tx() as conn:
-            if customer_id is None:
-                cur = conn.execute("DELETE FROM jobs WHERE user_id=?", (user_id,))
-            else:
-                cur = conn.execute(
-                    "DELETE FROM jobs WHERE user_id=? AND customer_id=?", (user_id, customer_id)
-                )
-            return cur.rowcount
-
-    def purge_finished(self, older_than_s: float) -> int:
-        """Drop done/superseded rows older than ``older_than_s`` (they hold transcripts)."""
-        cutoff = self.clock() - older_than_s
-        with self._tx() as conn:
-            return conn.execute(
-                "DELETE FROM jobs WHERE status IN ('done','superseded') AND updated_at < ?",
-                (cutoff,),
-            ).rowcount
+__all__ = [
+    "STATUSES",
+    "Job",
+    "JobQueue",
+    "JobQueueError",
+    "JobStatus",
+    "Outbox",
+    "Turn",
+    "backoff_s",
+    "carry_turns",
+    "job_id",
+    "open_queue",
+    "plan_due",
+    "queue_kwargs",
+    "row_to_job",
+    "turn_ref",
+]

@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from memagent.core.types import Job, Turn
-from memagent.graph.jobs import (
+from memagent.graph.job_rules import (
     STATUSES,
     JobQueueError,
     backoff_s,
@@ -45,6 +45,7 @@ from memagent.graph.jobs import (
     row_to_job,
     turn_ref,
 )
+from memagent.graph.jobs_pg_sql import SCHEMA, bump_since, insert_job, lock_pending, supersede
 from memagent.stores.pg import (
     ADVISORY_KEY,
     DatabaseError,
@@ -58,37 +59,6 @@ CHANNEL = "memagent_jobs"
 ORDER_KEY = "'claim:' || c.thread_id"
 """A session's jobs apply in order: a claim skips a session with a running job, and the
 per-session lock closes the window where two claims both see none running yet."""
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS memagent_jobs (
-    id TEXT PRIMARY KEY,
-    thread_id TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    customer_id TEXT NOT NULL,
-    first_id TEXT NOT NULL,
-    last_id TEXT NOT NULL,
-    turns TEXT NOT NULL,
-    status TEXT NOT NULL,
-    trigger TEXT NOT NULL DEFAULT '',
-    attempts INTEGER NOT NULL DEFAULT 0,
-    max_attempts INTEGER NOT NULL,
-    run_at DOUBLE PRECISION NOT NULL,
-    lease_until DOUBLE PRECISION,
-    lease_token TEXT,
-    last_error TEXT,
-    superseded_by TEXT,
-    created_at DOUBLE PRECISION NOT NULL,
-    updated_at DOUBLE PRECISION NOT NULL,
-    result TEXT
-);
-CREATE INDEX IF NOT EXISTS memagent_jobs_due ON memagent_jobs(status, run_at);
-CREATE INDEX IF NOT EXISTS memagent_jobs_thread ON memagent_jobs(thread_id, status);
-CREATE INDEX IF NOT EXISTS memagent_jobs_scope ON memagent_jobs(user_id, customer_id);
-CREATE TABLE IF NOT EXISTS memagent_thread_turns (
-    thread_id TEXT PRIMARY KEY,
-    since_run INTEGER NOT NULL DEFAULT 0
-);
-"""
 
 _LEASED = " AND lease_token=%s AND status='running'"
 
@@ -200,24 +170,14 @@ class PgJobQueue:
             raise JobQueueError("submit needs at least one non-empty turn")
         now = self.clock()
         with self._tx() as conn:
-            conn.execute(f"SELECT pg_advisory_xact_lock({ADVISORY_KEY})", ("submit:" + thread_id,))
-            old = conn.execute(
-                "SELECT * FROM memagent_jobs WHERE thread_id=%s AND status='pending'"
-                " ORDER BY created_at FOR UPDATE",
-                (thread_id,),
-            ).fetchall()
+            old = lock_pending(conn, thread_id)
             all_turns = carry_turns([_turns(r["turns"]) for r in old], turns)
             first_id, last_id = turn_ref(all_turns[0]), turn_ref(all_turns[-1])
             jid = job_id(thread_id, first_id, last_id)
             existing = conn.execute("SELECT * FROM memagent_jobs WHERE id=%s", (jid,)).fetchone()
             if existing is not None:
                 return row_to_job(existing)
-            since = conn.execute(
-                "INSERT INTO memagent_thread_turns(thread_id, since_run) VALUES(%s, 1)"
-                " ON CONFLICT(thread_id) DO UPDATE"
-                " SET since_run = memagent_thread_turns.since_run + 1 RETURNING since_run",
-                (thread_id,),
-            ).fetchone()["since_run"]
+            since = bump_since(conn, thread_id)
             run_at, reasons, due_now = plan_due(
                 now=now,
                 since=since,
@@ -231,31 +191,21 @@ class PgJobQueue:
                 conn.execute(
                     "UPDATE memagent_thread_turns SET since_run=0 WHERE thread_id=%s", (thread_id,)
                 )
-            conn.execute(
-                "UPDATE memagent_jobs SET status='superseded', superseded_by=%s, updated_at=%s"
-                " WHERE id = ANY(%s)",
-                (jid, now, [r["id"] for r in old]),
+            supersede(conn, [r["id"] for r in old], by=jid, now=now)
+            row = insert_job(
+                conn,
+                jid=jid,
+                thread_id=thread_id,
+                user_id=user_id,
+                customer_id=customer_id,
+                first_id=first_id,
+                last_id=last_id,
+                turns=all_turns,
+                trigger=reasons,
+                max_attempts=self.max_attempts,
+                run_at=run_at,
+                now=now,
             )
-            row = conn.execute(
-                "INSERT INTO memagent_jobs(id, thread_id, user_id, customer_id, first_id,"
-                " last_id, turns, status, trigger, attempts, max_attempts, run_at, created_at,"
-                " updated_at) VALUES(%s,%s,%s,%s,%s,%s,%s,'pending',%s,0,%s,%s,%s,%s)"
-                " RETURNING *",
-                (
-                    jid,
-                    thread_id,
-                    user_id,
-                    customer_id,
-                    first_id,
-                    last_id,
-                    json.dumps([t.to_dict() for t in all_turns], ensure_ascii=False),
-                    reasons,
-                    self.max_attempts,
-                    run_at,
-                    now,
-                    now,
-                ),  # fmt: skip
-            ).fetchone()
             conn.execute(f"NOTIFY {CHANNEL}")
         self._wake()
         return row_to_job(row)

@@ -14,20 +14,41 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 
+from memagent.graph.extractor_graph import EXTRACTOR_GRAPH
+
 Graph = CompiledStateGraph[Any, Any, Any, Any]
 
 
 Saver = BaseCheckpointSaver[Any]
 
 
-async def session_threads(saver: Saver, scope: dict[str, str] | None = None) -> list[str]:
+def is_extractor_checkpoint(metadata: Any) -> bool:
+    """Whether a checkpoint belongs to a ``memory_extractor`` thread, not a session.
+
+    Under a LangGraph server the extractor runs on a thread derived from the conversation
+    (``extraction_server.extractor_thread``) in the sessions' checkpointer; the server
+    copies the run's metadata (its ``graph_id`` and the scheduler's ``conversation_thread``)
+    into every checkpoint's metadata."""
+    meta = metadata or {}
+    return meta.get("graph_id") == EXTRACTOR_GRAPH or "conversation_thread" in meta
+
+
+async def session_threads(
+    saver: Saver, scope: dict[str, str] | None = None, *, extractors: bool = False
+) -> list[str]:
     """The thread id of every session (whose checkpoint metadata matches ``scope``), each
-    once, newest first as the saver lists them."""
+    once, newest first as the saver lists them; with ``extractors``, the extractor threads
+    of that scope too (forget deletes them with the sessions)."""
     threads: dict[str, None] = {}
+    skipped: set[str] = set()
     async for item in saver.alist(None, filter=scope or None):
         conf = item.config["configurable"]
-        if not conf.get("checkpoint_ns"):
-            threads.setdefault(str(conf["thread_id"]))
+        thread = str(conf["thread_id"])
+        if not extractors and (thread in skipped or is_extractor_checkpoint(item.metadata)):
+            skipped.add(thread)
+            threads.pop(thread, None)
+        elif not conf.get("checkpoint_ns"):
+            threads.setdefault(thread)
     return list(threads)
 
 
@@ -61,7 +82,7 @@ async def delete_scope_sessions(
     scope = {"user_id": user_id}
     if customer_id is not None:
         scope["customer_id"] = customer_id
-    doomed = await session_threads(saver, scope)
+    doomed = await session_threads(saver, scope, extractors=True)
     for thread in doomed:
         await saver.adelete_thread(thread)
     return len(doomed)
@@ -70,7 +91,9 @@ async def delete_scope_sessions(
 async def session_values(graph: Graph, session: str) -> dict[str, Any] | None:
     """The checkpointed state of one session, or None if there is no such session."""
     snapshot = await graph.aget_state({"configurable": {"thread_id": session}})
-    return dict(snapshot.values) if snapshot.values else None
+    if not snapshot.values or is_extractor_checkpoint(snapshot.metadata):
+        return None
+    return dict(snapshot.values)
 
 
 def message_rows(state: dict[str, Any]) -> list[dict[str, Any]]:

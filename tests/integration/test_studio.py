@@ -333,6 +333,15 @@ def test_extraction_runs_as_a_debounced_background_run_on_the_server(
             "select count(*) from jobs where thread_id = ?", (out["thread"],)
         ).fetchone()
     assert n == 0
+    # The extractor thread shares the sessions checkpointer but is not a session.
+    from memagent.core.settings import Settings
+    from memagent.graph.agent import list_sessions, session_state
+    from memagent.graph.extraction_server import extractor_thread
+
+    home = Settings(home=server.home, embedder="hash")
+    listed = [r["session"] for r in asyncio.run(list_sessions(home))]
+    assert listed == [out["thread"]], listed
+    assert asyncio.run(session_state(extractor_thread(out["thread"]), home)) is None
     # A replay from the checkpoint before `apply` succeeds and writes nothing twice.
     assert out["replayed"]["status"] == "success", log
     reasons = {w["reason"] for w in out["replay_state"]["values"]["result"]["writes"]}
