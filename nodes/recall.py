@@ -308,11 +308,13 @@ def make_recall_node(
                 "degraded": ["recall"],
             }
         message = _last_human_text(state)
+        # small talk searches nothing, whatever context the rewriter added to it
+        query = state.query or message if should_search(message) else ""
         result = await arecall_memories(
             runtime.store,
             ctx.user_id,
             ctx.customer_id,
-            state.query or message,
+            query,
             mode=mode,
             weights=weights,
             new_session=state.turn <= 1,
