@@ -32,6 +32,16 @@ def backoff_s(attempts: int, base_s: float, cap_s: float) -> float:
     return float(min(cap_s, base_s * (2 ** max(0, attempts - 1))))
 
 
+def after_failure(
+    attempts: int, max_attempts: int, now: float, base_s: float, cap_s: float
+) -> tuple[str, float]:
+    """A failed job's next status and run time: dead once its attempts are spent, else
+    pending again after the backoff (the same rule for every outbox backend)."""
+    if attempts >= max_attempts:
+        return "dead", now
+    return "pending", now + backoff_s(attempts, base_s, cap_s)
+
+
 def turn_ref(turn: Turn) -> str:
     """A message's id, or a hash of its content when the message has none."""
     return turn.id or "h" + hashlib.sha256(turn.content.encode()).hexdigest()[:16]

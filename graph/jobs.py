@@ -36,6 +36,7 @@ from memagent.graph.job_rules import (
     JobQueueError,
     JobStatus,
     Outbox,
+    after_failure,
     backoff_s,
     carry_turns,
     job_id,
@@ -358,11 +359,9 @@ class JobQueue(JobAdmin):
             ).fetchone()
             if row is None or row["lease_token"] != job.lease_token:
                 return "lost"
-            if row["attempts"] >= row["max_attempts"]:
-                status, run_at = "dead", now
-            else:
-                status = "pending"
-                run_at = now + backoff_s(row["attempts"], self.backoff_base_s, self.backoff_cap_s)
+            status, run_at = after_failure(
+                row["attempts"], row["max_attempts"], now, self.backoff_base_s, self.backoff_cap_s
+            )
             conn.execute(
                 "UPDATE jobs SET status=?, run_at=?, lease_token=NULL, lease_until=NULL,"
                 " last_error=?, updated_at=? WHERE id=?",

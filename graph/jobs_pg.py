@@ -38,7 +38,7 @@ from memagent.core.types import Job, Turn
 from memagent.graph.job_rules import (
     STATUSES,
     JobQueueError,
-    backoff_s,
+    after_failure,
     carry_turns,
     job_id,
     plan_due,
@@ -296,11 +296,9 @@ class PgJobQueue:
             ).fetchone()
             if row is None or row["lease_token"] != job.lease_token:
                 return "lost"
-            if row["attempts"] >= row["max_attempts"]:
-                status, run_at = "dead", now
-            else:
-                status = "pending"
-                run_at = now + backoff_s(row["attempts"], self.backoff_base_s, self.backoff_cap_s)
+            status, run_at = after_failure(
+                row["attempts"], row["max_attempts"], now, self.backoff_base_s, self.backoff_cap_s
+            )
             conn.execute(
                 "UPDATE memagent_jobs SET status=%s, run_at=%s, lease_token=NULL,"
                 " lease_until=NULL, last_error=%s, updated_at=%s WHERE id=%s",
