@@ -23,7 +23,8 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from memagent.core.settings import Settings
@@ -109,10 +110,13 @@ def is_verified(path: Path, *, size: int = MODEL_SIZE, sha256: str = MODEL_SHA25
 
 
 @contextlib.contextmanager
-def assembly_lock(dest: Path, timeout: float = ASSEMBLY_TIMEOUT_S) -> Iterator[None]:
-    """Exclusive per-file lock (``<file>.lock``), released by the OS if its holder dies."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    with dest.with_name(dest.name + ".lock").open("a") as f:
+def exclusive_file_lock(
+    path: Path, *, timeout: float, poll_s: float, on_timeout: Callable[[], Exception]
+) -> Iterator[None]:
+    """An exclusive ``flock`` on ``path`` (created with its folder), released by the OS if its
+    holder dies; ``on_timeout()`` is raised when it is not free within ``timeout`` seconds."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as f:
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -120,14 +124,24 @@ def assembly_lock(dest: Path, timeout: float = ASSEMBLY_TIMEOUT_S) -> Iterator[N
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    raise ModelAssemblyError(
-                        f"another process has been assembling {dest} for over {timeout:.0f}s"
-                    ) from None
-                time.sleep(0.2)
+                    raise on_timeout() from None
+                time.sleep(poll_s)
         try:
             yield
         finally:
             fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def assembly_lock(dest: Path, timeout: float = ASSEMBLY_TIMEOUT_S) -> AbstractContextManager[None]:
+    """Exclusive per-file lock (``<file>.lock``), released by the OS if its holder dies."""
+    return exclusive_file_lock(
+        dest.with_name(dest.name + ".lock"),
+        timeout=timeout,
+        poll_s=0.2,
+        on_timeout=lambda: ModelAssemblyError(
+            f"another process has been assembling {dest} for over {timeout:.0f}s"
+        ),
+    )
 
 
 def assemble_model(

@@ -7,14 +7,13 @@ Split out of ``memagent.llm.server``, which re-exports every public name.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
 import signal
 import socket
 import time
-from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -22,7 +21,7 @@ from typing import Literal
 import httpx
 
 from memagent.core.settings import Settings
-from memagent.llm.model import LLMUnavailableError
+from memagent.llm.model import LLMUnavailableError, exclusive_file_lock
 
 STARTUP_TIMEOUT_S = 180.0
 
@@ -73,26 +72,18 @@ def write_state(path: Path, state: ServerState) -> None:
     os.replace(tmp, path)
 
 
-@contextlib.contextmanager
-def server_lock(directory: Path, timeout: float = STARTUP_TIMEOUT_S + 30) -> Iterator[None]:
+def server_lock(
+    directory: Path, timeout: float = STARTUP_TIMEOUT_S + 30
+) -> AbstractContextManager[None]:
     """Exclusive lock over the state files: held while checking, starting or stopping."""
-    directory.mkdir(parents=True, exist_ok=True)
-    with (directory / "server.lock").open("a") as f:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise LLMUnavailableError(
-                        f"timed out waiting for the LLM server lock {directory / 'server.lock'}"
-                    ) from None
-                time.sleep(0.1)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+    return exclusive_file_lock(
+        directory / "server.lock",
+        timeout=timeout,
+        poll_s=0.1,
+        on_timeout=lambda: LLMUnavailableError(
+            f"timed out waiting for the LLM server lock {directory / 'server.lock'}"
+        ),
+    )
 
 
 def pid_alive(pid: int) -> bool:
