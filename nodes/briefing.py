@@ -17,7 +17,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from memagent.core.redact import PLACEHOLDER_RE
 from memagent.llm.tokens import count_tokens
-from memagent.memory.poison import assess, screen_for_prompt
+from memagent.memory.poison import screen_for_prompt
 from memagent.prompts.prompt_assembly import (
     BRIEFING_CLOSE,
     BRIEFING_HEADER,
@@ -92,12 +92,10 @@ def episode_line(content: str, when: Any) -> str:
     return "- " + (EPISODE_QUOTE.format(date=day, quote=quoted) if day else quoted)
 
 
-def _reads_as_order(content: str, origin: Any) -> bool:
-    """A recalled note that reads as an order to the assistant. An episode (the user's own
-    chat turn, screened by the rules when written) is judged by the rules only: the n-gram
-    judge, trained on notes, reads a third of ordinary chat turns as orders."""
-    if origin == "episode":
-        return assess(content).reason is not None
+def _reads_as_order(content: str) -> bool:
+    """A recalled note or episode that reads as an order to the assistant: the rules and the
+    n-gram judge (``screen_for_prompt``). Episodes are judged like notes since the judge
+    trains on LoCoMo chat turns: it reads 0 of conv-26's 419 held-out turns as orders."""
     return screen_for_prompt(content) is not None
 
 
@@ -109,7 +107,7 @@ def format_briefing(
     lines: list[str] = []
     for item in sorted(items, key=lambda i: _item_value(i, "origin") == "episode"):
         content = _item_value(item, "content", "text", "memory")
-        if isinstance(content, str) and _reads_as_order(content, _item_value(item, "origin")):
+        if isinstance(content, str) and _reads_as_order(content):
             continue  # reads as an order: withheld (quoting alone did not stop the local model)
         line = briefing_line(item)
         if line is None or line in lines:
