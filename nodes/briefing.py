@@ -121,16 +121,21 @@ def briefing_lines(
     max_tokens: int,
     max_items: int = MAX_BRIEFING_ITEMS,
     shown: Collection[str] = (),
+    said: Sequence[str] = (),
 ) -> list[str]:
-    """The lines ``format_briefing`` shows: not reading as orders, not in ``shown``, at
+    """The lines ``format_briefing`` shows: not reading as orders, not in ``shown``, not
+    a memory whose words one of the ``said`` texts holds (a message still in view), at
     most ``max_items``, the whole section within ``max_tokens``."""
     lines: list[str] = []
+    flat_said = [" ".join(t.split()) for t in said]
     for item in sorted(items, key=lambda i: _item_value(i, "origin") == "episode"):
         content = _item_value(item, "content", "text", "memory")
         if isinstance(content, str) and _reads_as_order(content, _item_value(item, "origin")):
             continue  # reads as an order: withheld (quoting alone did not stop the local model)
         line = briefing_line(item)
         if line is None or line in lines or line in shown:
+            continue
+        if isinstance(content, str) and _in_view(content, flat_said):
             continue
         if len(lines) == max_items:
             break
@@ -139,6 +144,11 @@ def briefing_lines(
             break
         lines.append(line)
     return lines
+
+
+def _in_view(content: str, flat_said: Sequence[str]) -> bool:
+    flat = " ".join(content.split())
+    return bool(flat) and any(flat in text for text in flat_said)
 
 
 def briefing_section(lines: Sequence[str]) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.messages import BaseMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from memagent.llm.tokens import (
     MESSAGE_OVERHEAD,
@@ -93,23 +93,34 @@ def placed(
     """Briefing, current input and recent window, settled together. ``history`` is the
     window's candidates as sent, ``originals`` the same messages as stored. Each pass can
     only evict more, so the lines counted as still shown only shrink: it ends."""
-    shown = briefed_lines(history)
-    while True:
-        lines = briefing_lines(briefing, max_tokens=budget.briefing, shown=shown)
-        brief_text, items = briefing_section(lines), len(lines)
-        shortened, extra, msg, head = False, 0, current, list(fixed)
+    shown, said = briefed_lines(history), _said(history)
+    for _ in range(len(history) + 2):  # each pass shrinks the window or ends
+        lines = briefing_lines(briefing, max_tokens=budget.briefing, shown=shown, said=said)
+        brief_text, shortened, extra, msg, head = (
+            briefing_section(lines),
+            False,
+            0,
+            current,
+            [*fixed],
+        )
         if msg is not None:
             msg, shortened, extra = placed_input(msg, brief_text, lines, fixed, budget, reserve)
         else:
             head.append(brief_text)
         cap = recent_cap(head, [msg] if msg is not None else [], budget, reserve)
         window, evicted = recent_window(history, cap, must_keep, low_watermark)
-        still = shown & briefed_lines(window)
-        if still == shown:
-            return Placed(
-                brief_text, items, extra, msg, shortened, cap, window, stored(evicted, originals)
-            )
-        shown = still
+        still, still_said = shown & briefed_lines(window), _said(window)
+        if still == shown and still_said == said:
+            break
+        shown, said = still, still_said
+    return Placed(
+        brief_text, len(lines), extra, msg, shortened, cap, window, stored(evicted, originals)
+    )
+
+
+def _said(messages: Sequence[BaseMessage]) -> list[str]:
+    """The user messages' texts as the model sees them (what a memory may already be in)."""
+    return [content_text(m.content) for m in messages if isinstance(m, HumanMessage)]
 
 
 def placed_input(

@@ -143,3 +143,21 @@ def test_the_router_sees_the_users_words_in_every_earlier_message() -> None:
     plain = without_briefing(later.messages)
     assert [text(m) for m in plain if isinstance(m, HumanMessage)] == ["Where?", "Demo?"]
     assert isinstance(plain[0], SystemMessage)
+
+
+def test_a_memory_quoting_a_message_still_in_view_is_not_listed() -> None:
+    """Recall brings back the previous turn's own message as an episode (and a fact the
+    rules extracted from it); the window still shows that message."""
+    said = "They now say 45 reps instead of 40. Does that change the plan?"
+    episode = {"content": said, "origin": "episode", "type": "episode", "date": "2026-12-01"}
+    fact = {"content": "They now say 45 reps instead of 40"}
+    history = [HumanMessage(said, id="h0"), AIMessage("It does.", id="a0")]
+    now = HumanMessage("Draft the opening.", id="now")
+    r = assemble(system=SYSTEM, briefing=[episode, fact, C], history=history, current=now,
+                 budget=BUDGET)  # fmt: skip
+    last = text(r.messages[-1])
+    assert "Wednesday" in last and "45 reps" not in last
+    small = Budget.from_window(2048, 256)
+    gone = assemble(system=SYSTEM, briefing=[episode, fact], history=[*history,
+                    *long_turns(4, 1)], current=now, budget=small)  # fmt: skip
+    assert "h0" not in {m.id for m in gone.messages} and "45 reps" in text(gone.messages[-1])
