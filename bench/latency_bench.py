@@ -241,10 +241,15 @@ async def session(settings: Any, turns: int, extra: int = 0) -> list[Turn]:
                     count[0] += 1
 
                 t0 = time.perf_counter()
-                await arun_turn(
-                    agent, QUESTIONS[n % len(QUESTIONS)], user_id=USER, customer_id=CUSTOMER,
-                    session="latency-bench", on_token=on_token,
-                )  # fmt: skip
+                try:
+                    await arun_turn(
+                        agent, QUESTIONS[n % len(QUESTIONS)], user_id=USER,
+                        customer_id=CUSTOMER, session="latency-bench", on_token=on_token,
+                    )  # fmt: skip
+                except Exception as exc:  # noqa: BLE001 - report the turns measured so far
+                    print(f"  turn {n + 1:2d}: failed after {time.perf_counter() - t0:.0f}s "
+                          f"({type(exc).__name__}); the session stops here", flush=True)  # fmt: skip
+                    break
                 end = time.perf_counter()
                 await asyncio.sleep(0.2)  # the server's log lines of this turn
                 reqs = parse_requests(tail.read())
