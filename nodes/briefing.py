@@ -64,9 +64,7 @@ def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHAR
     content = _item_value(item, "content", "text", "memory")
     if not isinstance(content, str) or not content.strip():
         return None
-    content = _clean(content)
-    if len(content) > max_chars:
-        content = content[: max_chars - 1].rstrip() + "…"
+    content = _shown(content, max_chars)
     if _item_value(item, "origin") == "episode":
         return episode_line(content, _item_value(item, "date"))
     tags = []
@@ -82,6 +80,19 @@ def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHAR
         tags.append(when[:10])
     suffix = f" ({', '.join(tags)})" if tags else ""
     return f"- {json.dumps(content, ensure_ascii=False)}{suffix}"
+
+
+def _shown(content: str, max_chars: int) -> str:
+    content = _clean(content)
+    if len(content) > max_chars:
+        content = content[: max_chars - 1].rstrip() + "…"
+    return content
+
+
+def quoted(content: str, *, max_chars: int = MAX_BRIEFING_CHARS) -> str:
+    """How a briefing line quotes ``content`` (cleaned, cut, JSON-quoted): what to look
+    for in a prompt to find a memory it showed."""
+    return json.dumps(_shown(content, max_chars), ensure_ascii=False)
 
 
 def episode_line(content: str, when: Any) -> str:
