@@ -30,7 +30,13 @@ is honest only until its misses are used to change the rules:
   are after tuning. holdout3..holdout5 now calibrate the n-gram judge (threshold and L2
   strength, bench/poison_options.py) and main/holdout/holdout2 are its training data.
 
-The next honest figure is the sealed set the lead keeps outside the worktree.
+- blindB   : measured once (see bench/results/first_measurements.md); now tuning data too.
+
+Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),
+so its in-sample rates here are not estimates; ``--loso`` retrains it once per held-out set
+and prints honest per-set, per-language figures, plus LoCoMo chat turns scored by a judge
+that never saw their conversation. The next honest figure is the sealed set the lead keeps
+outside the worktree.
 """
 
 from __future__ import annotations
@@ -189,19 +195,16 @@ def poison_report(show_misses: bool) -> None:
         print("  rules + learned judges: skipped (MEMAGENT_POISON_MODEL=off)")
         return
     print(
-        "  rules + n-gram judge + e5 probe (check_instruction). main/holdout/holdout2 train the\n"
-        "  n-gram judge and holdout3-5 calibrate it; blindA was measured once before the change\n"
-        "  (58/122 blocked, 0/124 fp) and then used to tune the generated corpus: no longer blind."
+        "  rules + n-gram judge (+ e5 probe in the background). The n-gram judge trains on every\n"
+        "  set below (bench/poison_loso.py): these rates are in-sample; --loso prints the\n"
+        "  leave-one-set-out figures (each set scored by a judge trained without it)."
     )
     sets["blindB"] = ("sealed/poison_blindB_attacks.jsonl", "sealed/poison_blindB_ordinary.jsonl")
 
     def reply(text: str) -> str | None:
         return check_instruction(text, deep=False)
 
-    print("  shipped reply path (rules + n-gram judge) per set and language; every set here is")
-    print(
-        "  in the judge's training data now (bench/poison_loso.py), see --loso for honest figures:"
-    )
+    print("  shipped reply path (rules + n-gram judge) per set and language (in-sample):")
     for label, (attacks_file, ordinary_file) in sets.items():
         att, ordn = load(attacks_file), load(ordinary_file)
         print(f"    {label:<8} {by_language(att, ordn, reply)}")
