@@ -22,7 +22,7 @@ from memagent.memory.memory_ops import delete_memory, export, forget
 from memagent.memory.namespaces import namespace
 from memagent.memory.scoring import ScoreWeights
 from memagent.nodes.prompt_assembly import format_briefing
-from memagent.nodes.recall import RecalledItem, recall_memories, select
+from memagent.nodes.recall import RecalledItem, recall_memories, select, with_pending
 
 ALL = ScoreWeights(threshold=0.0)
 EPISODES = namespace("u1", "c1", "episodes")
@@ -229,3 +229,29 @@ def test_a_deleted_fact_is_not_named_by_the_episodes_it_outdated(tmp_path: Path)
     old = store.get(EPISODES, episode_key("m1"))
     assert old is not None and old.value["status"] == "outdated"
     assert newer.key not in str(export(store, "u1", "c1"))
+
+
+def _pending(key: str, message_id: str) -> RecalledItem:
+    item = _item(key, "pending", 0.47)
+    item.status, item.message_ids = "unconfirmed", [message_id]
+    return item
+
+
+def test_an_unconfirmed_fact_takes_the_place_of_its_quote() -> None:
+    # The quote of m1 ranked first: the unconfirmed fact from m1 stays first, not last.
+    quote = _item("e1", "episode", 0.6)
+    quote.message_ids = ["m1"]
+    other = _item("e2", "episode", 0.5)
+    other.message_ids = ["m2"]
+    items = with_pending([quote, other], [_pending("p1", "m1")], ALL)
+    assert [i.key for i in items] == ["p1", "e2"]
+
+
+def test_unconfirmed_facts_push_out_the_weakest_found_item_not_the_best_fact() -> None:
+    # A full list: the best item is a fact, the rest are episodes. The pending fact (of
+    # another message) takes the weakest episode's slot, never the top fact's.
+    weights = ScoreWeights(threshold=0.0, max_items=3)
+    best = _item("f1", "search", 0.6)
+    found = [best, _item("e1", "episode", 0.5), _item("e2", "episode", 0.4)]
+    items = with_pending(found, [_pending("p1", "m9")], weights)
+    assert [i.key for i in items] == ["f1", "e1", "p1"]
