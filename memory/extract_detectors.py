@@ -146,7 +146,11 @@ def _core(sentence: str) -> str:
     return s.strip(" ，,。.")
 
 
-_REFERRING = re.compile(r"^\s*(?:it's|it is|that's|that is|make it|实际上|其实|是)", re.I)
+_REFERRING = re.compile(
+    r"^\s*(?:it's|it is|that's|that is|make it|实际上|其实|是)|\b(?:it'?s|it is|that'?s) now\b|"
+    r"\bnow (?:it'?s|down to|up to|only)\b|(?:看错了|搞错了|说错了|记错了)[，,]?是|现在是|变成了?",
+    re.I,
+)
 """A sentence that names a value for the topic at hand ("It's 80k.")."""
 
 
@@ -190,7 +194,7 @@ def _figure_candidates(
     goes to the attribute the conversation was about)."""
     out: list[Candidate] = []
     amount = parse_amount(s)
-    referring = correction or bool(_REFERRING.match(s))
+    referring = correction or bool(_REFERRING.search(s))
     if amount and (_BUDGET.keyword.search(s) or (referring and context_attr == "budget")):
         surface, value = amount
         if is_approximate(s):

@@ -252,11 +252,14 @@ class _Reader:
         ):
             category = "timeline"
         if (
-            category is None
+            (
+                category is None
+                or (category in ("requirement", "pain_point") and SUBJECTLESS.match(body))
+            )
             and STANCE.search(body)
             and (self.current_person or self.person or self.prior_person)
         ):
-            category = "stakeholder"
+            category = "stakeholder"  # "worried about the integration workload": their stance
         if category is None or not self._substantial(body, dates):
             return
         self._add(body, category, dates, clause.label)
