@@ -54,7 +54,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:feedback|approval|decision|sign-?off|answer|budget))\b"
         r"|商务谈判|谈判阶段|谈判中|进入[\u4e00-\u9fff]{2,6}阶段|(?:在|处于|到了|还在)[A-Za-z\u4e00-\u9fff]{1,8}阶段|"
         r"走(?:采购|审批|招标|合同)?流程|等[\u4e00-\u9fff]{0,6}(?:审批|反馈|回复|决定|批准)|已经?提交|提交了|中标通知|定了我们|选了我们|卡在|审批中|评估中|谈价格|进入第二轮|最后一轮|没消息了|黄了|丢了|输了|落选|"
-        r"未中标|中标了|赢了|搁置|暂停|签了合同|已签约|入围|短名单|有流失风险|续约有风险|进入(?:采购|招标|商务)", re.I)),
+        r"未中标|中标了|赢了|搁置|暂停|签了合同|签了(?=[！!。，]|$)|已签约|入围|短名单|有流失风险|续约有风险|进入(?:采购|招标|商务)", re.I)),
     ("contact_preference", re.compile(
         r"\b(?:prefers?|preferred|only reads|only answers|email only|by email|via email|"
         r"can'?t stand|don'?t call|do not call|no calls|hates? (?:phone|calls|email|teams|zoom)|"
@@ -83,7 +83,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
         r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
         r"|\b(?:goal is|objective is|aim(?:s|ing)? to|target is to|want(?:s)? to (?:cut|reduce|get|bring))\b"
-        r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接(?!人)|集成|私有化|国产化|信创|"
+        r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接(?!人|的)|集成|私有化|国产化|信创|"
         r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内|要满足|须(?:通过|满足|支持|存储|部署|符合)|不得使用|"
         r"(?:网络|内网|外网)不能|不能连|想做|要把[\u4e00-\u9fff]{1,8}(?:也)?加进|离线运行", re.I)),
     ("pain_point", re.compile(
@@ -99,7 +99,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"missing|wrong|spend (?:half|hours|days|most)|can'?t (?:scale|keep up)|on paper|"
         r"pays? too much|(?:pay|cost)s? (?:so |too )?much|loses?|lost)\b"
         r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后|"
-        r"担心|顾虑|不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动|发错|错单|退货|太老|用不了|不方便|经常出|老出|"
+        r"担心|顾虑|(?<!说)不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动|发错|错单|退货|太老|用不了|不方便|经常出|老出|"
         r"散在|没法|流失|没人(?:做|管|跟)|重复(?:挂号|下单|录入)|只有(?:百分之)?[\d一二三四五六七八九十]+%?|"
         r"延迟", re.I)),
     ("profile", re.compile(
@@ -108,7 +108,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
     ("incumbent", re.compile(
         r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
         r"core (?:system )?is|erp is|crm is|system is|live in|lives in|outsourced|"
-        r"(?:current|existing) (?:system|vendor|provider|tool|crm|erp|platform)|switch(?:ing)? from|"
+        r"(?:current|existing) (?:system|vendor|provider|tool|crm|erp|platform|setup|stack|solution|tooling)|switch(?:ing)? from|"
         r"replace|replacing|migrat\w* (?:from|off|away from)|moving (?:off|away from)|switch\w* (?:off|away from)|"
         r"(?:current|existing|legacy|old) (?:system|vendor|provider|tool|crm|erp|platform|solution) is|"
         r"(?:tracked|managed|done|kept|handled|stored|tracking|managing) (?:in|on|with|via)|"
@@ -141,7 +141,8 @@ BUDGET_WORDS = re.compile(
     r"\bbudget(?:ed)?\b|预算|总投资|资金|经费|拨款|专款|投入|\bspend\b|\bset aside\b|\bearmarked\b|"
     r"\ballocated\b|\bfunding\b|\bfunds?\b|\bcan (?:spend|afford)\b|\bcan (?:only )?(?:do|go to|stretch to)\b|\bwilling to (?:spend|pay)\b|"
     r"\bceiling\b|\bcap(?:ped)? (?:at|of)\b|\bapproved\b|能花|愿意花|最多(?:能)?(?:给|出|花)|上限|批下来|的钱|"
-    r"项目金额|合同金额|合同额|投资规模|投资额|立项金额",
+    r"项目金额|合同金额|合同额|投资规模|投资额|立项金额|"
+    r"\b(?:clawed back|cut|trimmed|slashed|reduced|increased|raised|bumped)\b[^.;]{0,40}\bit'?s now\b",
     re.I,
 )
 
@@ -192,7 +193,7 @@ DECIDES = re.compile(
     r"\b(?:is|will be) (?:the )?(?:final )?decision[- ]maker|\b(?:make|makes|will make)(?: the| every)?"
     r" (?:final )?(?:call|decision|purchase decision)|\bhas the final say|\bsigns (?:off|anything|every)"
     r"|\b(?:the )?(?:final )?decision[- ]maker (?:is|was|will be|now)\b|\bdecision (?:now )?(?:sits|rests|lies) with\b"
-    r"|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
+    r"|\b(?:final )?decision is with\b|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
     r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",
     re.I,
 )

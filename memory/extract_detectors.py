@@ -44,7 +44,11 @@ class _Detector:
 
 def parse_count(text: str, nouns: str) -> str | None:
     m = re.search(
-        r"(\d{1,3}(?:,\d{3})+|\d+|[" + _CN_NUM + r"]+)\s*(?:个|位|名)?\s*(?:" + nouns + r")(?!民)",
+        r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+|["
+        + _CN_NUM
+        + r"]+)\s*(?:个|位|名)?\s*(?:"
+        + nouns
+        + r")(?!民)",
         text,
         re.I,
     )
@@ -55,7 +59,11 @@ def parse_count(text: str, nouns: str) -> str | None:
     return None if n is None else str(n)
 
 
-_BUDGET = _Detector("budget", "fact", 0.8, re.compile(r"\bbudget\b|预算", re.I))
+_BUDGET = _Detector(
+    "budget", "fact", 0.8,
+    re.compile(r"\bbudget\b|预算|\b(?:clawed back|cut|trimmed|slashed|reduced|increased|raised|bumped)\b"
+               r"[^.;]{0,40}\bit'?s now\b", re.I),
+)  # fmt: skip
 _SEATS = _Detector(
     "seats",
     "fact",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 _TITLE_EN = (
     r"(?:(?:group |chief |senior |deputy |regional |global |sr\.? |ops |it |hr )?"
-    r"(?:c[efotims]o|ciso|cro|cmo|cpo|gc|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
+    r"(?:c[efotims]o|ciso|cro|cmo|cpo|gc|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
     r"vice president(?: of [A-Za-z ]{2,25})?|"
     r"(?:director|dir\.|head|manager|mgr|lead|chair|officer)(?: of [A-Za-z&\- ]{2,30})?|"
     r"(?:[A-Za-z]+ ){0,2}(?:director|manager|mgr|lead|head|officer|architect|engineer|"
@@ -32,6 +32,7 @@ _EN_PATTERNS = [
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r")),?\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: (?!(?:is|was|are|has|and|says?|said|wants?|will|thinks?|asked|prefers?)\b)[A-Za-z]+){0,2})"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+(?:is|was|as)\s+(?:the |their |our |its )?(?:new )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
+    re.compile(r"(?P<name>\b[A-Z][a-z]{2,})\s*\((?:their|the|our|his|her) (?P<role>(?i:" + _TITLE_EN + r"))\)"),
 ]  # fmt: skip
 
 SURNAMES = (
@@ -40,7 +41,7 @@ SURNAMES = (
 )
 _ZH_TITLES = (
     r"(?:首席[\u4e00-\u9fff]{2,4}官|[A-Z]{2,4}|总经理|副总经理|副总裁|总裁|副总|董事长|总监|副院长|院长|行长|"
-    r"主任|部长|处长|科长|经理|负责人|对接人|联系人|主管|厂长|局长|校长|老板)"
+    r"主任|部长|处长|科长|经理|负责人|对接人|联系人|主管|厂长|局长|校长|老板娘|老板)"
 )
 _ZH_NAME = r"[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}"
 _ZH_DEPT = r"(?:处|部|科|中心|室|局|组)"
@@ -56,8 +57,9 @@ _ZH_PATTERNS = [
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?(?P<name>" + _ZH_NAME + r")(?![\u4e00-\u9fff]{0,0}[主总经部处])"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")(?P<role>" + _ZH_TITLES + r")"),
+    re.compile(r"(?<![我双对各甲乙])(?P<name>" + _ZH_NAME + r")(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|[\u4e00-\u9fff]{2,4}?)(?=[，。、；,]|$))"),
 ]  # fmt: skip
-_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲]$")
+_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还]$")
 _ZH_DEPT_ONLY = re.compile(
     r"(?P<role>(?:(?![和与及的是了在说])[\u4e00-\u9fffA-Z]){1,6}?"
     + _ZH_DEPT
@@ -80,6 +82,10 @@ class Person:
     role: str
     start: int
     end: int
+
+
+_VERB_ROLE = re.compile(r"(?:will|would|can|could|to|should|must|may|might|shall)\b", re.I)
+"""A "role" that is a verb phrase ("Wei Ling Tan, will lead the evaluation")."""
 
 
 def _ok_en(name: str) -> bool:
@@ -108,8 +114,8 @@ def find_people(text: str) -> list[Person]:
                 continue
             if p in _EN_PATTERNS:
                 name = _clean_en(name)
-                role = re.sub(r"^(?:s|the|their|our|its)\s+", "", role, flags=re.I)
-                if not _ok_en(name) or not re.search(r"[A-Za-z]", role):
+                role = re.sub(r"^(?:s|the|their|our|its|and)\s+", "", role, flags=re.I)
+                if not _ok_en(name) or not re.search(r"[A-Za-z]", role) or _VERB_ROLE.match(role):
                     continue
             else:
                 role = _ZH_ROLE_TRIM.sub("", role.split("的")[-1])

@@ -71,7 +71,10 @@ def _topic_of(turns: Sequence[Turn]) -> str | None:
     """The attribute the conversation was last about (for bare corrections)."""
     for t in reversed(turns):
         text = t.content
-        if _BUDGET.keyword.search(text) or (parse_amount(text) and t.role == "assistant"):
+        quote = re.search(r"\bquot|\bbid\b|报价|竞品|对手", text, re.I)
+        if _BUDGET.keyword.search(text) or (
+            parse_amount(text) and t.role == "assistant" and not quote
+        ):
             return "budget"
         if _DEADLINE.keyword.search(text) and _DATE.search(text):
             return "deadline"

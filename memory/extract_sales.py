@@ -141,6 +141,15 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
     return f"{category}:{_h(clause)}", None
 
 
+_NOISE = re.compile(
+    r"^[\"'“「]?\s*(?:(?:hi|hello|hey|dear)\s+\w+\b.*|(?:many )?thanks\b.*|thank you\b.*|"
+    r"(?:best |kind )?regards\b.*|(?:sorry|apologies) for the (?:delay|late reply)\b.*|"
+    r"(?:agreed |the )?(?:next steps?|action items?)|您好.*|谢谢.*|下一步(?:安排|计划)?)$",
+    re.I,
+)
+"""A greeting, a sign-off or a bare heading: nothing about the customer."""
+
+
 _BARE_HEDGE = re.compile(
     r"^(?:but |though |although )?(?:(?:it'?s |that'?s |this is )?(?:not (?:yet )?(?:confirmed|final|decided|approved)"
     r"(?: yet)?|unconfirmed|tbd|tbc|to be confirmed|not sure|unsure|nothing confirmed)|还没定|没定|未定|待定|不确定|"
@@ -193,14 +202,27 @@ def sales_facts(
     ``prior_person`` the last one named before this statement ("He is our champion")."""
     reader = _Reader(ref, list(dict.fromkeys([*known_names(text), *names])), last_person(text),
                      prior_person, context_event)  # fmt: skip
-    reader.facts = [_role_fact(p) for p in find_people(text)]
+    reader.facts = [_role_fact(p, text) for p in find_people(text)]
     for clause in split_clauses(drop_old_values(text)):
         reader.read(clause)
     return reader.facts, reader.context_event
 
 
-def _role_fact(p: Person) -> SalesFact:
+_LEFT = re.compile(
+    r"\b(?:left the company|has left|have left|no longer (?:with|at|works)|retired|moved on|resigned)\b"
+    r"|离职|离开了|调走|退休|辞职",
+    re.I,
+)
+
+
+def _role_fact(p: Person, text: str) -> SalesFact:
+    """ "王芳：采购负责人。"; a person the note says has left is kept as having left
+    ("蔡文：信息部经理（已离职）。"), never as the current holder of the role."""
     zh = re.search(r"[\u4e00-\u9fff]", p.role)
+    gone = _LEFT.search(re.split(r"[。.;；!！?？]", text[p.end :], maxsplit=1)[0])
+    if gone:
+        role = f"{p.role}（{gone.group(0)}）" if zh else f"{p.role} ({gone.group(0)})"
+        p = Person(p.name, role, p.start, p.end)
     content = f"{p.name}：{p.role}。" if zh else f"{p.name}: {p.role}."
     return SalesFact(content, "stakeholder", f"stakeholder:{_slug(p.name)}:role", p.role.lower(),
                      False)  # fmt: skip
@@ -228,7 +250,7 @@ class _Reader:
 
     def read(self, clause: Clause) -> None:
         body = _FILLER.sub("", clause.text).strip()
-        if not body:
+        if not body or _NOISE.match(body):
             return
         if self.facts and _BARE_HEDGE.match(body):
             # "Go-live moves to Q3, not confirmed yet": the hedge is about the clause before
@@ -254,7 +276,7 @@ class _Reader:
         if (
             (
                 category is None
-                or (category in ("requirement", "pain_point") and SUBJECTLESS.match(body))
+                or (category in ("requirement", "pain_point") and self._about_them(body))
             )
             and STANCE.search(body)
             and (self.current_person or self.person or self.prior_person)
@@ -263,6 +285,12 @@ class _Reader:
         if category is None or not self._substantial(body, dates):
             return
         self._add(body, category, dates, clause.label)
+
+    def _about_them(self, body: str) -> bool:
+        """The clause is about the person ("worried about...", "Pan is worried..."), so a
+        stance word in it makes it their stance rather than a requirement or pain point."""
+        first = (self.current_person or "").replace("Dr. ", "").split()[:1]
+        return bool(SUBJECTLESS.match(body)) or bool(first and body.startswith(first[0]))
 
     def _joined(self, body: str, clause: Clause) -> tuple[str, str | None]:
         """The clause and its category; a short Chinese clause that only gives a date or an
@@ -278,10 +306,20 @@ class _Reader:
         value_only = (dated and (_event(prev) or len(body) <= 8)) or (
             parse_amounts(body) and not BUDGET_WORDS.search(body) and not parse_amounts(prev)
             and not find_people(body))  # fmt: skip
-        if prev and value_only and re.search(r"[\u4e00-\u9fff]", body) and len(body) <= 14:
+        last = (
+            self.facts[-1] if self.facts and prev and prev[:20] in self.facts[-1].content else None
+        )
+        # "患者回访没人做，流失严重": a short fragment says how the clause before it is
+        fragment = last is not None and len(body) <= 5 and not find_people(body)
+        if (
+            prev
+            and (value_only or fragment)
+            and re.search(r"[\u4e00-\u9fff]", body)
+            and len(body) <= 14
+        ):
             body = f"{prev}，{body}"
-            category = categorise(body) or "timeline"
-            if self.facts and self.facts[-1].content.startswith(prev[:20]):
+            category = categorise(body) or (last.category if fragment and last else "timeline")
+            if last is not None:
                 self.facts.pop()
         self.prev_body = body
         return body, category

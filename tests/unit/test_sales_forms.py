@@ -132,3 +132,80 @@ def test_our_own_side_is_not_a_customer_fact(messages: list[str], absent: str) -
 def test_chinese_approximate_and_mixed_amounts(text: str, value: int, approx: bool) -> None:
     found = parse_amounts(text)
     assert found and found[0].value == value and found[0].approx is approx, found
+
+
+KEPT_2 = [
+    # "GM" is a title; a first name with "(their controller)" is a person with a role
+    (
+        ["Call with Deputy GM Rafael Ortiz about the rollout."],
+        "stakeholder:rafael_ortiz:role",
+        "gm",
+    ),
+    (["Paul (their controller) wants monthly billing."], "stakeholder:paul:role", "controller"),
+    # "<Name> is worried ..." is their stance, not a pain point
+    (
+        ["Call with CFO Nina Park. Nina is worried about the rollout effort."],
+        "stakeholder:nina_park:",
+        "worried",
+    ),  # fmt: skip
+    (["Current setup: spreadsheets plus an old Sage module."], "incumbent:", "sage"),
+    # "X负责Y" names a person and what they look after; a person who left is kept as left
+    (["她弟弟林峰负责采购，是主要联系人。"], "stakeholder:林峰:role", "负责采购"),
+    (["原来的项目经理周凯已经离职。"], "stakeholder:周凯:role", "离职"),
+    (["华东集团签了！"], "deal_stage", "签了"),
+    # a budget changed in a clause of its own ("..., it's now 700k")
+    (["Finance trimmed it, it's now 700k."], "budget", "700k"),
+]
+
+
+@pytest.mark.parametrize(("messages", "attribute", "needle"), KEPT_2)
+def test_more_forms_are_kept_under_their_key(
+    messages: list[str], attribute: str, needle: str
+) -> None:
+    cands = _run(*messages)
+    assert any(
+        c.attribute.startswith(attribute) and needle in f"{c.content} {c.value}".lower()
+        for c in cands
+    ), [(c.attribute, c.content) for c in cands]
+
+
+def test_a_date_scratched_in_the_same_sentence_is_replaced() -> None:
+    cands = _run("Decision by end of May - scratch that, she said June 10 now.")
+    dated = [c for c in cands if c.attribute == "deadline:decision"]
+    assert [c.value for c in dated] == ["2027-06-10"], [(c.attribute, c.value) for c in cands]
+    assert not any("may" in c.content.lower() for c in cands)
+
+
+def test_a_short_chinese_fragment_finishes_the_clause_before_it() -> None:
+    texts = _texts(_run("客户的会员回访没人做，流失严重。"))
+    assert any("回访" in t and "流失严重" in t for t in texts), texts
+    assert not any(t.startswith("痛点：流失严重") for t in texts), texts
+    assert len(texts) == 1, texts
+
+
+@pytest.mark.parametrize(
+    ("messages", "unwanted"),
+    [
+        # greetings and bare headings are not facts
+        (['Email: "Hi Tom, apologies for the delay. We need SSO via Azure AD."'], "apologies"),
+        (["Acme: agreed next steps - we send the SOW by Friday."], "next steps"),
+        # "will lead" is not a job title
+        (["Our Head of Risk, Omar Saleh, will lead the review."], "will lead"),
+        # "说不准" is doubt, not an inaccuracy complaint
+        (["他们什么时候上线说不准。"], "痛点"),
+        # "对接的是" names the contact, it is not an integration requirement
+        (["现在对接的是新来的IT总监许强。"], "需求"),
+        # "5万人" is a figure of 50,000, not a team of 10,000
+        (["他们并发要支持5万人。"], "10000"),
+    ],
+)
+def test_no_memory_reads_this_wrongly(messages: list[str], unwanted: str) -> None:
+    texts = _texts(_run(*messages))
+    assert not any(unwanted.lower() in t for t in texts), texts
+
+
+def test_a_rivals_quote_under_discussion_is_not_the_budget() -> None:
+    cands = _run("A:已记录：对手报价每年10万美元。", "搞错了，是$100k三年总价。")
+    assert not any(c.attribute == "budget" for c in cands), [
+        (c.attribute, c.content) for c in cands
+    ]
