@@ -60,9 +60,9 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"can'?t stand|don'?t call|do not call|no calls|hates? (?:phone|calls|email|teams|zoom)|"
         r"reach (?:him|her|them)|best (?:way|time) to|contact (?:him|her|them)|text (?:him|her)|"
         r"(?:a )?texts?|texting|whatsapp|signal|wechat|linkedin|slack|e-?mails?|phone calls?|calls?|"
-        r"in writing|in person|face[- ]to[- ]face|invites?|assistant|cold calls?|voicemail|"
+        r"in writing|in person|face[- ]to[- ]face|invites?|assistant|cold calls?|voicemail|calling|"
         r"(?:reach|call|ping|message|contact) [A-Z][a-z]+|responds?|replies|answers (?:on|by|via))\b"
-        r"|微信|电话|邮件|邮箱|短信|钉钉|飞书|企业微信沟通|沟通|联系|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
+        r"|微信|电话|邮件|邮箱|短信|钉钉|飞书|企业微信沟通|沟通|联系|偏好[\u4e00-\u9fff]{0,4}(?:开会|见面|沟通|联系)|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
     ("competitor", re.compile(
         r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|bid from|bids? (?:at|of)|"
         r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z]|"

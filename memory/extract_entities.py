@@ -57,9 +57,9 @@ _ZH_PATTERNS = [
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?(?P<name>" + _ZH_NAME + r")(?![\u4e00-\u9fff]{0,0}[主总经部处])"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")(?P<role>" + _ZH_TITLES + r")"),
-    re.compile(r"(?<![我双对各甲乙])(?P<name>" + _ZH_NAME + r")(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|[\u4e00-\u9fff]{2,4}?)(?=[，。、；,]|$))"),
+    re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块)?)(?=[，。、；,]|$))"),
 ]  # fmt: skip
-_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还]$")
+_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只]$")
 _ZH_DEPT_ONLY = re.compile(
     r"(?P<role>(?:(?![和与及的是了在说])[\u4e00-\u9fffA-Z]){1,6}?"
     + _ZH_DEPT
@@ -118,7 +118,7 @@ def find_people(text: str) -> list[Person]:
                 if not _ok_en(name) or not re.search(r"[A-Za-z]", role) or _VERB_ROLE.match(role):
                     continue
             else:
-                role = _ZH_ROLE_TRIM.sub("", role.split("的")[-1])
+                role = _ZH_ROLE_TRIM.sub("", role.split("的")[-1].split("是")[-1])
                 name = _ZH_NAME_TAIL.sub("", name) if len(name) > 2 else name
                 if not role or role.endswith(name) or role.upper() in _SYSTEMS:
                     continue  # "对接金蝶ERP": a product and its kind, not a person and title

@@ -22,7 +22,7 @@ from datetime import datetime
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
 from memagent.memory.extract_corrections import REPLACED, replaced_by_new
-from memagent.memory.extract_cues import BUDGET_WORDS, OUR_SIDE
+from memagent.memory.extract_cues import BUDGET_WORDS, DECIDES, OUR_SIDE
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_detectors import (
     _BUDGET,
@@ -164,7 +164,9 @@ def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction:
             continue  # the sales rules read the same statement under the same key
         want = _OLD_TO_CATEGORY.get(c.attribute)
         idx = next((i for i, k in enumerate(cats) if k == want and i not in used
-                    and not out[i].attribute.endswith(":role")), None)  # fmt: skip
+                    and not out[i].attribute.endswith(":role")
+                    and (c.attribute != "decision_maker" or DECIDES.search(facts[i].content))),
+                   None)  # fmt: skip
         if idx is None:
             idx = next((i for i, f in enumerate(facts) if i not in used and _mentions(f, c.value)),
                        None)  # fmt: skip

@@ -150,6 +150,11 @@ _NOISE = re.compile(
 """A greeting, a sign-off or a bare heading: nothing about the customer."""
 
 
+_NOT_ALLOWED = re.compile(r"(?:不得|不能|不可以?|严禁|禁止|不允许)")
+"""A Chinese clause that states the other side of the requirement before it
+("数据须存储在自有机房，不得使用公有云")."""
+
+
 _BARE_HEDGE = re.compile(
     r"^(?:but |though |although )?(?:(?:it'?s |that'?s |this is )?(?:not (?:yet )?(?:confirmed|final|decided|approved)"
     r"(?: yet)?|unconfirmed|tbd|tbc|to be confirmed|not sure|unsure|nothing confirmed)|还没定|没定|未定|待定|不确定|"
@@ -310,7 +315,11 @@ class _Reader:
             self.facts[-1] if self.facts and prev and prev[:20] in self.facts[-1].content else None
         )
         # "患者回访没人做，流失严重": a short fragment says how the clause before it is
-        fragment = last is not None and len(body) <= 5 and not find_people(body)
+        fragment = (
+            last is not None
+            and not find_people(body)
+            and (len(body) <= 5 or (last.category == "requirement" and _NOT_ALLOWED.match(body)))
+        )
         if (
             prev
             and (value_only or fragment)
@@ -329,7 +338,9 @@ class _Reader:
         people = find_people(body)
         rest = body
         for p in people:
-            rest = rest.replace(body[p.start : p.end], " ")
+            rest = rest.replace(body[p.start : p.end], " ").replace(p.name, " ")
+        if people and _LEFT.search(rest):
+            return False  # "原来的经理蔡文已经离职": their role fact says they left
         if people and _substance(_ONLY_NAMES.sub("", rest)) < (2 if STANCE.search(rest) else 3):
             return False  # the clause only names a person and role: already kept
         # "on the pain", "'non-negotiable'": too little to stand alone

@@ -209,3 +209,43 @@ def test_a_rivals_quote_under_discussion_is_not_the_budget() -> None:
     assert not any(c.attribute == "budget" for c in cands), [
         (c.attribute, c.content) for c in cands
     ]
+
+
+@pytest.mark.parametrize(
+    ("messages", "attribute", "needle"),
+    [
+        # contact preferences: "avoid calling", "请用英文", "偏好下午开会", "wants phone calls"
+        (["Please avoid calling them during the audit."], "contact_preference:", "avoid"),
+        (["和Mueller沟通请用英文。"], "contact_preference:", "英文"),
+        (["采购经理韩梅偏好下午开会。"], "contact_preference:", "下午"),
+        (["Omar Saleh wants phone calls, not texts."], "contact_preference:", "phone"),
+        # "X只负责Y": the adverb is not part of the name
+        (["技术总监冯涛只负责运维。"], "stakeholder:冯涛:", "冯涛"),
+    ],
+)
+def test_contact_preferences_and_people(messages: list[str], attribute: str, needle: str) -> None:
+    cands = _run(*messages)
+    assert any(
+        c.attribute.startswith(attribute) and needle in f"{c.content} {c.value}".lower()
+        for c in cands
+    ), [(c.attribute, c.content) for c in cands]
+
+
+def test_a_stance_next_to_the_decision_maker_is_not_the_decision_maker_key() -> None:
+    """ "决策人是总经理孟凡，他比较看重性价比": the stance stays a stance, so naming a new
+    decision maker later does not supersede it; the role is the title alone."""
+    cands = _run("决策人是总经理吕强，他比较看重性价比。")
+    stance = [c for c in cands if "性价比" in c.content]
+    assert stance and all(c.attribute != "decision_maker" for c in stance), stance
+    assert any(c.attribute == "stakeholder:吕强:role" and c.value == "总经理" for c in cands)
+
+
+def test_one_requirement_with_its_prohibition_is_one_memory() -> None:
+    texts = _texts(_run("数据须存储在自有机房，不得使用公有云。"))
+    assert len(texts) == 1 and "自有机房" in texts[0] and "公有云" in texts[0], texts
+
+
+def test_a_person_who_left_is_one_memory() -> None:
+    cands = _run("原来的采购经理杜明已经离职了。")
+    assert [c.attribute for c in cands] == ["stakeholder:杜明:role"], cands
+    assert "离职" in cands[0].content
