@@ -11,8 +11,9 @@ import re
 
 SELF_NOTE = re.compile(
     r"\b(?:don'?t (?:record|note|save|write down)|do not (?:record|note|save)|"
-    r"off the record|thinking out loud|nothing from them|not from (?:them|the customer))\b"
-    r"|别记|不要记|不用记|先不记|先自己琢磨|不用记录|别记录",
+    r"off the record|thinking out loud|nothing from them|not from (?:them|the customer)|"
+    r"(?:just|only|purely) (?:small talk|chit-?chat|personal|hypothetical))\b"
+    r"|别记|不要记|不用记|先不记|先自己琢磨|不用记录|别记录|纯属闲聊|只是闲聊|随便聊聊|纯属假设",
     re.I,
 )
 """The user says the message is not about the customer or must not be kept."""
