@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memagent.memory.extract_amounts import parse_amounts
-from memagent.memory.extract_cues import BUDGET_WORDS, COUNT, CUES, EVENT_RES, LEADS
+from memagent.memory.extract_cues import BUDGET_WORDS, COUNT, COUNT_AFTER, CUES, EVENT_RES, LEADS
 from memagent.memory.extract_dates import find_dates
 
 _CLAUSE_SPLIT = re.compile(
@@ -112,6 +112,6 @@ def categorise(clause: str) -> str | None:
         return "timeline"
     if amounts:
         return "amount"
-    if COUNT.search(clause):
+    if COUNT.search(clause) or COUNT_AFTER.search(clause):
         return "count"
     return None

@@ -102,10 +102,12 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后|"
         r"担心|顾虑|(?<!说)不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动|发错|错单|退货|太老|用不了|不方便|经常出|老出|"
         r"散在|没法|流失|没人(?:做|管|跟)|重复(?:挂号|下单|录入)|只有(?:百分之)?[\d一二三四五六七八九十]+%?|"
-        r"延迟", re.I)),
+        r"延迟|浪费", re.I)),
     ("profile", re.compile(
-        r"\b(?:hq|headquarter(?:s|ed)|based in|offices? in|plants? in|sites? in|located in|factory in)\b"
-        r"|总部|工厂在|位于|分布在|工厂设在", re.I)),
+        r"\b(?:hq|headquarter(?:s|ed)|based in|offices? in|plants? in|sites? in|located in|factory in|"
+        r"restructur\w*|reorgani[sz]\w*|merg(?:er|ing) with|acquired by|layoffs?|fiscal year (?:starts|begins|ends)|"
+        r"capex|opex)\b"
+        r"|总部|工厂在|位于|分布在|工厂设在|重组|被收购|合并|裁员|财年|会计年度|一笔预算|还有预算", re.I)),
     ("incumbent", re.compile(
         r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
         r"core (?:system )?is|erp is|crm is|system is|live in|lives in|outsourced|"
@@ -160,6 +162,13 @@ COUNT = re.compile(
 )
 
 
+COUNT_AFTER = re.compile(
+    r"(?P<noun>坐席|座席|员工|用户|门店|席位|账号|终端|车辆|司机)(?:规模|数量|总数|数)?(?:约|大概|大约|有|达|在)?"
+    r"(?P<n>\d[\d,]*)"
+)
+"""A Chinese count that names the thing first ("坐席规模约300个")."""
+
+
 SUBJECTLESS = re.compile(
     r"^\s*(?:she|he|her|his|him|pls|please|only|prefers?|hates?|can'?t|don'?t|"
     r"wants?|says?|said|pretty|very|neutral|skeptical|worried|concerned|furious|kinda|openly|"
@@ -182,7 +191,7 @@ STANCE = re.compile(
     r"gatekeeper|influencer|key contact|main contact|point of contact|our contact|owns? the (?:budget|project|relationship)|"
     r"worried|concerned|dragging (?:his|her|their) feet|furious|angry|upset|bought[- ]in|"
     r"(?:pushing|pushes|wants) to switch|(?:actually|really|genuinely) (?:likes?|loves?|prefers?) [A-Z]\w+|"
-    r"project owner|owns the project|final approval)\b"
+    r"project owner|owns the project|final approval|final decision)\b"
     r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"
     r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|持保留|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目|"
     r"看重|只负责推荐|不是(?:最终)?决策人|调走|不再负责|不再是|要(?:她|他)签|都要[\u4e00-\u9fff]{1,3}签|挺认可",

@@ -32,6 +32,7 @@ from memagent.memory.extract_corrections import current_amount, drop_old_values,
 from memagent.memory.extract_cues import (
     BUDGET_WORDS,
     COUNT,
+    COUNT_AFTER,
     DECIDES,
     EVENT_RES,
     SELF_NOTE,
@@ -127,7 +128,7 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
             # a rival's newer quote replaces its older one
             return f"competitor:{_slug(who)}:quote", current_amount(clause, quoted).normalised
         return f"competitor:{_slug(who or _h(clause))}:{_h(clause)}", None
-    if category == "count" and (m := COUNT.search(clause)):
+    if category == "count" and (m := COUNT.search(clause) or COUNT_AFTER.search(clause)):
         # one figure per thing counted: "250 stores" versions "200 stores"
         return f"count:{_slug(m.group('noun').rstrip('s'))}", m.group("n").replace(",", "")
     if category == "contact_preference":

@@ -249,3 +249,22 @@ def test_a_person_who_left_is_one_memory() -> None:
     cands = _run("原来的采购经理杜明已经离职了。")
     assert [c.attribute for c in cands] == ["stakeholder:杜明:role"], cands
     assert "离职" in cands[0].content
+
+
+@pytest.mark.parametrize(
+    ("messages", "attribute", "needle"),
+    [
+        (["（三）终端规模约800个。"], "count:终端", "800"),
+        (["他们每月浪费大约两成的云资源费用。"], "pain_point:", "浪费"),
+        (["The company is restructuring after the merger."], "profile:", "restructuring"),
+        (["Their fiscal year starts April 1."], "profile:", "fiscal year"),
+        (["这个项目明年还有一笔预算。"], "profile:", "一笔预算"),
+        (["The final decision is with their COO, Lena Fischer."], "decision_maker", "lena"),
+    ],
+)
+def test_counts_profile_and_decisions(messages: list[str], attribute: str, needle: str) -> None:
+    cands = _run(*messages)
+    assert any(
+        c.attribute.startswith(attribute) and needle in f"{c.content} {c.value}".lower()
+        for c in cands
+    ), [(c.attribute, c.content) for c in cands]
