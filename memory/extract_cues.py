@@ -22,7 +22,8 @@ SELF_NOTE = re.compile(
 OUR_SIDE = re.compile(
     r"\b(?:(?:reminder|note) to (?:self|myself)|my (?:q[1-4] |quarterly |annual )?(?:quota|target|commission)|"
     r"our company'?s|our (?:new )?(?:office|hq|headquarters) in|we (?:normally|usually|typically|always) "
-    r"(?:do|offer|give|charge|sell)|our (?:standard|usual|normal) (?:terms|price|pricing|discount|policy))\b"
+    r"(?:do|offer|give|charge|sell)|our (?:standard|usual|normal) (?:terms|price|pricing|discount|policy)|"
+    r"our new [\w -]{2,25}? (?:goes live|go live|launch(?:es)?|ships|is live))\b"
     r"|我(?:这个季度|本季度|今年)?的(?:业绩|指标|任务|提成)|我们公司(?:的|新)|我们(?:一般|通常|平时)(?:给|做|是)",
     re.I,
 )

@@ -145,10 +145,17 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
 _NOISE = re.compile(
     r"^[\"'“「]?\s*(?:(?:hi|hello|hey|dear)\s+\w+\b.*|(?:many )?thanks\b.*|thank you\b.*|"
     r"(?:best |kind )?regards\b.*|(?:sorry|apologies) for the (?:delay|late reply)\b.*|"
-    r"(?:agreed |the )?(?:next steps?|action items?)|您好.*|谢谢.*|下一步(?:安排|计划)?)$",
+    r"(?:agreed |the )?(?:next steps?|action items?)|您好.*|谢谢.*|下一步(?:安排|计划)?|"
+    r"(?:this|that)(?:'s| is) (?:their|the) (?:biggest |main |key |real )?(?:pain(?: point)?|problem|issue|concern)|"
+    r"(?:这|那)(?:就|也)?是[\u4e00-\u9fff]{0,8}(?:痛点|问题|需求|重点))$",
     re.I,
 )
 """A greeting, a sign-off or a bare heading: nothing about the customer."""
+
+
+def _plain(content: str) -> str:
+    """A fact's content without the absolute dates written into it ("周一 (2026-12-07)")."""
+    return re.sub(r"\s\((?:[^()]|\([^()]*\))*\)", "", content)
 
 
 _NOT_ALLOWED = re.compile(r"(?:不得|不能|不可以?|严禁|禁止|不允许)")
@@ -313,7 +320,9 @@ class _Reader:
             parse_amounts(body) and not BUDGET_WORDS.search(body) and not parse_amounts(prev)
             and not find_people(body))  # fmt: skip
         last = (
-            self.facts[-1] if self.facts and prev and prev[:20] in self.facts[-1].content else None
+            self.facts[-1]
+            if self.facts and prev and prev[:20] in _plain(self.facts[-1].content)
+            else None
         )
         # "患者回访没人做，流失严重": a short fragment says how the clause before it is
         fragment = (

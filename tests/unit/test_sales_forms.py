@@ -268,3 +268,23 @@ def test_counts_profile_and_decisions(messages: list[str], attribute: str, needl
         c.attribute.startswith(attribute) and needle in f"{c.content} {c.value}".lower()
         for c in cands
     ), [(c.attribute, c.content) for c in cands]
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ["Quick one: our new partner portal goes live on Monday."],
+        ["系统经常宕机，这是他们最大的痛点。"],
+    ],
+)
+def test_our_news_and_bare_references_are_not_facts(messages: list[str]) -> None:
+    texts = _texts(_run(*messages))
+    assert not any("portal" in t for t in texts), texts
+    assert all("宕机" in t for t in texts), texts  # "这是…痛点" alone is no fact
+
+
+def test_a_dated_clause_joined_to_the_one_before_replaces_it() -> None:
+    """ "…周一周二很忙，有事最好周三下午找她": one memory, not the first clause twice."""
+    cands = _run("采购经理孙丽说她周一周二很忙，有事最好周三下午找她。")
+    facts = [c for c in cands if not c.attribute.endswith(":role")]
+    assert len(facts) == 1 and "周三" in facts[0].content, [(c.attribute, c.content) for c in cands]
