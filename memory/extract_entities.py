@@ -60,6 +60,9 @@ _ZH_PATTERNS = [
     re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块)?)(?=[，。、；,]|$))"),
 ]  # fmt: skip
 _ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只]$")
+_VERB_AFTER_NAME = {"支持", "负责", "认为", "觉得", "希望", "表示", "提出", "要求", "反对", "同意",
+                    "喜欢", "习惯", "倾向", "担心", "主导", "牵头", "管理", "不想", "不太", "很看"}  # fmt: skip
+"""Words whose first character a three-character name match may have swallowed."""
 _ZH_DEPT_ONLY = re.compile(
     r"(?P<role>(?:(?![和与及的是了在说])[\u4e00-\u9fffA-Z]){1,6}?"
     + _ZH_DEPT
@@ -120,6 +123,8 @@ def find_people(text: str) -> list[Person]:
             else:
                 role = _ZH_ROLE_TRIM.sub("", role.split("的")[-1].split("是")[-1])
                 name = _ZH_NAME_TAIL.sub("", name) if len(name) > 2 else name
+                if len(name) == 3 and text[m.end() - 1 : m.end() + 1] in _VERB_AFTER_NAME:
+                    name = name[:2]  # "高洁支持我们": 高洁 + 支持, not 高洁支
                 if not role or role.endswith(name) or role.upper() in _SYSTEMS:
                     continue  # "对接金蝶ERP": a product and its kind, not a person and title
             offset = max(0, m.group(0).find(role)) if p not in _EN_PATTERNS else 0

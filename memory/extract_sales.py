@@ -190,7 +190,8 @@ def competitor_name(clause: str) -> str | None:
                      clause)  # fmt: skip
     if first and first.group(1).split()[0] not in _NOT_VENDOR:
         return first.group(1)
-    zh = re.search(r"([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|在接触)|(?:选了|输给了?|对手是)([\u4e00-\u9fff]{2,4})",
+    zh = re.search(r"(?:选了|输给了?|对手是|竞品是?|竞争对手是?)([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
+                   r"|([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|报了|在接触)",
                    clause)  # fmt: skip
     return (zh.group(1) or zh.group(2)) if zh else None
 
@@ -271,7 +272,11 @@ class _Reader:
             return
         body, category = self._joined(body, clause)
         dates = find_dates(body, self.ref)
-        named = last_person(body) or _full_name(body, self.known)
+        named = (
+            last_person(body)
+            or _full_name(body, self.known)
+            or next((n for n in reversed(self.known) if _ZH.search(n) and n in body), None)
+        )
         lone = re.match(
             r"([A-Z][a-z]{2,})\s+(?:is|was|has|will|just|also|now|says|said|prefers|wants|likes|asked|hates)\b",
             body,
@@ -412,8 +417,17 @@ def dated_event(turns: Sequence[Turn]) -> str | None:
     return None
 
 
+_ZH = re.compile(r"[\u4e00-\u9fff]")
+
+
 def known_names(text: str) -> list[str]:
-    return [p.name for p in find_people(text) if " " in p.name]
+    """Full names of the people a text names with a role ("Li Wei", "陈刚"), so a later
+    clause that names them without their title is about them."""
+    return [
+        p.name
+        for p in find_people(text)
+        if " " in p.name or (_ZH.search(p.name) and len(p.name) >= 2)
+    ]
 
 
 def _full_name(clause: str, names: list[str]) -> str | None:

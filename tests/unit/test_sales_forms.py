@@ -288,3 +288,18 @@ def test_a_dated_clause_joined_to_the_one_before_replaces_it() -> None:
     cands = _run("采购经理孙丽说她周一周二很忙，有事最好周三下午找她。")
     facts = [c for c in cands if not c.attribute.endswith(":role")]
     assert len(facts) == 1 and "周三" in facts[0].content, [(c.attribute, c.content) for c in cands]
+
+
+def test_a_chinese_name_said_again_without_its_title_is_that_person() -> None:
+    cands = _run("采购总监高洁支持我们，财务总监温涛很谨慎。高洁习惯用微信沟通。")
+    pref = [c for c in cands if c.attribute.startswith("contact_preference:")]
+    assert pref and all(c.attribute.startswith("contact_preference:高洁:") for c in pref), [
+        (c.attribute, c.content) for c in cands
+    ]
+
+
+def test_a_chinese_rival_that_quoted_is_named_in_its_key() -> None:
+    cands = _run("竞品华运通报了150万。")
+    assert any(c.attribute == "competitor:华运通:quote" for c in cands), [
+        (c.attribute, c.content) for c in cands
+    ]
