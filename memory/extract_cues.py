@@ -217,3 +217,26 @@ LEADS = re.compile(
     r"supply chain|the show)\b",
     re.I,
 )
+
+
+NOISE = re.compile(
+    r"^[\"'“「]?\s*(?:(?:hi|hello|hey|dear)\s+\w+\b.*|(?:many )?thanks\b.*|thank you\b.*|"
+    r"(?:best |kind )?regards\b.*|(?:sorry|apologies) for the (?:delay|late reply)\b.*|"
+    r"(?:agreed |the )?(?:next steps?|action items?)|您好.*|谢谢.*|下一步(?:安排|计划)?|"
+    r"(?:this|that)(?:'s| is) (?:their|the) (?:biggest |main |key |real )?(?:pain(?: point)?|problem|issue|concern)|"
+    r"(?:这|那)(?:就|也)?是[\u4e00-\u9fff]{0,8}(?:痛点|问题|需求|重点))$",
+    re.I,
+)
+"""A greeting, a sign-off or a bare heading: nothing about the customer."""
+
+
+NOT_ALLOWED = re.compile(r"(?:不得|不能|不可以?|严禁|禁止|不允许)")
+"""A Chinese clause that states the other side of the requirement before it
+("数据须存储在自有机房，不得使用公有云")."""
+
+
+LEFT = re.compile(
+    r"\b(?:left the company|has left|have left|no longer (?:with|at|works)|retired|moved on|resigned)\b"
+    r"|离职|离开了|调走|退休|辞职",
+    re.I,
+)

@@ -151,3 +151,22 @@ def last_person(text: str) -> str | None:
         if m.start() > pos:
             best, pos = m.group(0), m.start()
     return best
+
+
+_NOT_VENDOR = {"They", "We", "Our", "Their", "The", "Rival", "Competitor", "Competitors", "It", "He",
+              "She", "That", "This", "Price", "Pricing", "Budget", "Quote"}  # fmt: skip
+
+
+def competitor_name(clause: str) -> str | None:
+    """The vendor a competitor clause names ("quoted by Digiwin", "他们选了石基")."""
+    name = re.search(r"(?<=.)(?<![A-Za-z0-9])([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
+    if name:
+        return name.group(1)
+    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@)\b",
+                     clause)  # fmt: skip
+    if first and first.group(1).split()[0] not in _NOT_VENDOR:
+        return first.group(1)
+    zh = re.search(r"(?:选了|输给了?|对手是|竞品是?|竞争对手是?)([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
+                   r"|([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|报了|在接触)",
+                   clause)  # fmt: skip
+    return (zh.group(1) or zh.group(2)) if zh else None

@@ -35,12 +35,16 @@ from memagent.memory.extract_cues import (
     COUNT_AFTER,
     DECIDES,
     EVENT_RES,
+    LEFT,
+    NOISE,
+    NOT_ALLOWED,
     SELF_NOTE,
     STANCE,
     SUBJECTLESS,
 )
 from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.extract_entities import Person, find_people, last_person
+from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_labels import labelled, preferred_channel
 
@@ -142,25 +146,9 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
     return f"{category}:{_h(clause)}", None
 
 
-_NOISE = re.compile(
-    r"^[\"'“「]?\s*(?:(?:hi|hello|hey|dear)\s+\w+\b.*|(?:many )?thanks\b.*|thank you\b.*|"
-    r"(?:best |kind )?regards\b.*|(?:sorry|apologies) for the (?:delay|late reply)\b.*|"
-    r"(?:agreed |the )?(?:next steps?|action items?)|您好.*|谢谢.*|下一步(?:安排|计划)?|"
-    r"(?:this|that)(?:'s| is) (?:their|the) (?:biggest |main |key |real )?(?:pain(?: point)?|problem|issue|concern)|"
-    r"(?:这|那)(?:就|也)?是[\u4e00-\u9fff]{0,8}(?:痛点|问题|需求|重点))$",
-    re.I,
-)
-"""A greeting, a sign-off or a bare heading: nothing about the customer."""
-
-
 def _plain(content: str) -> str:
     """A fact's content without the absolute dates written into it ("周一 (2026-12-07)")."""
     return re.sub(r"\s\((?:[^()]|\([^()]*\))*\)", "", content)
-
-
-_NOT_ALLOWED = re.compile(r"(?:不得|不能|不可以?|严禁|禁止|不允许)")
-"""A Chinese clause that states the other side of the requirement before it
-("数据须存储在自有机房，不得使用公有云")."""
 
 
 _BARE_HEDGE = re.compile(
@@ -175,25 +163,6 @@ _AHEAD = re.compile(
     r"\b(?:by|before|until|plan(?:s|ned)? to|will|want(?:s)? to|need(?:s)? to|must|target)\b|之前|以前|前(?:要|得|必须)?完成|希望|计划|要在|争取|必须",
     re.I,
 )
-
-
-_NOT_VENDOR = {"They", "We", "Our", "Their", "The", "Rival", "Competitor", "Competitors", "It", "He",
-              "She", "That", "This", "Price", "Pricing", "Budget", "Quote"}  # fmt: skip
-
-
-def competitor_name(clause: str) -> str | None:
-    """The vendor a competitor clause names ("quoted by Digiwin", "他们选了石基")."""
-    name = re.search(r"(?<=.)(?<![A-Za-z0-9])([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
-    if name:
-        return name.group(1)
-    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@)\b",
-                     clause)  # fmt: skip
-    if first and first.group(1).split()[0] not in _NOT_VENDOR:
-        return first.group(1)
-    zh = re.search(r"(?:选了|输给了?|对手是|竞品是?|竞争对手是?)([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
-                   r"|([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|报了|在接触)",
-                   clause)  # fmt: skip
-    return (zh.group(1) or zh.group(2)) if zh else None
 
 
 def _substance(text: str) -> int:
@@ -222,18 +191,11 @@ def sales_facts(
     return reader.facts, reader.context_event
 
 
-_LEFT = re.compile(
-    r"\b(?:left the company|has left|have left|no longer (?:with|at|works)|retired|moved on|resigned)\b"
-    r"|离职|离开了|调走|退休|辞职",
-    re.I,
-)
-
-
 def _role_fact(p: Person, text: str) -> SalesFact:
     """ "王芳：采购负责人。"; a person the note says has left is kept as having left
     ("蔡文：信息部经理（已离职）。"), never as the current holder of the role."""
     zh = re.search(r"[\u4e00-\u9fff]", p.role)
-    gone = _LEFT.search(re.split(r"[。.;；!！?？]", text[p.end :], maxsplit=1)[0])
+    gone = LEFT.search(re.split(r"[。.;；!！?？]", text[p.end :], maxsplit=1)[0])
     if gone:
         role = f"{p.role}（{gone.group(0)}）" if zh else f"{p.role} ({gone.group(0)})"
         p = Person(p.name, role, p.start, p.end)
@@ -264,7 +226,7 @@ class _Reader:
 
     def read(self, clause: Clause) -> None:
         body = _FILLER.sub("", clause.text).strip()
-        if not body or _NOISE.match(body):
+        if not body or NOISE.match(body):
             return
         if self.facts and _BARE_HEDGE.match(body):
             # "Go-live moves to Q3, not confirmed yet": the hedge is about the clause before
@@ -333,7 +295,7 @@ class _Reader:
         fragment = (
             last is not None
             and not find_people(body)
-            and (len(body) <= 5 or (last.category == "requirement" and _NOT_ALLOWED.match(body)))
+            and (len(body) <= 5 or (last.category == "requirement" and NOT_ALLOWED.match(body)))
         )
         if (
             prev
@@ -354,7 +316,7 @@ class _Reader:
         rest = body
         for p in people:
             rest = rest.replace(body[p.start : p.end], " ").replace(p.name, " ")
-        if people and _LEFT.search(rest):
+        if people and LEFT.search(rest):
             return False  # "原来的经理蔡文已经离职": their role fact says they left
         if people and _substance(_ONLY_NAMES.sub("", rest)) < (2 if STANCE.search(rest) else 3):
             return False  # the clause only names a person and role: already kept
