@@ -173,7 +173,7 @@ COUNT_AFTER = re.compile(
 SUBJECTLESS = re.compile(
     r"^\s*(?:she|he|her|his|him|pls|please|only|prefers?|hates?|can'?t|don'?t|"
     r"wants?|says?|said|pretty|very|neutral|skeptical|worried|concerned|furious|kinda|openly|"
-    r"她|他(?!们)|人很好|打电话|发邮件|只用|别|不要|习惯|喜欢|对价格|态度|主要)",
+    r"她|他(?!们)|人很好|打电话|发邮件|只用|别|不要|习惯|喜欢|对价格|态度|主要|担心|比较|非常|很(?!多))",
     re.I,
 )
 
@@ -191,6 +191,8 @@ STANCE = re.compile(
     r"own(?:s)? the decision|satisfied|happy with (?:us|our|the)|impressed|"
     r"gatekeeper|influencer|key contact|main contact|point of contact|our contact|owns? the (?:budget|project|relationship)|"
     r"worried|concerned|dragging (?:his|her|their) feet|furious|angry|upset|bought[- ]in|"
+    r"(?:loves?|likes?) (?:the|our) [\w-]+|(?:keeps? )?push(?:es|ing)? (?:back )?on (?:price|pricing|cost|terms|discount)|"
+    r"price[- ]sensitive|"
     r"(?:pushing|pushes|wants) to switch|(?:actually|really|genuinely) (?:likes?|loves?|prefers?) [A-Z]\w+|"
     r"project owner|owns the project|final approval|final decision)\b"
     r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"

@@ -40,6 +40,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("wd_next_week", re.compile(r"\b" + _WD + r"\s+(?:of\s+)?next\s+week\b", re.I)),
     ("next_week_wd", re.compile(r"\bnext\s+week(?:'s)?\s+" + _WD + r"\b", re.I)),
     ("wd", re.compile(r"\b(?P<rel>next|this|coming|last|past)?\s*" + _WD + r"\b", re.I)),
+    ("wd", re.compile(r"\b(?:(?P<rel>next|this|coming)|by|on|until|before|due)\s+(?P<wd>mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?", re.I)),
     ("quarter", re.compile(r"\b(?:(?P<edge>end|start|beginning)\s+of\s+)?(?:(?P<rel>next|this)\s+)?(?:q(?P<q>[1-4])|(?P<qw>first|second|third|fourth)\s+quarter)\b(?:\s*(?P<y>20\d\d))?", re.I)),
     ("end_period", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this\s+|next\s+)?(?P<unit>month|quarter|year)\b|\b(?P<ye>year[- ]end)\b", re.I)),
     ("half_en", re.compile(r"\b(?:h(?P<h>[12])|(?P<hw>first|second) half)(?:\s+of)?(?:\s+(?P<rel>next|this) year|\s+(?P<y>20\d\d))?\b", re.I)),
@@ -174,7 +175,8 @@ def _resolve(kind: str, m: re.Match[str], ref: date) -> tuple[str, date | None] 
         d = _weekday(ref, _DAYS[g["wd"].lower()], "next_week")
         return d.isoformat(), d
     if kind == "wd":
-        d = _weekday(ref, _DAYS[g["wd"].lower()], (g.get("rel") or "").lower())
+        day = next(i for n, i in _DAYS.items() if n.startswith(g["wd"].lower()[:3]))  # "Wed"
+        d = _weekday(ref, day, (g.get("rel") or "").lower())
         return d.isoformat(), d
     if kind == "quarter":
         q = int(g["q"]) if g.get("q") else ["first", "second", "third", "fourth"].index(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 _TITLE_EN = (
     r"(?:(?:group |chief |senior |deputy |regional |global |sr\.? |ops |it |hr )?"
-    r"(?:c[efotims]o|ciso|cro|cmo|cpo|gc|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
+    r"(?:c[efotims]o|ciso|cmio|cnio|chro|cdo|cao|cco|cno|cro|cmo|cpo|gc|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
     r"vice president(?: of [A-Za-z ]{2,25})?|"
     r"(?:director|dir\.|head|manager|mgr|lead|chair|officer)(?: of [A-Za-z&\- ]{2,30})?|"
     r"(?:[A-Za-z]+ ){0,2}(?:director|manager|mgr|lead|head|officer|architect|engineer|"
@@ -60,6 +60,8 @@ _ZH_PATTERNS = [
     re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块)?)(?=[，。、；,]|$))"),
 ]  # fmt: skip
 _ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只]$")
+_NOT_ZH_NAME = re.compile(r"周[末一二三四五六日天内]|万一|高层|方案|金额|程序|钱[少多]|于是|林业")
+"""Words that start like a surname but are not a name."""
 _VERB_AFTER_NAME = {"支持", "负责", "认为", "觉得", "希望", "表示", "提出", "要求", "反对", "同意",
                     "喜欢", "习惯", "倾向", "担心", "主导", "牵头", "管理", "不想", "不太", "很看"}  # fmt: skip
 """Words whose first character a three-character name match may have swallowed."""
@@ -122,6 +124,8 @@ def find_people(text: str) -> list[Person]:
                     continue
             else:
                 role = _ZH_ROLE_TRIM.sub("", role.split("的")[-1].split("是")[-1])
+                if _NOT_ZH_NAME.match(name):
+                    continue  # "黄经理周末不接电话": 周末 is a weekend, not Mr Zhou
                 name = _ZH_NAME_TAIL.sub("", name) if len(name) > 2 else name
                 if len(name) == 3 and text[m.end() - 1 : m.end() + 1] in _VERB_AFTER_NAME:
                     name = name[:2]  # "高洁支持我们": 高洁 + 支持, not 高洁支
@@ -166,7 +170,7 @@ def competitor_name(clause: str) -> str | None:
                      clause)  # fmt: skip
     if first and first.group(1).split()[0] not in _NOT_VENDOR:
         return first.group(1)
-    zh = re.search(r"(?:选了|输给了?|对手是|竞品是?|竞争对手是?)([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
+    zh = re.search(r"(?:选了|输给了?|对手(?:是|有)|竞品(?:是|有)?|竞争对手(?:是|有)?)([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
                    r"|([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|报了|在接触)",
                    clause)  # fmt: skip
     return (zh.group(1) or zh.group(2)) if zh else None

@@ -303,3 +303,32 @@ def test_a_chinese_rival_that_quoted_is_named_in_its_key() -> None:
     assert any(c.attribute == "competitor:华运通:quote" for c in cands), [
         (c.attribute, c.content) for c in cands
     ]
+
+
+@pytest.mark.parametrize(
+    ("messages", "attribute", "needle"),
+    [
+        (
+            ["Attendees: Dr. Priya Nair (CMIO) and the IT lead."],
+            "stakeholder:dr_priya_nair:role",
+            "cmio",
+        ),
+        (["Met Tom Reyes, CFO. Tom keeps pushing on price."], "stakeholder:tom_reyes:", "price"),
+        (["Met Ana Ruiz, CTO. Ana loves the reporting module."], "stakeholder:ana_ruiz:", "loves"),
+        (["We promised the pricing sheet by Fri."], "deadline:pricing", "2027-01-22"),
+        (["对手有云图科技，报价比我们低一成。"], "competitor:云图科技", "云图科技"),
+    ],
+)
+def test_titles_stances_short_weekdays_and_rivals(
+    messages: list[str], attribute: str, needle: str
+) -> None:
+    cands = _run(*messages)
+    assert any(
+        c.attribute.startswith(attribute) and needle in f"{c.content} {c.value}".lower()
+        for c in cands
+    ), [(c.attribute, c.content, c.value) for c in cands]
+
+
+def test_a_weekend_is_not_a_person() -> None:
+    cands = _run("何经理周末不接电话，有事发钉钉。")
+    assert not any("周末" in c.attribute for c in cands), [(c.attribute, c.content) for c in cands]
