@@ -37,3 +37,20 @@ async def test_the_other_messages_of_the_job_still_reach_the_model() -> None:
              Turn("user", "Acme needs SSO with Okta.", "m2")]  # fmt: skip
     await llm_extractor(model)(turns)
     assert model.seen and "Okta" in str(model.seen[0]) and "sailing" not in str(model.seen[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "item"),
+    [
+        ("Acme wants SSO. Reminder to self: my Q1 quota is 1.8M and I'm at 40%.",
+         "My Q1 quota is 1.8M and I'm at 40%."),
+        ("Acme wants net 60. We normally do net 30, finance will object.",
+         "We normally do net 30 payment terms."),
+    ],
+)  # fmt: skip
+async def test_a_model_item_about_our_own_side_is_dropped(text: str, item: str) -> None:
+    answer = {"memories": [{"content": item, "attribute": "other", "type": "fact",
+                            "confidence": 0.9}]}  # fmt: skip
+    res = await llm_extractor(scripted(json.dumps(answer)))([Turn("user", text, "m1")])
+    assert not any(item[:20].lower() in c.content.lower() for c in res.candidates), res
+    assert any("own side" in r for r in res.reasons), res.reasons
