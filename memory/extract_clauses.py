@@ -97,7 +97,8 @@ def categorise(clause: str) -> str | None:
             r"prefer|only|can'?t stand|don'?t|hate|best|not to|never|asked|likes?|ignores?|fastest|"
             r"(?:after|before|until) \d|mornings?|afternoons?|evenings?|weekends?|keep|short|"
             r"directly|through|\bno\b|always|instead|better|rather|avoid|please|\bnot\b|"
-            r"wants? (?:phone|calls?|e-?mails?|texts?|whatsapp|wechat|slack|teams|in person)|"
+            r"wants? (?:[\w-]+ ){0,3}(?:phone|calls?|e-?mails?|texts?|whatsapp|wechat|slack|teams|in person)|"
+            r"希望.{0,6}(?:发邮件|打电话|发微信|邮件|微信|电话)|"
             r"习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
             r"最好|比.{0,4}好|"
             r"不接|偏好|反感|请用|用英文|用中文|英文",

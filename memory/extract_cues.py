@@ -78,8 +78,9 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"promised|committed|our side|on us|will send|will share|will provide|will call|"
         r"to send|to deliver|follow[- ]up|i'?d|we'?d|agreed (?:to|that)|action items?|"
         r"(?:is|are) to (?:send|share|review|prepare|draft|schedule|set up)|will (?:review|prepare|draft|schedule|set up)|"
-        r"reviews? (?:it|the \w+) by|owes? (?:us|them))\b"
-        r"|约好|说好|安排|答应|承诺|我们负责|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
+        r"reviews? (?:it|the \w+) by|owes? (?:us|them)|"
+        r"our (?:se|ae|csm|team|engineers?|pm|presales|solutions? (?:engineer|architect)|consultants?)\b[\w ]{0,15}?\bwill)\b"
+        r"|约好|说好|安排|答应|承诺|我们负责|我们的?(?:售前|团队|工程师|技术|项目经理|顾问)|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
     ("requirement", re.compile(
         r"\b(?:must(?:-haves?)?|needs?(?! more time)|required?|requires|requirements?|mandatory|has to|have to|"
         r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"

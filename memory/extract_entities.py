@@ -123,7 +123,7 @@ def find_people(text: str) -> list[Person]:
                 if not _ok_en(name) or not re.search(r"[A-Za-z]", role) or _VERB_ROLE.match(role):
                     continue
             else:
-                role = _ZH_ROLE_TRIM.sub("", role.split("的")[-1].split("是")[-1])
+                role = _ZH_ROLE_TRIM.sub("", re.split(r"[的是]|一个|一位|新来了?", role)[-1])
                 if _NOT_ZH_NAME.match(name):
                     continue  # "黄经理周末不接电话": 周末 is a weekend, not Mr Zhou
                 name = _ZH_NAME_TAIL.sub("", name) if len(name) > 2 else name

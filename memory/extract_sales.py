@@ -50,7 +50,7 @@ from memagent.memory.extract_labels import labelled, preferred_channel
 
 _FILLER = re.compile(
     r"^\s*(?:also|and|plus|so|ok(?:ay)?|update|fyi|anyway|btw|oh|哦对了|另外|还有|对了|"
-    r"no|yes|yeah|yep|correction(?: from [\w' ]+)?|更新一下|纠正|更正)\b[,:，：\s-]*",
+    r"no(?=\s*[,.!:，])|yes|yeah|yep|correction(?: from [\w' ]+)?|更新一下|纠正|更正)\b[,:，：\s-]*",
     re.I,
 )
 
@@ -195,7 +195,7 @@ def _role_fact(p: Person, text: str) -> SalesFact:
     """ "王芳：采购负责人。"; a person the note says has left is kept as having left
     ("蔡文：信息部经理（已离职）。"), never as the current holder of the role."""
     zh = re.search(r"[\u4e00-\u9fff]", p.role)
-    gone = LEFT.search(re.split(r"[。.;；!！?？]", text[p.end :], maxsplit=1)[0])
+    gone = LEFT.search(re.split(r"[。.;；!！?？,，(（)）]", text[p.end :], maxsplit=1)[0])
     if gone:
         role = f"{p.role}（{gone.group(0)}）" if zh else f"{p.role} ({gone.group(0)})"
         p = Person(p.name, role, p.start, p.end)

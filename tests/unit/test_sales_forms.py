@@ -332,3 +332,38 @@ def test_titles_stances_short_weekdays_and_rivals(
 def test_a_weekend_is_not_a_person() -> None:
     cands = _run("何经理周末不接电话，有事发钉钉。")
     assert not any("周末" in c.attribute for c in cands), [(c.attribute, c.content) for c in cands]
+
+
+@pytest.mark.parametrize(
+    ("messages", "attribute", "needle"),
+    [
+        # a departure after a comma or in brackets is someone else's
+        (
+            ["Their new Head of IT is Raj Iyer (replacing Gary Stone, who retired)."],
+            "stakeholder:raj_iyer:role",
+            "head of it",
+        ),  # fmt: skip
+        (["采购部新来了一个副总监叫赵磊，接替退休的钱卫东。"], "stakeholder:赵磊:role", "副总监"),
+        (["Kim wants weekly status emails."], "contact_preference:", "emails"),
+        (["陈总希望每周发邮件汇报进度。"], "contact_preference:", "邮件"),
+        (["Our SE will run a security deep-dive on the 14th."], "commitment:", "deep-dive"),
+        (["我们的售前14号去做技术交流。"], "commitment:", "14号"),
+    ],
+)
+def test_roles_contact_forms_and_our_commitments(
+    messages: list[str], attribute: str, needle: str
+) -> None:
+    cands = _run(*messages)
+    assert any(
+        c.attribute.startswith(attribute) and needle in f"{c.content} {c.value}".lower()
+        for c in cands
+    ), [(c.attribute, c.content, c.value) for c in cands]
+    assert not any("retired" in (c.value or "") for c in cands)
+    assert not any("退休" in (c.value or "") and "赵磊" in c.attribute for c in cands)
+
+
+def test_a_leading_no_that_negates_is_kept() -> None:
+    texts = _texts(_run("Kim Lee, CFO. No calls before 10am."))
+    assert any(
+        t.startswith(("no calls", "kim lee (contact preference): no calls")) for t in texts
+    ), texts
