@@ -135,7 +135,7 @@ EVENTS = [
     ("kickoff", r"kick-?off|启动"), ("meeting", r"meeting|会议|开会|院办会"),
     ("questionnaire", r"questionnaire|问卷"), ("reference", r"reference|参考客户"),
     ("budget_cycle", r"budget cycle|预算周期"), ("freeze", r"freeze|冻结"),
-    ("procurement", r"procure|purchas|采购"),
+    ("procurement", r"procure|purchas|采购"), ("restart", r"\brestart|\bresume|重启|恢复"),
 ]  # fmt: skip
 
 

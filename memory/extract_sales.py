@@ -153,8 +153,8 @@ def _plain(content: str) -> str:
 
 _BARE_HEDGE = re.compile(
     r"^(?:but |though |although )?(?:(?:it'?s |that'?s |this is )?(?:not (?:yet )?(?:confirmed|final|decided|approved)"
-    r"(?: yet)?|unconfirmed|tbd|tbc|to be confirmed|not sure|unsure|nothing confirmed)|还没定|没定|未定|待定|不确定|"
-    r"还不确定|没确认|未确认|还没确认|还没批)[\s.!。！]*$",
+    r"(?: yet)?|unconfirmed|tbd|tbc|to be confirmed|not sure|unsure|nothing confirmed)|"
+    r"(?:具体|确切)?(?:时间|日期)?(?:还没定|没定|未定|待定|不确定|还不确定|没确认|未确认|还没确认|还没批))[\s.!。！]*$",
     re.I,
 )
 

@@ -367,3 +367,24 @@ def test_a_leading_no_that_negates_is_kept() -> None:
     assert any(
         t.startswith(("no calls", "kim lee (contact preference): no calls")) for t in texts
     ), texts
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [("预计5月上线", "2027-05"), ("计划九月份启动", "2027-09"), ("会在11月开评审会", "2026-11")],
+)
+def test_a_bare_chinese_month_is_the_next_such_month(text: str, iso: str) -> None:
+    from datetime import datetime
+
+    from memagent.memory.extract_dates import find_dates
+
+    ref = datetime(2026, 10, 20) if iso.startswith("2026") else datetime(2027, 1, 20)
+    assert [iso in d.iso for d in find_dates(text, ref)] == [True], find_dates(text, ref)
+
+
+def test_a_restart_date_with_its_hedge_is_pending() -> None:
+    cands = _run("项目暂停了，预计要到6月才能重启，具体时间不确定。")
+    dated = [c for c in cands if c.attribute == "deadline:restart"]
+    assert dated and dated[0].confidence <= 0.5 and "2027-06" in (dated[0].value or ""), [
+        (c.attribute, c.value, c.confidence) for c in cands
+    ]
