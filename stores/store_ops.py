@@ -250,6 +250,32 @@ def translate_filter(flt: Mapping[str, Any] | None) -> list[Cond]:
     return list(_translate(flt or {}, "value"))
 
 
+def engine_checks_all(flt: Mapping[str, Any] | None) -> bool:
+    """Whether ``translate_filter`` turns every condition of ``flt`` into an engine
+    condition (no filter: True). The engine then returns next to nothing that the
+    check in Python drops (only a list or a non-string value that matched a string)."""
+    for key, want in (flt or {}).items():
+        if not isinstance(key, str) or not _SIMPLE_KEY.match(key):
+            return False
+        if isinstance(want, dict):
+            if not want:
+                return False
+            if any(str(k).startswith("$") for k in want):
+                if not all(_op_translated(op, arg) for op, arg in want.items()):
+                    return False
+            elif not engine_checks_all(want):
+                return False
+        elif not (isinstance(want, str) or _is_number(want)):
+            return False
+    return True
+
+
+def _op_translated(op: Any, arg: Any) -> bool:
+    if op in ("$gt", "$gte", "$lt", "$lte"):
+        return _is_number(arg)
+    return op == "$eq" and (isinstance(arg, str) or _is_number(arg))
+
+
 def _translate(flt: Mapping[str, Any], path: str) -> Iterable[Cond]:
     for key, want in flt.items():
         if not isinstance(key, str) or not _SIMPLE_KEY.match(key):
