@@ -43,7 +43,13 @@ from pydantic import ValidationError
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.redact import process_key, redact
 from memagent.memory.namespaces import namespace
-from memagent.memory.records import MemoryRecord, Source, content_hash, utcnow
+from memagent.memory.records import (
+    MAX_CONTENT_CHARS,
+    MemoryRecord,
+    Source,
+    content_hash,
+    utcnow,
+)
 from memagent.memory.write_cas import (
     PENDING_PREFIX,
     LockFactory,
@@ -87,6 +93,15 @@ def _redact(text: str, key: bytes | None) -> tuple[str, list[str]]:
     """PII -> keyed placeholders (``memagent.core.redact``) with the install's key."""
     r = redact(text, key=key or process_key())
     return r.text, [str(getattr(f, "type", f)) for f in r.found]
+
+
+def too_long(content: str) -> str:
+    """Why a text longer than one memory is refused, and what to do instead."""
+    return (
+        f"too long for one memory ({len(content)} characters, at most {MAX_CONTENT_CHARS}): "
+        "add its facts one at a time, or paste the note into `memagent ask` or `memagent "
+        "chat`, which extract every fact from it"
+    )
 
 
 def _instruction_reason(
@@ -207,6 +222,8 @@ def build_record(
             last_accessed_at=now,
         )
     except ValidationError as exc:
+        if len(content) > MAX_CONTENT_CHARS:
+            return None, too_long(content), found
         errs = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         return None, f"invalid record: {errs}", found
     return rec, None, found

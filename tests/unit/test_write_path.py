@@ -157,6 +157,15 @@ def test_invalid_record_is_rejected_with_reason(store: InMemoryStore) -> None:
     assert items(store) == []
 
 
+def test_a_note_too_long_for_one_memory_says_what_to_do_instead(store: InMemoryStore) -> None:
+    note = "Visit at Nordkamp, Bremen. Met Jens Kohler (Head of Logistics). " * 4
+    res = write_memory(store, "u1", "c1", Candidate(content=note))
+    assert res.action == "rejected" and not res.stored
+    reason = res.reason or ""
+    assert reason.startswith("too long for one memory") and "memagent ask" in reason
+    assert items(store) == []
+
+
 def test_pii_is_redacted_before_store(store: InMemoryStore) -> None:
     res = write_memory(
         store, "u1", "c1", Candidate(content="Call Li Wei on 13812345678 after 3pm.")
