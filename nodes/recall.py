@@ -9,8 +9,9 @@ turn: the result is flagged ``degraded`` and the briefing is empty.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
@@ -51,7 +52,7 @@ from memagent.nodes.recall_search import (
     _scored,
     _search,
 )
-from memagent.stores.protocols import MemoryStoreExtensions
+from memagent.stores.protocols import MemoryStoreExtensions, store_session
 
 __all__ = [
     "DEFAULT_TUNING",
@@ -160,19 +161,33 @@ def recall_memories(
     result = RecallResult(mode=mode, queries=[query] if query else [])
     if broad is None:
         broad = bool(query.strip()) and is_overview(query, customer_id)
-    pinned, pending = _pinned_step(
-        store, user_id, customer_id, query, result, broad, new_session, weights, now
-    )
     found: list[RecalledItem] = []
-    if query.strip() and (force_search or should_search(query)):
-        ns = namespace(user_id, customer_id, None if episodes else "facts")
-        found = _search_step(store, ns, query, result, mode, weights, now, tuning)
+    with _one_session(store):  # a shared embedded store: one shard load per recall
+        pinned, pending = _pinned_step(
+            store, user_id, customer_id, query, result, broad, new_session, weights, now
+        )
+        if query.strip() and (force_search or should_search(query)):
+            ns = namespace(user_id, customer_id, None if episodes else "facts")
+            found = _search_step(store, ns, query, result, mode, weights, now, tuning)
     result.items = with_pending(select(pinned, found, weights), pending, weights)
     result.elapsed_ms = (time.perf_counter() - start) * 1000.0
     if result.degraded:
         result.items = []
         logger.warning("recall degraded: %s", "; ".join(result.errors))
     return result
+
+
+@contextlib.contextmanager
+def _one_session(store: BaseStore) -> Iterator[None]:
+    """The recall's store calls in one store session (``store_session``) when it can be
+    had; when it cannot (a store busy or down), each call tries on its own and a failure
+    degrades the recall, as without it."""
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(store_session(store))
+        except Exception as exc:
+            logger.debug("recall without one store session: %s", exc)
+        yield
 
 
 def _search_step(
