@@ -267,11 +267,17 @@ def touch_records(
 
 
 class AccessLog:
-    """Recalled keys collected during a turn and written after it by a background task."""
+    """Recalled keys collected during a turn and written after it by a background task.
+
+    One writer task per store at a time: turns that end while it writes queue their
+    keys for its next round, and each round touches every queued namespace in one store
+    session (a shared embedded store loads its shard once for many turns, not once per
+    turn)."""
 
     def __init__(self, *, lock: LockFactory | None = None) -> None:
         self.lock = lock
         self._pending: dict[tuple[str, ...], set[str]] = {}
+        self._queued: dict[int, tuple[BaseStore, dict[tuple[str, ...], set[str]]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
     def record(self, user_id: str, customer_id: str, items: Iterable[RecalledItem]) -> None:
@@ -280,21 +286,40 @@ class AccessLog:
             self._pending.setdefault(namespace(user_id, customer_id, "facts"), set()).update(keys)
 
     def flush(self, store: BaseStore | None) -> None:
-        """Start the write in the background; the caller does not wait for it."""
+        """Queue the write for the background writer; the caller does not wait for it."""
         pending, self._pending = self._pending, {}
         if store is None or not pending:
             return
-        task = asyncio.get_running_loop().create_task(self._write(store, pending))
+        running = id(store) in self._queued
+        queued = self._queued.setdefault(id(store), (store, {}))[1]
+        for ns, keys in pending.items():
+            queued.setdefault(ns, set()).update(keys)
+        if running:
+            return
+        task = asyncio.get_running_loop().create_task(self._write(store))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _write(self, store: BaseStore, pending: dict[tuple[str, ...], set[str]]) -> None:
+    async def _write(self, store: BaseStore) -> None:
+        try:
+            while self._queued[id(store)][1]:
+                pending = self._queued[id(store)][1]
+                self._queued[id(store)] = (store, {})
+                await asyncio.to_thread(self._touch_all, store, pending)
+        finally:
+            del self._queued[id(store)]
+
+    def _touch_all(self, store: BaseStore, pending: dict[tuple[str, ...], set[str]]) -> None:
         now = datetime.now(UTC)
-        for ns, keys in pending.items():
-            try:
-                await asyncio.to_thread(touch_records, store, ns, keys, now, lock=self.lock)
-            except Exception as exc:  # access stats are best effort
-                logger.warning("could not update access stats in %s: %s", ns, exc)
+        try:
+            with store_session(store):
+                for ns, keys in pending.items():
+                    try:
+                        touch_records(store, ns, keys, now, lock=self.lock)
+                    except Exception as exc:  # access stats are best effort
+                        logger.warning("could not update access stats in %s: %s", ns, exc)
+        except Exception as exc:  # the store busy or down: these stats are lost
+            logger.warning("could not update access stats: %s", exc)
 
     async def drain(self) -> None:
         """Wait for background writes (on shutdown)."""

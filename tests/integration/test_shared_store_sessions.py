@@ -4,6 +4,7 @@ other process waits for the directory lock (bench/scale_bench.py)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from memagent.graph.jobs import JobQueue, Turn
 from memagent.graph.worker import Worker
 from memagent.memory.namespaces import namespace
-from memagent.nodes.recall import recall_memories
+from memagent.nodes.recall import AccessLog, recall_memories
 from memagent.stores import QdrantStore
 from memagent.stores.embeddings import hash_embeddings
 from memagent.stores.engine_edge import EdgeEngine
@@ -64,3 +65,31 @@ def test_a_recall_loads_the_shared_shard_once(tmp_path: Path, loads: list[int]) 
         got = recall_memories(store, "u1", "c1", "what is their budget?", new_session=True)
         assert not got.degraded and any("budget" in i.content for i in got.items)
         assert len(loads) == 1, f"one recall loaded the shared shard {len(loads)} times"
+
+
+def test_access_stats_of_turns_ending_together_load_the_shard_once(
+    tmp_path: Path, loads: list[int]
+) -> None:
+    q = JobQueue(tmp_path / "jobs.sqlite")
+    users = ["u1", "u2", "u3"]
+    with _shared_store(tmp_path / "store") as store:
+        for u in users:
+            turns = [Turn("user", f"Our budget is {len(u)} million dollars.", "m1")]
+            q.submit(thread_id="t-" + u, user_id=u, customer_id="c1", turns=turns)
+        assert Worker(q, store).drain().done == len(users)
+        recalled = {u: recall_memories(store, u, "c1", "budget?").items for u in users}
+        assert all(recalled.values())
+
+        async def three_turns_end() -> None:
+            log = AccessLog()
+            for u in users:  # three turns end while the first one's write is queued
+                log.record(u, "c1", recalled[u])
+                log.flush(store)
+            await log.drain()
+
+        loads.clear()
+        asyncio.run(three_turns_end())
+        assert len(loads) == 1, f"three turns' access stats loaded the shard {len(loads)} times"
+        for u in users:
+            (item,) = [i for i in store.search(namespace(u, "c1", "facts")) if i.key]
+            assert item.value["access_count"] == 1
