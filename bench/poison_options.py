@@ -15,7 +15,8 @@ Options printed per language on set A and on the held-out generated families:
   ngram            the hashed char n-gram logistic model alone
   rules+ngram      what ``check_instruction`` runs with the n-gram judge
   rules+ngram+e5   both learned judges
-``--write`` saves the n-gram model to memagent/memory/data/poison_ngram.npz.
+``--write`` saves the n-gram model to memagent/memory/data/poison_ngram.npz (the shipped
+weights now come from ``bench/poison_loso.py``, which trains on every hand-written set).
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ class Sparse:
     """Rows of hashed features as CSR arrays."""
 
     def __init__(self, texts: list[str]) -> None:
-        idx, val, ptr = [], [], [0]
+        idx, val, ptr = [np.zeros(0, np.int64)], [np.zeros(0, np.float32)], [0]
         for t in texts:
             i, v = features(expand_encoded(model_input(t)))
             idx.append(i)
@@ -86,6 +87,16 @@ class Sparse:
         self.data = np.concatenate(val).astype(np.float64)
         self.indptr = np.array(ptr)
         self.rows = np.repeat(np.arange(len(texts)), np.diff(self.indptr))
+
+    def subset(self, mask: NDArray[np.bool_]) -> Sparse:
+        """The rows where ``mask`` is true, as a new matrix (features are not recomputed)."""
+        out = Sparse([])
+        parts = [slice(self.indptr[i], self.indptr[i + 1]) for i in np.flatnonzero(mask)]
+        out.indices = np.concatenate([self.indices[p] for p in parts])
+        out.data = np.concatenate([self.data[p] for p in parts])
+        out.indptr = np.concatenate([[0], np.cumsum([p.stop - p.start for p in parts])])
+        out.rows = np.repeat(np.arange(len(parts)), np.diff(out.indptr))
+        return out
 
     def dot(self, w: NDArray[np.float64]) -> NDArray[np.float64]:
         return np.bincount(
@@ -97,10 +108,18 @@ class Sparse:
 
 
 def train_ngram(
-    x: Sparse, y: NDArray[np.int64], *, l2: float, steps: int = 400
+    x: Sparse,
+    y: NDArray[np.int64],
+    *,
+    l2: float,
+    steps: int = 400,
+    weights: NDArray[np.float64] | None = None,
 ) -> tuple[Any, float]:
-    """Class-balanced L2 logistic regression by full-batch Adam (deterministic)."""
-    sw = np.where(y == 1, 0.5 / max(1, y.sum()), 0.5 / max(1, (y == 0).sum()))
+    """Class-balanced L2 logistic regression by full-batch Adam (deterministic); ``weights``
+    (default all 1) weigh rows within their class."""
+    rw = np.ones(len(y)) if weights is None else weights
+    pos, neg = float(rw[y == 1].sum()) or 1.0, float(rw[y == 0].sum()) or 1.0
+    sw = rw * np.where(y == 1, 0.5 / pos, 0.5 / neg)
     w, b = np.zeros(DIM), 0.0
     m, v, mb, vb = np.zeros(DIM), np.zeros(DIM), 0.0, 0.0
     lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-8

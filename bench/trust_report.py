@@ -30,7 +30,13 @@ is honest only until its misses are used to change the rules:
   are after tuning. holdout3..holdout5 now calibrate the n-gram judge (threshold and L2
   strength, bench/poison_options.py) and main/holdout/holdout2 are its training data.
 
-The next honest figure is the sealed set the lead keeps outside the worktree.
+- blindB   : measured once (see bench/results/first_measurements.md); now tuning data too.
+
+Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),
+so its in-sample rates here are not estimates; ``--loso`` retrains it once per held-out set
+and prints honest per-set, per-language figures, plus LoCoMo chat turns scored by a judge
+that never saw their conversation. The next honest figure is the sealed set the lead keeps
+outside the worktree.
 """
 
 from __future__ import annotations
@@ -38,14 +44,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from memagent.core.redact import redact
-from memagent.memory.poison import assess, check_instruction, ngram_reason
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from memagent.core.redact import redact  # noqa: E402
+from memagent.memory.poison import assess, check_instruction, ngram_reason  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 KEY = b"bench-key-not-a-secret-0123456789"
@@ -186,17 +195,27 @@ def poison_report(show_misses: bool) -> None:
         print("  rules + learned judges: skipped (MEMAGENT_POISON_MODEL=off)")
         return
     print(
-        "  rules + n-gram judge + e5 probe (check_instruction). main/holdout/holdout2 train the\n"
-        "  n-gram judge and holdout3-5 calibrate it; blindA was measured once before the change\n"
-        "  (58/122 blocked, 0/124 fp) and then used to tune the generated corpus: no longer blind."
+        "  rules + n-gram judge (+ e5 probe in the background). The n-gram judge trains on every\n"
+        "  set below (bench/poison_loso.py): these rates are in-sample; --loso prints the\n"
+        "  leave-one-set-out figures (each set scored by a judge trained without it)."
     )
+    sets["blindB"] = ("sealed/poison_blindB_attacks.jsonl", "sealed/poison_blindB_ordinary.jsonl")
+
+    def reply(text: str) -> str | None:
+        return check_instruction(text, deep=False)
+
+    print("  shipped reply path (rules + n-gram judge) per set and language (in-sample):")
+    for label, (attacks_file, ordinary_file) in sets.items():
+        att, ordn = load(attacks_file), load(ordinary_file)
+        print(f"    {label:<8} {by_language(att, ordn, reply)}")
     a_att, a_ord = load(sets["blindA"][0]), load(sets["blindA"][1])
     r = poison_rates(a_att, a_ord, check_instruction)
     print_rates("blindA", r, show_misses, check_instruction)
-    print(f"           by language: {by_language(a_att, a_ord, check_instruction)}")
+    print(
+        f"           background path (+ e5), by language: {by_language(a_att, a_ord, check_instruction)}"
+    )
     print(f"           n-gram judge alone, by language: {by_language(a_att, a_ord, ngram_only)}")
-    reply = by_language(a_att, a_ord, lambda t: check_instruction(t, deep=False))
-    print(f"           reply path (no e5), by language: {reply}")
+    locomo_report(reply)
     check_instruction("warm up the e5 model")
     sample = [row["text"] for row in a_ord + a_att]
 
@@ -218,13 +237,55 @@ def poison_report(show_misses: bool) -> None:
     print("  (bench/poison_llm_judge.py measures the local-LLM judge, option (b), not shipped)")
 
 
+def locomo_report(reply: Callable[[str], str | None]) -> None:
+    """False positives on LoCoMo's casual chat turns (ordinary text between two friends)."""
+    from poison_loso import locomo_path
+
+    path = locomo_path()
+    if not path.is_file():
+        print(f"  LoCoMo chat turns: skipped ({path} missing; set MEMAGENT_LOCOMO)")
+        return
+    print("  LoCoMo chat turns read as orders (conv-26 is held out of the judge's training):")
+    for sample in json.loads(path.read_text(encoding="utf-8")):
+        turns = [
+            str(t.get("text", ""))
+            for key, value in sample["conversation"].items()
+            if key.startswith("session_") and isinstance(value, list)
+            for t in value
+            if str(t.get("text", "")).strip()
+        ]
+        rules = sum(rules_only(t) is not None for t in turns)
+        judged = sum(reply(t) is not None for t in turns)
+        print(
+            f"    {sample['sample_id']:<7} rules {rules}/{len(turns)}, reply path {judged}/"
+            f"{len(turns)} ({judged / len(turns):.1%})"
+        )
+
+
+def loso_report() -> None:
+    """Leave-one-set-out figures of the shipped option (retrains the judge 8 times: minutes)."""
+    import numpy as np
+    from poison_loso import OPTIONS, SHIPPED, load_rows, loso, report
+    from poison_options import Sparse
+
+    rows = load_rows()
+    x = Sparse([r["text"] for r in rows])
+    rules = np.array([assess(r["text"]).reason is not None for r in rows])
+    print(f"Leave-one-set-out, option {SHIPPED!r} (each set scored by a judge trained without it):")
+    report(rows, loso(rows, x, OPTIONS[SHIPPED]), rules)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list every miss and false hit")
+    parser.add_argument("--loso", action="store_true", help="also leave-one-set-out figures")
     args = parser.parse_args()
     pii_report(args.misses)
     print()
     poison_report(args.misses)
+    if args.loso:
+        print()
+        loso_report()
 
 
 if __name__ == "__main__":

@@ -15,25 +15,27 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.embeddings import Embeddings
+from langgraph.store.base import BaseStore
 
 from memagent.core.settings import Settings, default_settings
 from memagent.core.types import Turn as JobTurn
-from memagent.evals.evaluation import (
+from memagent.evals.embed_cache import CachedEmbeddings
+from memagent.evals.locomo_data import CATEGORY_NAMES, Conversation, evaluated, load_locomo
+from memagent.evals.locomo_run import (
     USER_ID,
-    CachedEmbeddings,
-    Conversation,
+    Clock,
     Recall,
     Rewriter,
-    _percentile,
-    evaluated,
-    load_locomo,
+    check_ks,
+    embedder,
     make_query_rewriter,
+    question_count,
     run_locomo,
 )
 
@@ -103,6 +105,72 @@ def feed(conv: Conversation, queue: Any, worker: Any) -> dict[str, int]:
     return actions
 
 
+Rows = list[tuple[int, Sequence[Sequence[str]], Sequence[str]]]
+"""``(category, source message ids of each recalled item in rank order, evidence)``."""
+
+
+def _recall_rows(
+    conv: Conversation,
+    ask: Callable[[str, str], list[Sequence[str]]],
+    clock: Clock,
+    bar: Any,
+) -> Rows:
+    """Every evaluated question of ``conv`` through ``ask`` (timed)."""
+    rows: Rows = []
+    for q in evaluated(conv.questions):
+        sources = clock.time(ask, conv.sample_id, q.question)
+        rows.append((q.category, sources, q.evidence))
+        bar.update()
+    return rows
+
+
+def _feed_and_recall(
+    store: BaseStore,
+    convs: Sequence[Conversation],
+    settings: Settings,
+    ask: Callable[[str, str], list[Sequence[str]]],
+    cached: CachedEmbeddings,
+    workdir: str,
+    bar: Any,
+) -> tuple[Rows, dict[str, int], Clock]:
+    """Each conversation fed through a job queue in ``workdir`` and the settings' worker,
+    then its questions asked: the rows, the worker's writes by action and the clock."""
+    from memagent.graph.jobs import JobQueue
+    from memagent.graph.worker import Worker
+
+    queue = JobQueue(Path(workdir) / "jobs.sqlite", delay_s=0.0, synchronous="NORMAL")
+    worker = Worker.for_settings(settings, queue=queue, store=store)
+    rows: Rows = []
+    actions: dict[str, int] = {}
+    clock = Clock()
+    for conv in convs:
+        bar.set_postfix_str(f"feed {conv.sample_id}")
+        for name, n in feed(conv, queue, worker).items():
+            actions[name] = actions.get(name, 0) + n
+        cached.save()
+        bar.set_postfix_str(f"recall {conv.sample_id}")
+        rows += _recall_rows(conv, ask, clock, bar)
+    return rows, actions, clock
+
+
+def _asker(
+    store: BaseStore, recall: Recall, rewrite: Callable[[str], str], ks: Sequence[int]
+) -> Callable[[str, str], list[Sequence[str]]]:
+    """``(conversation id, question) -> source message ids`` of each item the agent's
+    recall returns (the question rewritten first), ``ks[-1]`` items at most."""
+    from memagent.memory.scoring import ScoreWeights
+    from memagent.nodes.recall import recall_memories
+
+    weights = ScoreWeights(threshold=0.0, max_items=ks[-1])
+
+    def ask(sample_id: str, question: str) -> list[Sequence[str]]:
+        found = recall_memories(store, USER_ID, sample_id, rewrite(question),
+                                mode=recall, weights=weights, force_search=True)  # fmt: skip
+        return [i.message_ids for i in found.items]
+
+    return ask
+
+
 def run_pipeline(
     data_path: str | Path,
     *,
@@ -122,31 +190,16 @@ def run_pipeline(
     the store-only figure of the same data and embedder beside it."""
     from tqdm import tqdm
 
-    from memagent.graph.jobs import JobQueue
-    from memagent.graph.worker import Worker
-    from memagent.memory.scoring import ScoreWeights
-    from memagent.nodes.recall import recall_memories
-    from memagent.stores.embeddings import embeddings_from_settings
     from memagent.stores.qdrant_store import QdrantStore
 
     settings = (settings or default_settings()).model_copy(update={"extractor": extractor})
-    ks = sorted({int(x) for x in k})
-    if not ks or ks[0] < 1:
-        raise ValueError(f"k must be positive integers, got {k!r}")
+    ks = check_ks(k)
     convs = load_locomo(data_path)[:limit_conversations]
-    if embeddings is None:
-        emb, dims = embeddings_from_settings(settings)
-    else:
-        emb, dims = embeddings, len(embeddings.embed_query("dimension probe"))
+    emb, dims = embedder(settings, embeddings)
     tmp = tempfile.TemporaryDirectory(prefix="memagent-locomo-")
     cached = CachedEmbeddings(emb, embed_cache or tmp.name)
-    weights = ScoreWeights(threshold=0.0, max_items=ks[-1])
     rewrite = make_query_rewriter(rewriter, settings)
-    rows: list[tuple[int, Sequence[Sequence[str]], Sequence[str]]] = []
-    latencies: list[float] = []
-    actions: dict[str, int] = {}
-    start = time.perf_counter()
-    total = sum(len(evaluated(c.questions)) for c in convs)
+    total, start = question_count(convs), time.perf_counter()
     with (
         tmp,
         QdrantStore.from_location(
@@ -154,21 +207,8 @@ def run_pipeline(
         ) as store,  # type: ignore[arg-type]  # noqa: E501
         tqdm(total=total, desc="locomo pipeline", unit="q", disable=not progress) as bar,
     ):
-        queue = JobQueue(Path(tmp.name) / "jobs.sqlite", delay_s=0.0, synchronous="NORMAL")
-        worker = Worker.for_settings(settings, queue=queue, store=store)
-        for conv in convs:
-            bar.set_postfix_str(f"feed {conv.sample_id}")
-            for name, n in feed(conv, queue, worker).items():
-                actions[name] = actions.get(name, 0) + n
-            cached.save()
-            bar.set_postfix_str(f"recall {conv.sample_id}")
-            for q in evaluated(conv.questions):
-                t0 = time.perf_counter()
-                found = recall_memories(store, USER_ID, conv.sample_id, rewrite(q.question),
-                                        mode=recall, weights=weights, force_search=True)  # fmt: skip
-                latencies.append((time.perf_counter() - t0) * 1000)
-                rows.append((q.category, [i.message_ids for i in found.items], q.evidence))
-                bar.update()
+        ask = _asker(store, recall, rewrite, ks)
+        rows, actions, clock = _feed_and_recall(store, convs, settings, ask, cached, tmp.name, bar)
         feed_s = time.perf_counter() - start
         report: dict[str, Any] = {
             "data": str(data_path),
@@ -181,19 +221,14 @@ def run_pipeline(
             "results": covered_recall(rows, ks),
             "actions": actions,
             "seconds": round(feed_s, 1),
-            "latency_ms": {
-                "p50": _percentile(latencies, 50),
-                "p95": _percentile(latencies, 95),
-                "n": len(latencies),
-            },  # fmt: skip
+            "latency_ms": clock.summary(cpu=False),
         }
         if compare_store:
-            store_only = run_locomo(
+            report["store"] = run_locomo(
                 data_path, k=ks, recall=recall, rewriter=rewriter, path="store",
                 limit_conversations=limit_conversations, embeddings=cached,
                 settings=settings, progress=progress,
-            )  # fmt: skip
-            report["store"] = store_only["results"]
+            )["results"]  # fmt: skip
     return report
 
 
@@ -201,8 +236,6 @@ def print_report(report: dict[str, Any]) -> None:
     """Per category: pipeline R@k beside the store-only figure."""
     from rich.console import Console
     from rich.table import Table
-
-    from memagent.evals.evaluation import CATEGORY_NAMES
 
     ks = report["k"]
     store = report.get("store") or {}

@@ -1,24 +1,19 @@
-"""LoCoMo retrieval evaluation: loader, turn-level evidence recall, and the harness.
+"""LoCoMo retrieval evaluation: ``memagent eval`` and its ``locomo`` command.
 
-Loader and metric follow ``shared/data/locomo/README.md`` exactly so the figures are
-comparable with the reference baselines there.
+The harness is ``memagent.evals.locomo_run``, the loader, metric and context fields
+``memagent.evals.locomo_data``; both are re-exported here. Loader and metric follow
+``shared/data/locomo/README.md`` exactly so the figures are comparable with the
+reference baselines there.
 """
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import json
-import os
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated
 
-import numpy as np
 import typer
-from langchain_core.embeddings import Embeddings
-from langgraph.store.base import PutOp
 
 from memagent.core.settings import Settings, default_settings
 from memagent.evals.embed_cache import CachedEmbeddings
@@ -44,9 +39,18 @@ from memagent.evals.locomo_data import (
     summarise,
     turn_values,
 )
-from memagent.nodes.recall_expand import RecallTuning
+from memagent.evals.locomo_run import (
+    USER_ID,
+    Path_,
+    Recall,
+    Rewriter,
+    describe_hybrid,
+    make_query_rewriter,
+    reference_hybrid,
+    run_locomo,
+    tuned_hybrid,
+)
 from memagent.stores.fusion import HybridConfig
-from memagent.stores.tokenize import TokenizerConfig
 
 __all__ = [
     "CATEGORIES",
@@ -83,187 +87,6 @@ __all__ = [
     "command_settings",
     "locomo",
 ]
-
-
-Recall = Literal["hybrid", "dense", "keyword"]
-Rewriter = Literal["off", "rules", "llm"]
-Path_ = Literal["store", "agent"]
-USER_ID = "locomo"
-
-
-def reference_hybrid(candidates: int = 50) -> HybridConfig:
-    """Store settings of the README's keyword baseline: its stop words, ``\\w+`` parts only."""
-    tokenizer = TokenizerConfig(
-        stopwords=REFERENCE_STOP_WORDS, keep_identifiers=False, join_identifiers=False, stem=None
-    )
-    return HybridConfig(tokenizer=tokenizer, keyword_candidates=candidates)
-
-
-def tuned_hybrid(
-    base: HybridConfig | None = None, *, candidates: int | None = None, **fusion: Any
-) -> HybridConfig:
-    """``base`` (or the store's defaults) with some fusion options and candidate depths set;
-    ``None`` values keep the default."""
-    base = base or HybridConfig()
-    changes = {k: v for k, v in fusion.items() if v is not None}
-    depth: dict[str, Any] = {}
-    if candidates is not None:
-        depth = {"dense_candidates": candidates, "keyword_candidates": candidates}
-    return dataclasses.replace(base, fusion=dataclasses.replace(base.fusion, **changes), **depth)
-
-
-def make_query_rewriter(kind: Rewriter, settings: Settings | None = None) -> Callable[[str], str]:
-    """The agent's query-rewrite node for ``kind``, driven with the question as the message
-    (``llm``: the small model of ``settings``, the documented defaults when None)."""
-    if kind == "off":
-        return lambda q: q
-    from langchain_core.messages import HumanMessage
-    from langgraph.runtime import Runtime
-
-    from memagent.core.context import Context
-    from memagent.core.state import State
-    from memagent.nodes.query_rewrite import make_rewriter
-
-    def small_model():  # noqa: ANN202 - only built for --rewriter llm
-        from memagent.llm.adapter import chat_model
-
-        return chat_model(settings or default_settings(), small=True)
-
-    node = make_rewriter(kind, small_model=small_model)
-    runtime = Runtime(context=Context(user_id=USER_ID))
-
-    def rewrite(question: str) -> str:
-        state = State(messages=[HumanMessage(question)])
-        update = asyncio.run(node(state, runtime))
-        return str(update.get("query") or question)
-
-    return rewrite
-
-
-def describe_hybrid(config: HybridConfig) -> dict[str, Any]:
-    """The store's hybrid settings as plain JSON (stop words summarised by their count)."""
-    tok = dataclasses.asdict(config.tokenizer)
-    tok["stopwords"] = len(config.tokenizer.stopwords)
-    return {
-        "fusion": dataclasses.asdict(config.fusion),
-        "dense_candidates": config.dense_candidates,
-        "keyword_candidates": config.keyword_candidates,
-        "tokenizer": tok,
-    }
-
-
-def _percentile(values: Sequence[float], q: float) -> float:
-    return float(np.percentile(np.asarray(values), q)) if values else float("nan")
-
-
-def run_locomo(
-    data_path: str | Path,
-    *,
-    k: Sequence[int] = (5, 10, 20),
-    recall: Recall = "hybrid",
-    rewriter: Rewriter = "off",
-    path: Path_ = "store",
-    tuning: RecallTuning | None = None,
-    context: ContextMode = "field",
-    hybrid: HybridConfig | None = None,
-    location: str = ":memory:",
-    limit_conversations: int | None = None,
-    embed_cache: str | Path | None = None,
-    embeddings: Embeddings | None = None,
-    settings: Settings | None = None,
-    progress: bool = True,
-) -> dict:
-    """Ingest each conversation into its own namespace of the real store, ask every
-    question of categories 1-4 with ``search_scored(namespace, query=..., mode=recall)`` and
-    return recall@k overall and per category plus search latency (query embedding included).
-    """
-    from tqdm import tqdm
-
-    from memagent.memory.namespaces import namespace
-    from memagent.memory.scoring import ScoreWeights
-    from memagent.nodes.recall import recall_memories
-    from memagent.stores.embeddings import embeddings_from_settings
-    from memagent.stores.qdrant_store import QdrantStore
-
-    ks = sorted({int(x) for x in k})
-    if not ks or ks[0] < 1:
-        raise ValueError(f"k must be positive integers, got {k!r}")
-    tuning_kw: dict[str, Any] = {"tuning": tuning} if tuning else {}
-    if path not in ("store", "agent"):
-        raise ValueError(f"path must be 'store' or 'agent', got {path!r}")
-    weights = ScoreWeights(threshold=0.0, max_items=ks[-1])
-    convs = load_locomo(data_path)[:limit_conversations]
-    rewrite = make_query_rewriter(rewriter, settings)
-    if embeddings is None:
-        emb, dims = embeddings_from_settings(settings or default_settings())
-    else:
-        emb, dims = embeddings, len(embeddings.embed_query("dimension probe"))
-    if embed_cache is not None:
-        emb = CachedEmbeddings(emb, embed_cache)
-    index = {"dims": dims, "embed": emb, "fields": ["content"]}
-    rows: list[tuple[int, Sequence[str], Sequence[str]]] = []
-    latencies: list[float] = []
-    cpu_times: list[float] = []  # process CPU time: the cost without other load
-    total = sum(len(evaluated(c.questions)) for c in convs)
-    with (
-        QdrantStore.from_location(location, index=index, hybrid=hybrid) as store,  # type: ignore[arg-type]
-        tqdm(total=total, desc="locomo", unit="q", disable=not progress) as bar,
-    ):
-        used = store.hybrid
-        for conv in convs:
-            ns = namespace(USER_ID, conv.sample_id, "facts")
-            bar.set_postfix_str(f"ingest {conv.sample_id}")
-            store.batch(
-                [
-                    PutOp(ns, key, value, index=fields)
-                    for key, value, fields in turn_values(conv, context)
-                ]
-            )
-            if isinstance(emb, CachedEmbeddings):
-                emb.save()
-            bar.set_postfix_str(f"search {conv.sample_id}")
-            for q in evaluated(conv.questions):
-                query = rewrite(q.question)
-                start, cpu = time.perf_counter(), time.process_time()
-                if path == "agent":
-                    found = recall_memories(
-                        store,
-                        USER_ID,
-                        conv.sample_id,
-                        query,
-                        mode=recall,
-                        weights=weights,
-                        force_search=True,
-                        **tuning_kw,
-                    )
-                    keys = [i.key for i in found.items]
-                else:
-                    hits = store.search_scored(ns, query=query, mode=recall, limit=ks[-1])
-                    keys = [h.item.key for h in hits]
-                latencies.append((time.perf_counter() - start) * 1000)
-                cpu_times.append((time.process_time() - cpu) * 1000)
-                rows.append((q.category, keys, q.evidence))
-                bar.update()
-    return {
-        "data": str(data_path),
-        "conversations": [c.sample_id for c in convs],
-        "recall": recall,
-        "rewriter": rewriter,
-        "path": path,
-        "context": context,
-        "k": ks,
-        "hybrid": describe_hybrid(used),
-        "results": summarise(rows, ks),
-        "latency_ms": {
-            "p50": _percentile(latencies, 50),
-            "p95": _percentile(latencies, 95),
-            "cpu_p50": _percentile(cpu_times, 50),
-            "cpu_p95": _percentile(cpu_times, 95),
-            "n": len(latencies),
-        },
-        "load_average": list(os.getloadavg()),
-        "cpus": os.cpu_count(),
-    }
 
 
 # ---------------------------------------------------------------- CLI
@@ -324,55 +147,43 @@ def _print_table(report: dict) -> None:
     )
 
 
-@app.command("locomo")
-def locomo(
-    ctx: typer.Context,
-    data: Annotated[
-        Path,
-        typer.Option(
-            help="LoCoMo JSON file.", exists=True, dir_okay=False, envvar="MEMAGENT_LOCOMO"
-        ),
-    ],
-    k: Annotated[str, typer.Option(help="Cut-offs, comma-separated.")] = "5,10,20",
-    recall: Annotated[str, typer.Option(help="hybrid | dense | keyword")] = "hybrid",
-    rewriter: Annotated[str, typer.Option(help="off | rules | llm")] = "off",
-    path: Annotated[
-        str,
-        typer.Option(
-            help="store: a plain search_scored; agent: the agent's recall (feedback "
-            "expansion, entity focus, scoring); pipeline: every turn through the agent's "
-            "end-of-turn path (job queue, worker: episodes and extraction), then the "
-            "agent's recall, printed beside the store-only figure."
-        ),
-    ] = "store",
-    extractor: Annotated[
-        str, typer.Option(help="rules | llm: the worker's extractor (--path pipeline).")
-    ] = "rules",
-    context: Annotated[
-        str, typer.Option(help="none | window | field: what each turn is indexed with.")
-    ] = "field",
-    baseline: Annotated[
-        bool,
-        typer.Option(
-            "--baseline",
-            help="The README's reference keyword settings (use with --recall keyword).",
-        ),
-    ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    limit_conversations: Annotated[int | None, typer.Option(min=1)] = None,
-    location: Annotated[str, typer.Option(help="Store location (default in memory).")] = ":memory:",
-    embed_cache: Annotated[
-        Path | None, typer.Option(help="Directory caching passage embeddings across runs.")
-    ] = None,
-    fusion: Annotated[str | None, typer.Option(help="weighted | rrf (default: store's)")] = None,
-    dense_weight: Annotated[float | None, typer.Option(min=0.0)] = None,
-    keyword_weight: Annotated[float | None, typer.Option(min=0.0)] = None,
-    dense_floor: Annotated[float | None, typer.Option(min=0.0, max=0.99)] = None,
-    candidates: Annotated[
-        int | None, typer.Option(min=1, help="Dense and keyword candidate depth each.")
-    ] = None,
+_Data = Annotated[
+    Path,
+    typer.Option(help="LoCoMo JSON file.", exists=True, dir_okay=False, envvar="MEMAGENT_LOCOMO"),
+]
+_PathOpt = Annotated[
+    str,
+    typer.Option(
+        help="store: a plain search_scored; agent: the agent's recall (feedback "
+        "expansion, entity focus, scoring); pipeline: every turn through the agent's "
+        "end-of-turn path (job queue, worker: episodes and extraction), then the "
+        "agent's recall, printed beside the store-only figure."
+    ),
+]
+_Extractor = Annotated[
+    str, typer.Option(help="rules | llm: the worker's extractor (--path pipeline).")
+]
+_Context = Annotated[
+    str, typer.Option(help="none | window | field: what each turn is indexed with.")
+]
+_Baseline = Annotated[
+    bool,
+    typer.Option(
+        "--baseline", help="The README's reference keyword settings (use with --recall keyword)."
+    ),
+]
+_EmbedCache = Annotated[
+    Path | None, typer.Option(help="Directory caching passage embeddings across runs.")
+]
+_Candidates = Annotated[
+    int | None, typer.Option(min=1, help="Dense and keyword candidate depth each.")
+]
+
+
+def _check_choices(
+    recall: str, rewriter: str, path: str, extractor: str, context: str, fusion: str | None
 ) -> None:
-    """Turn-level evidence recall@k on LoCoMo through the real store, and search latency."""
+    """A ``BadParameter`` naming the first option whose value is not one of its choices."""
     if recall not in ("hybrid", "dense", "keyword"):
         raise typer.BadParameter(f"--recall must be hybrid, dense or keyword, got {recall!r}")
     if rewriter not in ("off", "rules", "llm"):
@@ -385,21 +196,60 @@ def locomo(
         raise typer.BadParameter(f"--context must be one of {CONTEXT_MODES}, got {context!r}")
     if fusion not in (None, "weighted", "rrf"):
         raise typer.BadParameter(f"--fusion must be weighted or rrf, got {fusion!r}")
+
+
+def _cli_hybrid(
+    baseline: bool, candidates: int | None, **overrides: float | str | None
+) -> HybridConfig | None:
+    """The store's hybrid settings for the command line: the README's reference ones
+    with ``--baseline``, then any fusion option or candidate depth given; None: the
+    store's defaults."""
     hybrid = reference_hybrid() if baseline else None
-    overrides = {
-        "method": fusion,
-        "dense_weight": dense_weight,
-        "keyword_weight": keyword_weight,
-        "dense_floor": dense_floor,
-    }
     if any(v is not None for v in overrides.values()) or candidates is not None:
         hybrid = tuned_hybrid(hybrid, candidates=candidates, **overrides)
+    return hybrid
+
+
+def _check_data(data: Path) -> None:
+    """A wrong file is one line before anything is opened."""
     try:
-        load_locomo(data)  # a wrong file is one line before anything is opened
+        load_locomo(data)
     except LocomoFormatError as exc:
         from memagent.graph.cli_errors import fail
 
         fail(str(exc), 2)
+
+
+def _emit(report: dict, as_json: bool, table: Callable[[dict], None]) -> None:
+    typer.echo(json.dumps(report)) if as_json else table(report)
+
+
+@app.command("locomo")
+def locomo(
+    ctx: typer.Context,
+    data: _Data,
+    k: Annotated[str, typer.Option(help="Cut-offs, comma-separated.")] = "5,10,20",
+    recall: Annotated[str, typer.Option(help="hybrid | dense | keyword")] = "hybrid",
+    rewriter: Annotated[str, typer.Option(help="off | rules | llm")] = "off",
+    path: _PathOpt = "store",
+    extractor: _Extractor = "rules",
+    context: _Context = "field",
+    baseline: _Baseline = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    limit_conversations: Annotated[int | None, typer.Option(min=1)] = None,
+    location: Annotated[str, typer.Option(help="Store location (default in memory).")] = ":memory:",
+    embed_cache: _EmbedCache = None,
+    fusion: Annotated[str | None, typer.Option(help="weighted | rrf (default: store's)")] = None,
+    dense_weight: Annotated[float | None, typer.Option(min=0.0)] = None,
+    keyword_weight: Annotated[float | None, typer.Option(min=0.0)] = None,
+    dense_floor: Annotated[float | None, typer.Option(min=0.0, max=0.99)] = None,
+    candidates: _Candidates = None,
+) -> None:
+    """Turn-level evidence recall@k on LoCoMo through the real store, and search latency."""
+    _check_choices(recall, rewriter, path, extractor, context, fusion)
+    hybrid = _cli_hybrid(baseline, candidates, method=fusion, dense_weight=dense_weight,
+                         keyword_weight=keyword_weight, dense_floor=dense_floor)  # fmt: skip
+    _check_data(data)
     if path == "pipeline":
         from memagent.evals.eval_pipeline import print_report, run_pipeline
 
@@ -409,27 +259,16 @@ def locomo(
             limit_conversations=limit_conversations, embed_cache=embed_cache,
             settings=command_settings(ctx), progress=not as_json,
         )  # fmt: skip
-        typer.echo(json.dumps(report)) if as_json else print_report(report)
+        _emit(report, as_json, print_report)
         return
     report = run_locomo(
-        data,
-        k=_parse_ks(k),
-        recall=recall,  # type: ignore[arg-type]
-        rewriter=rewriter,  # type: ignore[arg-type]
-        path=path,  # type: ignore[arg-type]
-        context="none" if baseline else context,  # type: ignore[arg-type]
-        hybrid=hybrid,
-        location=location,
-        limit_conversations=limit_conversations,
-        embed_cache=embed_cache,
-        progress=not as_json,
-        settings=command_settings(ctx),
-    )
+        data, k=_parse_ks(k), recall=recall, rewriter=rewriter, path=path,  # type: ignore[arg-type]
+        context="none" if baseline else context, hybrid=hybrid,  # type: ignore[arg-type]
+        location=location, limit_conversations=limit_conversations, embed_cache=embed_cache,
+        progress=not as_json, settings=command_settings(ctx),
+    )  # fmt: skip
     report["baseline"] = baseline
-    if as_json:
-        typer.echo(json.dumps(report))
-    else:
-        _print_table(report)
+    _emit(report, as_json, _print_table)
 
 
 def _mount_extraction() -> None:

@@ -24,6 +24,7 @@ from langgraph.graph.state import CompiledStateGraph
 from memagent.llm.tokens import content_text
 from memagent.memory.working_memory import WorkingMemory
 from memagent.memory.working_rules import sentences
+from memagent.nodes.briefing import quoted
 from memagent.nodes.messages import turn_of
 from memagent.nodes.summary import drop_superseded
 
@@ -86,8 +87,11 @@ def scrub_state(
         kept_trace = [i for i in items if not _mentions(str(i.get("content", "")), needles)]
         if len(kept_trace) != len(items):
             update["recall_trace"] = {**trace, "items": kept_trace}
-        prompt = list(values.get("prompt", []))
-        if any(_mentions(content_text(m.content), needles) for m in prompt):
+        # The prompt's user messages carry the briefings they were sent with, and the next
+        # turn's prompt keeps them (nodes/sent_history.py): one that quoted the memory goes.
+        shown = [quoted(t) for t in texts if t.strip()]
+        prompt = [content_text(m.content) for m in values.get("prompt", [])]
+        if any(_mentions(text, needles) or any(q in text for q in shown) for text in prompt):
             update["prompt"] = []
     return update
 

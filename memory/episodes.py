@@ -9,7 +9,7 @@ filter). Why each choice:
 - **User turns only.** The assistant's words are not statements about the customer; they
   appear only in an episode's ``context`` (what the turn answered).
 - **Redacted and screened** by the same hooks as the write path: PII becomes keyed
-  placeholders, and a turn the injection screen flags (its rules, see ``SCREEN_MODEL``)
+  placeholders, and a turn the injection screen flags (rules and n-gram judge, see ``SCREEN_DEEP``)
   is kept for audit with status ``flagged`` and ``index=False``: never searchable, never
   recalled.
 - **Indexed the way the LoCoMo work found best** (``bench/locomo_experiments.py``): the
@@ -44,13 +44,12 @@ CONTEXT_TURNS = 2
 """Previous turns indexed with a turn. Dev recall@10 of the winning LoCoMo recipe with
 1/2/3/4/6 previous turns: 0.753/0.768/0.771/0.761/0.754 (bench/locomo_experiments.py); 2 is
 as good as 3 with shorter texts."""
-SCREEN_MODEL = False
-"""Episodes are screened by the injection rules only, not the learned classifier. The
-classifier was trained to tell stored facts from instructions; a user turn is often a
-request or a question, and it flagged 49 of the 419 turns of LoCoMo conv-26 (ordinary chat
-such as "Got any tips for getting started on it?") at p=1.00, while the rules flagged 1.
-Facts extracted from a turn still pass the full screen (rules and model) in the write path;
-an episode is quoted in the briefing as the user's own dated words, inside the data block."""
+SCREEN_DEEP = False
+"""Episodes are screened by the injection rules and the n-gram judge (as the write config's
+``instruction_model`` says), never the e5 probe: it read 49 of LoCoMo conv-26's 419 turns as
+orders at p=1.00. The n-gram judge trains on LoCoMo chat turns of the other conversations
+and reads none of conv-26's as orders (``bench/poison_loso.py``). An episode is quoted in
+the briefing as the user's own dated words, inside the data block."""
 EPISODE_TYPE = "episode"
 INDEX_FIELDS = ["content", "context"]
 EPISODE_IMPORTANCE = 0.5
@@ -141,7 +140,11 @@ def episode_value(
     """The stored value of one user turn and whether it may be indexed (not flagged)."""
     raw = str(getattr(turn, "content", ""))
     text, found = _redact(raw, config.redaction_key) if config.redact else (raw, [])
-    reason = _instruction_reason(raw, SCREEN_MODEL) if config.check_instructions else None
+    reason = (
+        _instruction_reason(raw, config.instruction_model, deep=SCREEN_DEEP)
+        if config.check_instructions
+        else None
+    )
     at = parse_at(str(getattr(turn, "at", "") or ""), now)
     value: dict[str, Any] = {
         "type": EPISODE_TYPE,

@@ -19,8 +19,8 @@ CN_NUM = "零〇一二两三四五六七八九十百千万亿"
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
 _AMOUNT = re.compile(
     r"(?P<cur>[$€£¥￥]|\b(?:usd|us\$|rmb|cny|eur)\s?|人民币\s?)?"
-    r"(?P<num>" + _NUM + r"(?:\s*[十百千万亿]+)?|[" + CN_NUM + r"]+)"
-    r"\s*(?P<mult>k\b|m\b|mm\b|million\b|mn\b|bn\b|billion\b|thousand\b)?"
+    r"(?P<num>" + _NUM + r"(?:\s*(?:[来多余几]?[十百千万亿])+)?|[" + CN_NUM + r"]+)"
+    r"\s*(?P<mult>(?:k|m|mm|million|mn|bn|billion|thousand)(?![A-Za-z0-9]))?"
     r"\s*(?P<cur2>dollars?\b|usd\b|rmb\b|cny\b|yuan\b|euros?\b|eur\b|元|块|美元|美金|人民币|欧元)?",
     re.I,
 )
@@ -95,6 +95,8 @@ def parse_amounts(text: str) -> list[Amount]:
         num_s = m.group("num")
         mult = (m.group("mult") or "").lower()
         cur = (m.group("cur") or m.group("cur2") or "").strip().lower()
+        about = bool(re.search(r"\d[来多余几]", num_s))  # "20来万", "20多万": about 20万
+        num_s = re.sub(r"(?<=\d)[来多余几]", "", num_s)
         cn_unit = bool(re.search(r"[万亿]", num_s))
         if not (mult or cur or cn_unit):
             continue
@@ -116,7 +118,11 @@ def parse_amounts(text: str) -> list[Amount]:
             continue  # "3块" is small change, not a deal figure
         num *= _MULT.get(mult, 1.0)
         before = text[max(0, m.start() - 30) : m.start()]
-        approx = bool(_APPROX_BEFORE.search(before)) or bool(_APPROX_AFTER.match(text[m.end() :]))
+        approx = (
+            about
+            or bool(_APPROX_BEFORE.search(before))
+            or bool(_APPROX_AFTER.match(text[m.end() :]))
+        )
         out.append(
             Amount(
                 m.group(0).strip(), int(round(num)), _CUR.get(cur, ""), approx, m.start(), m.end()

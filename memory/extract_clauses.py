@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memagent.memory.extract_amounts import parse_amounts
-from memagent.memory.extract_cues import BUDGET_WORDS, COUNT, CUES, EVENT_RES, LEADS
+from memagent.memory.extract_cues import BUDGET_WORDS, COUNT, COUNT_AFTER, CUES, EVENT_RES, LEADS
 from memagent.memory.extract_dates import find_dates
 
 _CLAUSE_SPLIT = re.compile(
@@ -69,7 +69,7 @@ def _comma_parts(clause: str) -> list[str]:
 
 
 _DEPENDENT = re.compile(
-    r"(?:who|whom|whose|which|that|where|when|including|incl|e\.g|i\.e|or|than|because|since|"
+    r"(?:who|whom|whose|which|that|where|when|including|incl|e\.g|i\.e|or|than|because|since|not|"
     r"so|as|per|plus|with)\b|[~$€£¥\d(]",
     re.I,
 )
@@ -96,10 +96,12 @@ def categorise(clause: str) -> str | None:
         if name == "contact_preference" and not re.search(
             r"prefer|only|can'?t stand|don'?t|hate|best|not to|never|asked|likes?|ignores?|fastest|"
             r"(?:after|before|until) \d|mornings?|afternoons?|evenings?|weekends?|keep|short|"
-            r"directly|through|\bno\b|always|instead|better|rather|"
+            r"directly|through|\bno\b|always|instead|better|rather|avoid|please|\bnot\b|"
+            r"wants? (?:[\w-]+ ){0,3}(?:phone|calls?|e-?mails?|texts?|whatsapp|wechat|slack|teams|in person)|"
+            r"希望.{0,6}(?:发邮件|打电话|发微信|邮件|微信|电话)|"
             r"习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
             r"最好|比.{0,4}好|"
-            r"不接|偏好|反感",
+            r"不接|偏好|反感|请用|用英文|用中文|英文",
             clause,
             re.I,
         ):
@@ -111,6 +113,6 @@ def categorise(clause: str) -> str | None:
         return "timeline"
     if amounts:
         return "amount"
-    if COUNT.search(clause):
+    if COUNT.search(clause) or COUNT_AFTER.search(clause):
         return "count"
     return None

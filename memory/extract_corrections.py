@@ -130,7 +130,8 @@ _DATE_FROM = re.compile(r"(?:\bfrom|从|由)\s*$", re.I)
 
 
 _DATE_OFF = re.compile(
-    r"^\s*(?:is (?:off|cancelled|canceled|out|dead)|(?:is )?no longer|any ?more|取消了?|不行了|作废)",
+    r"^\s*(?:is (?:off|cancelled|canceled|out|dead)|(?:is )?no longer|any ?more|取消了?|不行了|作废|"
+    r"[-–—,;，；]?\s*(?:scratch that|strike that|no wait|wait,? no|sorry,? I mean|不对|说错了)[,:，]?)",
     re.I,
 )
 

@@ -11,11 +11,24 @@ import re
 
 SELF_NOTE = re.compile(
     r"\b(?:don'?t (?:record|note|save|write down)|do not (?:record|note|save)|"
-    r"off the record|thinking out loud|nothing from them|not from (?:them|the customer))\b"
-    r"|别记|不要记|不用记|先不记|先自己琢磨|不用记录|别记录",
+    r"off the record|thinking out loud|nothing from them|not from (?:them|the customer)|"
+    r"(?:just|only|purely) (?:small talk|chit-?chat|personal|hypothetical))\b"
+    r"|别记|不要记|不用记|先不记|先自己琢磨|不用记录|别记录|纯属闲聊|只是闲聊|随便聊聊|纯属假设",
     re.I,
 )
 """The user says the message is not about the customer or must not be kept."""
+
+
+OUR_SIDE = re.compile(
+    r"\b(?:(?:reminder|note) to (?:self|myself)|my (?:q[1-4] |quarterly |annual )?(?:quota|target|commission)|"
+    r"our company'?s|our (?:new )?(?:office|hq|headquarters) in|we (?:normally|usually|typically|always) "
+    r"(?:do|offer|give|charge|sell)|our (?:standard|usual|normal) (?:terms|price|pricing|discount|policy)|"
+    r"our new [\w -]{2,25}? (?:goes live|go live|launch(?:es)?|ships|is live))\b"
+    r"|我(?:这个季度|本季度|今年)?的(?:业绩|指标|任务|提成)|我们公司(?:的|新)|我们(?:一般|通常|平时)(?:给|做|是)",
+    re.I,
+)
+"""A clause about the salesperson's own side (their quota, our company's office, our
+usual terms), not about the customer."""
 
 
 CUES: list[tuple[str, re.Pattern[str]]] = [
@@ -34,42 +47,48 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:stage|phase)|moved? (?:us )?to (?:the )?(?:next|final) (?:round|stage)|final round|"
         r"went dark|gone (?:dark|quiet)|no decision|budget (?:was )?(?:cut|frozen|pulled)|"
         r"final (?:two|three|round|stage)|down to (?:two|three|the last)|stuck in \w+|"
+        r"narrowed (?:the field|it|the list|their list)(?: down)?|(?:renewal|deal|account) (?:is )?at risk|"
+        r"moved (?:in)?to (?:procurement|legal|contracting|negotiation|security review|the next stage)|"
+        r"rfp\b.{0,60}\b(?:released|issued|published|went out|is out)|"
         r"signed (?:the |an |our )?(?:loi|letter of intent|contract|order form|po|msa|sow|nda)|"
         r"issued (?:a |the |us a )?po|awarded|proposal (?:went out|is out|was sent|sent)|sent (?:the|our|them the) proposal|"
         r"submitted (?:the |our )?(?:proposal|bid|quote)|waiting (?:for|on) (?:their |the |board |a )?"
         r"(?:feedback|approval|decision|sign-?off|answer|budget))\b"
         r"|商务谈判|谈判阶段|谈判中|进入[\u4e00-\u9fff]{2,6}阶段|(?:在|处于|到了|还在)[A-Za-z\u4e00-\u9fff]{1,8}阶段|"
         r"走(?:采购|审批|招标|合同)?流程|等[\u4e00-\u9fff]{0,6}(?:审批|反馈|回复|决定|批准)|已经?提交|提交了|中标通知|定了我们|选了我们|卡在|审批中|评估中|谈价格|进入第二轮|最后一轮|没消息了|黄了|丢了|输了|落选|"
-        r"未中标|中标了|赢了|搁置|暂停|签了合同|已签约|入围|短名单", re.I)),
+        r"未中标|中标了|赢了|搁置|暂停|签了合同|签了(?=[！!。，]|$)|已签约|入围|短名单|有流失风险|续约有风险|进入(?:采购|招标|商务)", re.I)),
     ("contact_preference", re.compile(
         r"\b(?:prefers?|preferred|only reads|only answers|email only|by email|via email|"
         r"can'?t stand|don'?t call|do not call|no calls|hates? (?:phone|calls|email|teams|zoom)|"
         r"reach (?:him|her|them)|best (?:way|time) to|contact (?:him|her|them)|text (?:him|her)|"
         r"(?:a )?texts?|texting|whatsapp|signal|wechat|linkedin|slack|e-?mails?|phone calls?|calls?|"
-        r"in writing|in person|face[- ]to[- ]face|invites?|assistant|cold calls?|voicemail|"
+        r"in writing|in person|face[- ]to[- ]face|invites?|assistant|cold calls?|voicemail|calling|"
         r"(?:reach|call|ping|message|contact) [A-Z][a-z]+|responds?|replies|answers (?:on|by|via))\b"
-        r"|微信|电话|邮件|邮箱|短信|钉钉|飞书|企业微信沟通|沟通|联系|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
+        r"|微信|电话|邮件|邮箱|短信|钉钉|飞书|企业微信沟通|沟通|联系|偏好[\u4e00-\u9fff]{0,4}(?:开会|见面|沟通|联系)|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
     ("competitor", re.compile(
         r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|bid from|bids? (?:at|of)|"
         r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z]|"
         r"(?:their|a|the|new|revised|lower|higher|cheaper) (?:quote|bid|offer|price)|quotes?)\b"
         r"|\b(?:cheaper than us|undercut|lower than ours|priced below us|came in (?:at|below|under|lower|cheaper)|"
-        r"(?:below|under|cheaper than) our (?:price|quote|bid)|lost (?:the deal )?to|went with [A-Z])\b"
+        r"(?:below|under|cheaper than) our (?:price|quote|bid)|lost (?:the deal )?to|went with [A-Z]|"
+        r"(?:are|is|also) bidding|switch(?:ing)? to [A-Z])\b"
         r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜", re.I)),
     ("commitment", re.compile(
         r"\b(?:next steps?|i(?:'ll| will)|we(?:'ll| will)|i send|we send|we owe|i owe|owe them|"
         r"promised|committed|our side|on us|will send|will share|will provide|will call|"
         r"to send|to deliver|follow[- ]up|i'?d|we'?d|agreed (?:to|that)|action items?|"
         r"(?:is|are) to (?:send|share|review|prepare|draft|schedule|set up)|will (?:review|prepare|draft|schedule|set up)|"
-        r"reviews? (?:it|the \w+) by|owes? (?:us|them))\b"
-        r"|约好|说好|安排|答应|承诺|我们负责|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
+        r"reviews? (?:it|the \w+) by|owes? (?:us|them)|"
+        r"our (?:se|ae|csm|team|engineers?|pm|presales|solutions? (?:engineer|architect)|consultants?)\b[\w ]{0,15}?\bwill)\b"
+        r"|约好|说好|安排|答应|承诺|我们负责|我们的?(?:售前|团队|工程师|技术|项目经理|顾问)|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
     ("requirement", re.compile(
         r"\b(?:must(?:-haves?)?|needs?(?! more time)|required?|requires|requirements?|mandatory|has to|have to|"
         r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
         r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
         r"|\b(?:goal is|objective is|aim(?:s|ing)? to|target is to|want(?:s)? to (?:cut|reduce|get|bring))\b"
-        r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接(?!人)|集成|私有化|国产化|信创|"
-        r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内", re.I)),
+        r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接(?!人|的)|集成|私有化|国产化|信创|"
+        r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内|要满足|须(?:通过|满足|支持|存储|部署|符合)|不得使用|"
+        r"(?:网络|内网|外网)不能|不能连|想做|要把[\u4e00-\u9fff]{1,8}(?:也)?加进|离线运行", re.I)),
     ("pain_point", re.compile(
         r"\b(?:pain(?: point)?s?|problems?|issues?|hates?|frustrat\w*|complain\w*|slow|"
         r"expensive|too costly|late|outages?|downtime|crash\w*|manual(?:ly)?|takes? (?:them )?"
@@ -80,19 +99,25 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"concerned about|errors?|mistakes|delays?|backlogs?|churn|losing|takes? (?:forever|ages|too long)|"
         r"too (?:expensive|slow|complex|complicated)|hard to|can'?t (?:see|track|get)|no visibility|"
         r"inaccurate|out of sync|duplicate data|spreadsheets? hell|data entry|waste\w*|keep (?:missing|losing|failing)|"
-        r"missing|wrong|spend (?:half|hours|days|most)|can'?t (?:scale|keep up))\b"
+        r"missing|wrong|spend (?:half|hours|days|most)|can'?t (?:scale|keep up)|on paper|"
+        r"pays? too much|(?:pay|cost)s? (?:so |too )?much|loses?|lost)\b"
         r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后|"
-        r"担心|顾虑|不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动|发错|错单|退货|太老|用不了|不方便|经常出|老出", re.I)),
+        r"担心|顾虑|(?<!说)不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动|发错|错单|退货|太老|用不了|不方便|经常出|老出|"
+        r"散在|没法|流失|没人(?:做|管|跟)|重复(?:挂号|下单|录入)|只有(?:百分之)?[\d一二三四五六七八九十]+%?|"
+        r"延迟|浪费", re.I)),
     ("profile", re.compile(
-        r"\b(?:hq|headquarter(?:s|ed)|based in|offices? in|plants? in|sites? in|located in|factory in)\b"
-        r"|总部|工厂在|位于|分布在|工厂设在", re.I)),
+        r"\b(?:hq|headquarter(?:s|ed)|based in|offices? in|plants? in|sites? in|located in|factory in|"
+        r"restructur\w*|reorgani[sz]\w*|merg(?:er|ing) with|acquired by|layoffs?|fiscal year (?:starts|begins|ends)|"
+        r"capex|opex)\b"
+        r"|总部|工厂在|位于|分布在|工厂设在|重组|被收购|合并|裁员|财年|会计年度|一笔预算|还有预算", re.I)),
     ("incumbent", re.compile(
         r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
         r"core (?:system )?is|erp is|crm is|system is|live in|lives in|outsourced|"
-        r"(?:current|existing) (?:system|vendor|provider|tool|crm|erp|platform)|switch(?:ing)? from|"
+        r"(?:current|existing) (?:system|vendor|provider|tool|crm|erp|platform|setup|stack|solution|tooling)|switch(?:ing)? from|"
         r"replace|replacing|migrat\w* (?:from|off|away from)|moving (?:off|away from)|switch\w* (?:off|away from)|"
         r"(?:current|existing|legacy|old) (?:system|vendor|provider|tool|crm|erp|platform|solution) is|"
-        r"(?:tracked|managed|done|kept|handled|stored|tracking|managing) (?:in|on|with|via))\b"
+        r"(?:tracked|managed|done|kept|handled|stored|tracking|managing) (?:in|on|with|via)|"
+        r"incumbent (?:is|was|system|vendor)|(?:communities|sites|stores|hospitals|clinics|plants) on)\b"
         r"|用的|一直用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
         r"|用的是|现在用|目前用|在用|现有|外包|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
         r"[A-Za-z\u4e00-\u9fff]{2,12}(?:里|上)", re.I)),
@@ -110,7 +135,7 @@ EVENTS = [
     ("kickoff", r"kick-?off|启动"), ("meeting", r"meeting|会议|开会|院办会"),
     ("questionnaire", r"questionnaire|问卷"), ("reference", r"reference|参考客户"),
     ("budget_cycle", r"budget cycle|预算周期"), ("freeze", r"freeze|冻结"),
-    ("procurement", r"procure|purchas|采购"),
+    ("procurement", r"procure|purchas|采购"), ("restart", r"\brestart|\bresume|重启|恢复"),
 ]  # fmt: skip
 
 
@@ -121,25 +146,35 @@ BUDGET_WORDS = re.compile(
     r"\bbudget(?:ed)?\b|预算|总投资|资金|经费|拨款|专款|投入|\bspend\b|\bset aside\b|\bearmarked\b|"
     r"\ballocated\b|\bfunding\b|\bfunds?\b|\bcan (?:spend|afford)\b|\bcan (?:only )?(?:do|go to|stretch to)\b|\bwilling to (?:spend|pay)\b|"
     r"\bceiling\b|\bcap(?:ped)? (?:at|of)\b|\bapproved\b|能花|愿意花|最多(?:能)?(?:给|出|花)|上限|批下来|的钱|"
-    r"项目金额|合同金额|合同额|投资规模|投资额|立项金额",
+    r"项目金额|合同金额|合同额|投资规模|投资额|立项金额|"
+    r"\b(?:clawed back|cut|trimmed|slashed|reduced|increased|raised|bumped)\b[^.;]{0,40}\bit'?s now\b",
     re.I,
 )
 
 
 COUNT = re.compile(
-    r"(?:~|about |around |约|大概)?(?P<n>\d[\d,]*)\s*(?:\+\s*)?(?:(?:名|个|家|位|台|辆)[\u4e00-\u9fff]{0,3}?)?\s*(?P<noun>"
+    r"(?:~|about |around |约|大概)?(?P<n>\d[\d,]*)\s*(?:\+\s*|多|余)?(?:(?:名|个|家|位|台|辆)[\u4e00-\u9fff]{0,3}?)?\s*(?P<noun>"
     r"trucks?|stores?|hotels?|sites?|plants?|branches|seats?|users?|licen[cs]es|employees|staff|warehouses|"
     r"factories|offices|outlets|restaurants|beds|students|patients|orders|shipments|订单|单|仓库|分公司|床位|学生|患者|"
     r"reps|agents|drivers|vehicles|properties|locations|clinics|schools|store mgrs|managers|"
+    r"communities|facilities|hospitals|pharmacies|branches|dealers|distributors|"
+    r"诊所|坐席|座席|药房|分店|门诊|社区|"
     r"门店|工人|员工|用户|账号|席位|司机|车辆|酒店|网点|工厂|医院|学校|人)",
     re.I,
 )
 
 
+COUNT_AFTER = re.compile(
+    r"(?P<noun>坐席|座席|员工|用户|门店|席位|账号|终端|车辆|司机)(?:规模|数量|总数|数)?(?:约|大概|大约|有|达|在)?"
+    r"(?P<n>\d[\d,]*)"
+)
+"""A Chinese count that names the thing first ("坐席规模约300个")."""
+
+
 SUBJECTLESS = re.compile(
     r"^\s*(?:she|he|her|his|him|pls|please|only|prefers?|hates?|can'?t|don'?t|"
-    r"wants?|says?|said|pretty|very|neutral|skeptical|"
-    r"她|他(?!们)|人很好|打电话|发邮件|只用|别|不要|习惯|喜欢|对价格|态度|主要)",
+    r"wants?|says?|said|pretty|very|neutral|skeptical|worried|concerned|furious|kinda|openly|"
+    r"她|他(?!们)|人很好|打电话|发邮件|只用|别|不要|习惯|喜欢|对价格|态度|主要|担心|比较|非常|很(?!多))",
     re.I,
 )
 
@@ -155,9 +190,15 @@ STANCE = re.compile(
     r"(?:loves?|likes?|prefers?) (?:us|our|the competitor|them|the product|the demo|it)|"
     r"\w+ contact (?:is|was)|contact (?:person|point) (?:is|was)|leans? (?:toward|towards)|blocking|"
     r"own(?:s)? the decision|satisfied|happy with (?:us|our|the)|impressed|"
-    r"gatekeeper|influencer|key contact|main contact|point of contact|our contact|owns? the (?:budget|project|relationship))\b"
+    r"gatekeeper|influencer|key contact|main contact|point of contact|our contact|owns? the (?:budget|project|relationship)|"
+    r"worried|concerned|dragging (?:his|her|their) feet|furious|angry|upset|bought[- ]in|"
+    r"(?:loves?|likes?) (?:the|our) [\w-]+|(?:keeps? )?push(?:es|ing)? (?:back )?on (?:price|pricing|cost|terms|discount)|"
+    r"price[- ]sensitive|"
+    r"(?:pushing|pushes|wants) to switch|(?:actually|really|genuinely) (?:likes?|loves?|prefers?) [A-Z]\w+|"
+    r"project owner|owns the project|final approval|final decision)\b"
     r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"
-    r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|持保留|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目",
+    r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|持保留|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目|"
+    r"看重|只负责推荐|不是(?:最终)?决策人|调走|不再负责|不再是|要(?:她|他)签|都要[\u4e00-\u9fff]{1,3}签|挺认可",
     re.I,
 )
 
@@ -166,7 +207,7 @@ DECIDES = re.compile(
     r"\b(?:is|will be) (?:the )?(?:final )?decision[- ]maker|\b(?:make|makes|will make)(?: the| every)?"
     r" (?:final )?(?:call|decision|purchase decision)|\bhas the final say|\bsigns (?:off|anything|every)"
     r"|\b(?:the )?(?:final )?decision[- ]maker (?:is|was|will be|now)\b|\bdecision (?:now )?(?:sits|rests|lies) with\b"
-    r"|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
+    r"|\b(?:final )?decision is with\b|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
     r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",
     re.I,
 )
@@ -177,5 +218,28 @@ LEADS = re.compile(
     r"\b(?:team|department|dept|group|division|unit|office|function|org|organi[sz]ation|region|plant|site|project|"
     r"procurement|purchasing|finance|it|operations|ops|sales|marketing|legal|hr|engineering|security|logistics|"
     r"supply chain|the show)\b",
+    re.I,
+)
+
+
+NOISE = re.compile(
+    r"^[\"'“「]?\s*(?:(?:hi|hello|hey|dear)\s+\w+\b.*|(?:many )?thanks\b.*|thank you\b.*|"
+    r"(?:best |kind )?regards\b.*|(?:sorry|apologies) for the (?:delay|late reply)\b.*|"
+    r"(?:agreed |the )?(?:next steps?|action items?)|您好.*|谢谢.*|下一步(?:安排|计划)?|"
+    r"(?:this|that)(?:'s| is) (?:their|the) (?:biggest |main |key |real )?(?:pain(?: point)?|problem|issue|concern)|"
+    r"(?:这|那)(?:就|也)?是[\u4e00-\u9fff]{0,8}(?:痛点|问题|需求|重点))$",
+    re.I,
+)
+"""A greeting, a sign-off or a bare heading: nothing about the customer."""
+
+
+NOT_ALLOWED = re.compile(r"(?:不得|不能|不可以?|严禁|禁止|不允许)")
+"""A Chinese clause that states the other side of the requirement before it
+("数据须存储在自有机房，不得使用公有云")."""
+
+
+LEFT = re.compile(
+    r"\b(?:left the company|has left|have left|no longer (?:with|at|works)|retired|moved on|resigned)\b"
+    r"|离职|离开了|调走|退休|辞职",
     re.I,
 )

@@ -40,6 +40,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("wd_next_week", re.compile(r"\b" + _WD + r"\s+(?:of\s+)?next\s+week\b", re.I)),
     ("next_week_wd", re.compile(r"\bnext\s+week(?:'s)?\s+" + _WD + r"\b", re.I)),
     ("wd", re.compile(r"\b(?P<rel>next|this|coming|last|past)?\s*" + _WD + r"\b", re.I)),
+    ("wd", re.compile(r"\b(?:(?P<rel>next|this|coming)|by|on|until|before|due)\s+(?P<wd>mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?", re.I)),
     ("quarter", re.compile(r"\b(?:(?P<edge>end|start|beginning)\s+of\s+)?(?:(?P<rel>next|this)\s+)?(?:q(?P<q>[1-4])|(?P<qw>first|second|third|fourth)\s+quarter)\b(?:\s*(?P<y>20\d\d))?", re.I)),
     ("end_period", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this\s+|next\s+)?(?P<unit>month|quarter|year)\b|\b(?P<ye>year[- ]end)\b", re.I)),
     ("half_en", re.compile(r"\b(?:h(?P<h>[12])|(?P<hw>first|second) half)(?:\s+of)?(?:\s+(?P<rel>next|this) year|\s+(?P<y>20\d\d))?\b", re.I)),
@@ -62,6 +63,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("zh_within", re.compile(r"(?<![到在为均])(?P<n>\d+|[一二三四五六七八九十两半]+)\s*(?:个)?(?P<u>天|周|星期|礼拜|个月|工作日)(?:之内|以内|内)")),
     ("zh_mid", re.compile(r"(?P<rel>这个?月|本月|月)中(?!旬)")),
     ("zh_rel", re.compile(r"(?P<t>今天|明天|后天|大后天)|(?P<n>\d+|[一二三四五六七八九十两半]+)\s*(?:个)?(?P<u>天|周|星期|礼拜|个月)(?:之?后|以后)|(?P<nx>下周|下个?星期|下个?月)(?![一二三四五六日天\d])|(?P<ye>年底|年末|年前|今年底|月底|月末|季度末)")),
+    ("dom_en", re.compile(r"(?<![\d月./-])(?P<d>\d{1,2})\s*号(?![\d码楼线院])")),  # "14号": the next 14th
+    ("zh_month", re.compile(r"(?<![\d年./-])(?P<m>1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])\s*月份?(?![\d一二三四五六七八九十日号底初中末个])")),
 ]  # fmt: skip
 
 
@@ -174,7 +177,8 @@ def _resolve(kind: str, m: re.Match[str], ref: date) -> tuple[str, date | None] 
         d = _weekday(ref, _DAYS[g["wd"].lower()], "next_week")
         return d.isoformat(), d
     if kind == "wd":
-        d = _weekday(ref, _DAYS[g["wd"].lower()], (g.get("rel") or "").lower())
+        day = next(i for n, i in _DAYS.items() if n.startswith(g["wd"].lower()[:3]))  # "Wed"
+        d = _weekday(ref, day, (g.get("rel") or "").lower())
         return d.isoformat(), d
     if kind == "quarter":
         q = int(g["q"]) if g.get("q") else ["first", "second", "third", "fourth"].index(

@@ -44,7 +44,11 @@ class _Detector:
 
 def parse_count(text: str, nouns: str) -> str | None:
     m = re.search(
-        r"(\d{1,3}(?:,\d{3})+|\d+|[" + _CN_NUM + r"]+)\s*(?:个|位|名)?\s*(?:" + nouns + r")(?!民)",
+        r"(?<![\d.])(\d{1,3}(?:,\d{3})+|\d+|["
+        + _CN_NUM
+        + r"]+)\s*(?:个|位|名)?\s*(?:"
+        + nouns
+        + r")(?!民)",
         text,
         re.I,
     )
@@ -55,7 +59,11 @@ def parse_count(text: str, nouns: str) -> str | None:
     return None if n is None else str(n)
 
 
-_BUDGET = _Detector("budget", "fact", 0.8, re.compile(r"\bbudget\b|预算", re.I))
+_BUDGET = _Detector(
+    "budget", "fact", 0.8,
+    re.compile(r"\bbudget\b|预算|\b(?:clawed back|cut|trimmed|slashed|reduced|increased|raised|bumped)\b"
+               r"[^.;]{0,40}\bit'?s now\b", re.I),
+)  # fmt: skip
 _SEATS = _Detector(
     "seats",
     "fact",
@@ -146,7 +154,11 @@ def _core(sentence: str) -> str:
     return s.strip(" ，,。.")
 
 
-_REFERRING = re.compile(r"^\s*(?:it's|it is|that's|that is|make it|实际上|其实|是)", re.I)
+_REFERRING = re.compile(
+    r"^\s*(?:it's|it is|that's|that is|make it|实际上|其实|是)|\b(?:it'?s|it is|that'?s) now\b|"
+    r"\bnow (?:it'?s|down to|up to|only)\b|(?:看错了|搞错了|说错了|记错了)[，,]?是|现在是|变成了?",
+    re.I,
+)
 """A sentence that names a value for the topic at hand ("It's 80k.")."""
 
 
@@ -190,7 +202,7 @@ def _figure_candidates(
     goes to the attribute the conversation was about)."""
     out: list[Candidate] = []
     amount = parse_amount(s)
-    referring = correction or bool(_REFERRING.match(s))
+    referring = correction or bool(_REFERRING.search(s))
     if amount and (_BUDGET.keyword.search(s) or (referring and context_attr == "budget")):
         surface, value = amount
         if is_approximate(s):

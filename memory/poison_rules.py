@@ -382,7 +382,14 @@ RULES: tuple[Rule, ...] = (
         r"|\[\s*(?:system|sys|admin|developer|assistant)\s*\]",
         "raw",
     ),
-    _r("chat_token", "fake role token", 1.0, r"imstart|imend|endoftext", "compact"),
+    # On the normalised text, not the compacted one: "I'm starting" compacts to "imstarting".
+    _r(
+        "chat_token",
+        "fake role token",
+        1.0,
+        r"\bi ?m ?[_|\-] ?(?:start|end)\b|\bim(?:start|end)\b|endoftext",
+        "text",
+    ),
     _r(
         "role_prefix",
         "fake role token",

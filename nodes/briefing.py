@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any, TypeVar
 
@@ -17,7 +17,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from memagent.core.redact import PLACEHOLDER_RE
 from memagent.llm.tokens import count_tokens
-from memagent.memory.poison import assess, screen_for_prompt
+from memagent.memory.poison import screen_for_prompt
 from memagent.prompts.prompt_assembly import (
     BRIEFING_CLOSE,
     BRIEFING_HEADER,
@@ -64,9 +64,7 @@ def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHAR
     content = _item_value(item, "content", "text", "memory")
     if not isinstance(content, str) or not content.strip():
         return None
-    content = _clean(content)
-    if len(content) > max_chars:
-        content = content[: max_chars - 1].rstrip() + "…"
+    content = _shown(content, max_chars)
     if _item_value(item, "origin") == "episode":
         return episode_line(content, _item_value(item, "date"))
     tags = []
@@ -84,6 +82,19 @@ def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHAR
     return f"- {json.dumps(content, ensure_ascii=False)}{suffix}"
 
 
+def _shown(content: str, max_chars: int) -> str:
+    content = _clean(content)
+    if len(content) > max_chars:
+        content = content[: max_chars - 1].rstrip() + "…"
+    return content
+
+
+def quoted(content: str, *, max_chars: int = MAX_BRIEFING_CHARS) -> str:
+    """How a briefing line quotes ``content`` (cleaned, cut, JSON-quoted): what to look
+    for in a prompt to find a memory it showed."""
+    return json.dumps(_shown(content, max_chars), ensure_ascii=False)
+
+
 def episode_line(content: str, when: Any) -> str:
     """``- 2026-11-03, you wrote: "…"``: an episode is a dated quote of the user, not a
     fact (``memagent.memory.episodes``)."""
@@ -92,38 +103,67 @@ def episode_line(content: str, when: Any) -> str:
     return "- " + (EPISODE_QUOTE.format(date=day, quote=quoted) if day else quoted)
 
 
-def _reads_as_order(content: str, origin: Any) -> bool:
-    """A recalled note that reads as an order to the assistant. An episode (the user's own
-    chat turn, screened by the rules when written) is judged by the rules only: the n-gram
-    judge, trained on notes, reads a third of ordinary chat turns as orders."""
-    if origin == "episode":
-        return assess(content).reason is not None
+def _reads_as_order(content: str) -> bool:
+    """A recalled note or episode that reads as an order to the assistant: the rules and the
+    n-gram judge (``screen_for_prompt``). Episodes are judged like notes since the judge
+    trains on LoCoMo chat turns: it reads 0 of conv-26's 419 held-out turns as orders."""
     return screen_for_prompt(content) is not None
 
 
 def format_briefing(
-    items: Sequence[Mapping[str, Any]], *, max_tokens: int, max_items: int = MAX_BRIEFING_ITEMS
+    items: Sequence[Mapping[str, Any]],
+    *,
+    max_tokens: int,
+    max_items: int = MAX_BRIEFING_ITEMS,
+    shown: Collection[str] = (),
 ) -> tuple[str, int]:
     """The briefing section and how many items it holds (best items first, as given;
-    facts, the current state, before episodes, the dated quotes)."""
+    facts, the current state, before episodes, the dated quotes). Lines in ``shown`` (a
+    briefing still in the prompt's history already quoted them) are left out."""
+    lines = briefing_lines(items, max_tokens=max_tokens, max_items=max_items, shown=shown)
+    return briefing_section(lines), len(lines)
+
+
+def briefing_lines(
+    items: Sequence[Mapping[str, Any]],
+    *,
+    max_tokens: int,
+    max_items: int = MAX_BRIEFING_ITEMS,
+    shown: Collection[str] = (),
+    said: Sequence[str] = (),
+) -> list[str]:
+    """The lines ``format_briefing`` shows: not reading as orders, not in ``shown``, not
+    a memory whose words one of the ``said`` texts holds (a message still in view), at
+    most ``max_items``, the whole section within ``max_tokens``."""
     lines: list[str] = []
+    flat_said = [" ".join(t.split()) for t in said]
     for item in sorted(items, key=lambda i: _item_value(i, "origin") == "episode"):
         content = _item_value(item, "content", "text", "memory")
-        if isinstance(content, str) and _reads_as_order(content, _item_value(item, "origin")):
+        if isinstance(content, str) and _reads_as_order(content):
             continue  # reads as an order: withheld (quoting alone did not stop the local model)
         line = briefing_line(item)
-        if line is None or line in lines:
+        if line is None or line in lines or line in shown:
+            continue
+        if isinstance(content, str) and _in_view(content, flat_said):
             continue
         if len(lines) == max_items:
             break
-        text = _briefing_text([*lines, line])
+        text = briefing_section([*lines, line])
         if count_tokens(text) > max_tokens:
             break
         lines.append(line)
-    return (_briefing_text(lines) if lines else ""), len(lines)
+    return lines
 
 
-def _briefing_text(lines: Sequence[str]) -> str:
+def _in_view(content: str, flat_said: Sequence[str]) -> bool:
+    flat = " ".join(content.split())
+    return bool(flat) and any(flat in text for text in flat_said)
+
+
+def briefing_section(lines: Sequence[str]) -> str:
+    """The briefing section quoting ``lines`` ('' when there are none)."""
+    if not lines:
+        return ""
     return "\n".join([BRIEFING_HEADER, BRIEFING_OPEN, *lines, BRIEFING_CLOSE, BRIEFING_RULES])
 
 
@@ -142,14 +182,12 @@ _MESSAGE_MARKER = WITH_BRIEFING.split("{briefing}", 1)[1].split("{message}", 1)[
 
 
 def without_briefing(prompt: Sequence[M]) -> list[M]:
-    """``prompt`` with the user's words only in its last user message (for the tool
-    router, which must route on what the user asked, not on recalled notes)."""
+    """``prompt`` with the user's words only in its user messages (for the tool router,
+    which must route on what the user asked, not on recalled notes; earlier user messages
+    carry the briefing they were sent with, ``memagent.nodes.sent_history``)."""
     out = list(prompt)
-    for i in range(len(out) - 1, -1, -1):
-        message = out[i]
-        if isinstance(message, HumanMessage):
-            if isinstance(message.content, str) and _MESSAGE_MARKER in message.content:
-                words = message.content.rsplit(_MESSAGE_MARKER, 1)[1]
-                out[i] = message.model_copy(update={"content": words})
-            break
+    for i, message in enumerate(out):
+        text = message.content
+        if isinstance(message, HumanMessage) and isinstance(text, str) and _MESSAGE_MARKER in text:
+            out[i] = message.model_copy(update={"content": text.rsplit(_MESSAGE_MARKER, 1)[1]})
     return out

@@ -37,15 +37,7 @@ from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings, default_settings
 from memagent.core.state import State
-from memagent.llm.tokens import (
-    MESSAGE_OVERHEAD,
-    REPLY_PRIMING,
-    Budget,
-    content_text,
-    count_message_tokens,
-    count_tokens,
-    truncate_to_tokens,
-)
+from memagent.llm.tokens import Budget, content_text, count_message_tokens, count_tokens
 from memagent.memory.working_memory import (
     StaleVersionError,
     WorkingMemory,
@@ -78,28 +70,20 @@ from memagent.nodes.briefing import (
     without_briefing as without_briefing,
 )
 from memagent.nodes.messages import stamp_missing
+from memagent.nodes.prompt_window import LOW_WATERMARK as LOW_WATERMARK
+from memagent.nodes.prompt_window import Placed, fit_lines, folded, placed
+from memagent.nodes.prompt_window import fit_input as fit_input
+from memagent.nodes.sent_history import as_sent, sent_copies
 from memagent.nodes.summary import (
-    bound_summary,
     drop_superseded,
     fold_model,
-    fold_rules,
     pending_messages,
     without_repeats,
 )
-from memagent.nodes.trimming import trim_messages
-from memagent.prompts.prompt_assembly import (
-    INPUT_SHORTENED,
-    SECTION_SEPARATOR,
-    SUMMARY_HEADER,
-    WITH_BRIEFING,
-)
+from memagent.prompts.prompt_assembly import SECTION_SEPARATOR, SUMMARY_HEADER
 from memagent.prompts.system import SYSTEM_PROMPT
 
 logger = memagent_logger(__name__)
-
-LOW_WATERMARK = 0.6
-"""When the recent window overflows it is cut to this fraction of its cap, so
-turns are evicted (and summarised) in batches, not one every turn."""
 
 
 @dataclass(frozen=True)
@@ -127,29 +111,6 @@ class Assembled:
     """The current input did not fit and the prompt holds a shortened copy."""
 
 
-def _fit_lines(text: str, max_tokens: int) -> tuple[str, int]:
-    """Keep the leading lines of ``text`` that fit; returns (text, lines dropped)."""
-    lines = text.splitlines()
-    kept = list(lines)
-    while kept and count_tokens("\n".join(kept)) > max_tokens:
-        kept.pop()
-    return "\n".join(kept), len(lines) - len(kept)
-
-
-def fit_input(current: BaseMessage, max_tokens: int) -> tuple[BaseMessage, bool]:
-    """``current`` as the prompt may hold it: itself if it fits in ``max_tokens``, else a
-    copy (same id) whose middle is replaced by ``INPUT_SHORTENED``."""
-    text = content_text(current.content)
-    room = max(0, max_tokens - MESSAGE_OVERHEAD)
-    if count_tokens(text) <= room:
-        return current, False
-    note = INPUT_SHORTENED.format(omitted=len(text))
-    cut = truncate_to_tokens(text, room, marker=note)
-    head, _, tail = cut.partition(note)
-    cut = f"{head}{INPUT_SHORTENED.format(omitted=len(text) - len(head) - len(tail))}{tail}"
-    return current.model_copy(update={"content": cut}), True
-
-
 def assemble(
     *,
     system: str,
@@ -162,106 +123,66 @@ def assemble(
     must_keep: Sequence[str] = (),
     low_watermark: float = LOW_WATERMARK,
     slot_values: Sequence[str] = (),
+    sent: Mapping[str, BaseMessage] | None = None,
 ) -> Assembled:
     """Order and budget the prompt; fold turns that do not fit into the summary (rules).
 
-    ``history`` is the not-yet-summarised conversation before ``current``.
+    ``history`` is the not-yet-summarised conversation before ``current``; ``sent`` the
+    previous prompt's user messages as sent (``sent_copies``), shown in the window instead
+    of the stored ones (nodes/sent_history.py, nodes/prompt_window.py).
     The recent window gets what the other blocks leave, up to ``budget.recent``;
     the summary's full budget is reserved so folding never pushes the prompt over.
     Summary lines that only repeat one of ``slot_values`` are not shown twice.
     """
     if not system.strip():
         raise ValueError("the system prompt is empty")
-    slots_text, slots_dropped = _fit_lines(slots, budget.slots)
-    brief_text, brief_items = format_briefing(briefing, max_tokens=budget.briefing)
-    fixed = [system, slots_text]
+    slots_text, slots_dropped = fit_lines(slots, budget.slots)
     reserve = budget.summary + count_tokens(SUMMARY_HEADER) + 4
-    shortened, brief_extra = False, 0
-    if current is not None:
-        current, shortened, brief_extra = _placed_input(current, brief_text, fixed, budget, reserve)
-    else:
-        fixed.append(brief_text)
-    current_msgs = [current] if current is not None else []
-    cap = _recent_cap(fixed, current_msgs, budget, reserve)
-    window, evicted = _recent_window(history, cap, must_keep, low_watermark)
-    summary = _folded(summary, evicted, budget.summary)
+    p = placed(
+        briefing=briefing,
+        fixed=[system, slots_text],
+        history=as_sent(history, sent or {}),
+        originals=history,
+        current=current,
+        budget=budget,
+        reserve=reserve,
+        must_keep=must_keep,
+        low_watermark=low_watermark,
+    )
+    current_msgs = [p.current] if p.current is not None else []
+    summary = folded(summary, p.evicted, budget.summary)
     shown = without_repeats(summary, slot_values)
     sections = [system, slots_text, f"{SUMMARY_HEADER}\n{shown}" if shown.strip() else ""]
     if current is None:
-        sections.append(brief_text)
+        sections.append(p.brief_text)
     head = SystemMessage(SECTION_SEPARATOR.join(t for t in sections if t))
-    messages: list[BaseMessage] = [head, *window, *current_msgs]
+    messages: list[BaseMessage] = [head, *p.window, *current_msgs]
     tokens = count_message_tokens(messages, reply_priming=True)
-    blocks = [
-        Block("system", count_tokens(system), budget.total),
-        Block("slots", count_tokens(slots_text), budget.slots, dropped=slots_dropped),
-        Block("briefing", count_tokens(brief_text), budget.briefing, items=brief_items),
-        Block("summary", count_tokens(shown), budget.summary),
-        Block("recent", count_message_tokens(window), cap, items=len(window)),
-        Block("input", count_message_tokens(current_msgs) - brief_extra, budget.total),
-    ]
     return Assembled(
         messages=messages,
-        blocks=blocks,
+        blocks=[
+            Block("system", count_tokens(system), budget.total),
+            Block("slots", count_tokens(slots_text), budget.slots, dropped=slots_dropped),
+            *_middle_blocks(p, shown, current_msgs, budget),
+        ],
         tokens=tokens,
         summary=summary,
-        evicted=evicted,
+        evicted=p.evicted,
         over_budget=tokens > budget.total,
-        input_shortened=shortened,
+        input_shortened=p.shortened,
     )
 
 
-def _placed_input(
-    current: BaseMessage, brief_text: str, fixed: Sequence[str], budget: Budget, reserve: int
-) -> tuple[BaseMessage, bool, int]:
-    """The prompt's copy of ``current``: cut to the tokens the window leaves it (less the
-    system head, the ``reserve``d summary, the briefing and the reply priming), with the
-    briefing before its words; also whether it was cut and the briefing's tokens in it."""
-    brief_extra = 0
-    if brief_text:
-        brief_extra = count_tokens(WITH_BRIEFING.format(briefing=brief_text, message="")) + 1
-    head_tokens = count_message_tokens(SystemMessage(SECTION_SEPARATOR.join(fixed)))
-    room = budget.total - head_tokens - reserve - REPLY_PRIMING - brief_extra
-    current, shortened = fit_input(current, max(room, 0))
-    if brief_text:
-        current = with_briefing(current, brief_text)
-    return current, shortened, brief_extra
-
-
-def _recent_cap(
-    fixed: Sequence[str], current_msgs: Sequence[BaseMessage], budget: Budget, reserve: int
-) -> int:
-    """Tokens the recent window may take: what the fixed blocks, the current input and the
-    ``reserve``d summary leave, up to ``budget.recent``."""
-    fixed_tokens = count_message_tokens(
-        [SystemMessage(SECTION_SEPARATOR.join(t for t in fixed if t)), *current_msgs],
-        reply_priming=True,
-    )
-    return max(0, min(budget.recent, budget.total - fixed_tokens - reserve))
-
-
-def _recent_window(
-    history: Sequence[BaseMessage], cap: int, must_keep: Sequence[str], low_watermark: float
-) -> tuple[list[BaseMessage], list[BaseMessage]]:
-    """The recent window (system messages left out) and the turns evicted from it: on
-    overflow it is cut to ``low_watermark`` of ``cap``, whole turns, ``must_keep`` kept."""
-    window = [m for m in history if not isinstance(m, SystemMessage)]
-    evicted: list[BaseMessage] = []
-    if count_message_tokens(window) > cap:
-        trimmed = trim_messages(
-            window, max_tokens=int(cap * low_watermark), must_keep=must_keep, keep_last_turns=0
-        )
-        window, evicted = trimmed.kept, trimmed.evicted
-    return window, evicted
-
-
-def _folded(summary: str, evicted: Sequence[BaseMessage], max_tokens: int) -> str:
-    """``summary`` with the evicted turns folded in by the rules, bounded to ``max_tokens``."""
-    if evicted:
-        summary = fold_rules(summary, list(evicted), max_tokens=max_tokens)
-    if count_tokens(summary) > max_tokens:
-        summary = bound_summary(summary, max_tokens)
-    return summary
+def _middle_blocks(
+    p: Placed, shown_summary: str, current_msgs: Sequence[BaseMessage], budget: Budget
+) -> list[Block]:
+    """The measured briefing, summary, recent and input blocks."""
+    return [
+        Block("briefing", count_tokens(p.brief_text), budget.briefing, items=p.brief_items),
+        Block("summary", count_tokens(shown_summary), budget.summary),
+        Block("recent", count_message_tokens(p.window), p.cap, items=len(p.window)),
+        Block("input", count_message_tokens(current_msgs) - p.brief_extra, budget.total),
+    ]
 
 
 def _system_text(runtime: Runtime[Context] | None, extra: Sequence[BaseMessage]) -> str:
@@ -341,6 +262,7 @@ async def assemble_turn(
         history=history,
         current=current,
         budget=_budget(runtime, settings),
+        sent=sent_copies(state.prompt),
     )
     update: dict[str, Any] = {
         "prompt": result.messages,

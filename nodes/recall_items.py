@@ -17,6 +17,9 @@ FACT_SLOTS = 3
 """Briefing slots episodes may not take while that many facts qualify, so quotes of
 what was said never crowd out what is known (``select``)."""
 
+FOUND = ("search", "episode")
+"""Origins of items the search found (pinned and pending items are added, not found)."""
+
 Origin = Literal["search", "profile", "commitment", "overview", "pending", "episode"]
 """Why an item is in the briefing: found by the search, pinned at session start (profile,
 commitments), pinned for a broad question (overview), an unconfirmed fact (pending), or
@@ -208,16 +211,29 @@ def select(
 def with_pending(
     items: list[RecalledItem], pending: list[RecalledItem], weights: ScoreWeights
 ) -> list[RecalledItem]:
-    """``items`` plus the unconfirmed facts, after them; when the list is full, the
-    weakest search results make room (pinned items never do). An episode of the message
-    a pending fact came from is dropped, as ``select`` drops one of a chosen fact."""
+    """``items`` plus the unconfirmed facts. A pending fact whose message's quote (an
+    episode) is among ``items`` takes that quote's place: the search ranked what was said
+    there, and the fact says the same, labelled unconfirmed (sent last, a quote found
+    first fell to the end of the briefing, or out of it). The other pending facts come
+    after the found items; when the list is full, the weakest found items, facts and
+    episodes alike, make room (pinned items never do)."""
     if not pending:
         return items
-    said = {m for i in pending for m in i.message_ids}
-    # The quote of the message a pending fact came from says the same thing, unlabelled.
-    kept = [i for i in items if i.origin != "episode" or not said & set(i.message_ids)]
-    room = weights.max_items - len(pending)
-    while len(kept) > room and any(i.origin == "search" for i in kept):
-        weakest = min((i for i in kept if i.origin == "search"), key=lambda i: i.score)
+    kept = list(items)
+    rest: list[RecalledItem] = []
+    for fact in pending:
+        said = set(fact.message_ids)
+        quotes = [
+            j for j, i in enumerate(kept) if i.origin == "episode" and said & set(i.message_ids)
+        ]
+        if not quotes:
+            rest.append(fact)
+            continue
+        kept[quotes[0]] = fact
+        # any other quote of its messages says the same thing, unlabelled
+        kept = [i for j, i in enumerate(kept) if j not in quotes[1:]]
+    room = weights.max_items - len(rest)
+    while len(kept) > room and any(i.origin in FOUND for i in kept):
+        weakest = min((i for i in kept if i.origin in FOUND), key=lambda i: i.score)
         kept.remove(weakest)
-    return [*kept, *pending][: weights.max_items]
+    return [*kept, *rest][: weights.max_items]

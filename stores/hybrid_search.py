@@ -116,10 +116,12 @@ class HybridSearcher:
         """The window ``[offset, offset + limit)`` of the fused ranking with payloads.
 
         Payloads only for the window (the binding's payload conversion is the slow part),
-        fetched in chunks until the window is full of live, filter-matching items.
+        fetched in chunks until the window is full of live, filter-matching items. A
+        filter the engine checked whole (``engine_checks_all``) drops next to nothing
+        here, so no payloads are read ahead for it.
         """
         flt, want = op.filter, op.offset + op.limit
-        slack = 2 if flt else 1
+        slack = 1 if ops_.engine_checks_all(flt) else 2
         kept: list[tuple[ScoredItem, dict[str, Any]]] = []
         start = 0
         while len(kept) < want and start < len(fused):

@@ -78,7 +78,7 @@ opening a location and setting the collection up.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Literal
 
@@ -116,6 +116,7 @@ class QdrantStore(StoreExtensions):
         read_only: bool = False,
         timeout_s: float = 10.0,
         retry: RetryPolicy | None = None,
+        value_indexes: Sequence[str] = ops_.VALUE_INDEXES,
     ) -> Iterator[QdrantStore]:
         """Open (and ``setup()``) a store; closed on exit. See ``open_engine``.
 
@@ -125,6 +126,9 @@ class QdrantStore(StoreExtensions):
         A server that is down at open leaves the store degraded, not unopened: its setup
         runs on the first call after the server answers (``StoreUnavailableError`` until
         then), so an agent starts and replies while the store is away.
+        ``value_indexes``: value fields given a keyword payload index, so a filter on them
+        is answered from the index (default ``store_ops.VALUE_INDEXES``; an existing store
+        gets the missing ones when it is opened).
         """
         dims = int(index["dims"]) if index and "dims" in index else None
         distance = index_distance(index) if index else "cosine"
@@ -142,7 +146,7 @@ class QdrantStore(StoreExtensions):
             retry=retry,
         )
         try:
-            store = cls(eng, index=index, ttl=ttl, hybrid=hybrid)
+            store = cls(eng, index=index, ttl=ttl, hybrid=hybrid, value_indexes=value_indexes)
         except Exception:
             eng.close()
             raise
@@ -174,6 +178,7 @@ class QdrantStore(StoreExtensions):
             ("ns", "keyword"),
             ("updated_ts", "float"),
             ("expires_at", "float"),
+            *((f"value.{name}", "keyword") for name in self.value_indexes),
         ]
         for name, kind in wanted:
             if name not in have:

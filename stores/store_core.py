@@ -70,6 +70,17 @@ def index_distance(index: IndexConfig | dict[str, Any]) -> Distance:
     return distance  # type: ignore[no-any-return]
 
 
+def _value_indexes(names: Sequence[str]) -> tuple[str, ...]:
+    """``names`` checked: value fields (dotted paths allowed) to give a keyword index."""
+    if isinstance(names, str):
+        raise ValueError(f"value_indexes must be a sequence of field names, got {names!r}")
+    out = tuple(names)
+    for name in out:
+        if not isinstance(name, str) or not all(ops_.simple_key(p) for p in name.split(".")):
+            raise ValueError(f"value_indexes: not a plain field name: {name!r}")
+    return out
+
+
 class StoreCore(BaseStore):
     """LangGraph's ``BaseStore`` on one Qdrant engine with hybrid dense + BM25 search."""
 
@@ -82,8 +93,10 @@ class StoreCore(BaseStore):
         index: IndexConfig | None = None,
         ttl: TTLConfig | None = None,
         hybrid: HybridConfig | None = None,
+        value_indexes: Sequence[str] = ops_.VALUE_INDEXES,
     ) -> None:
         self.engine = engine
+        self.value_indexes = _value_indexes(value_indexes)
         self.ttl_config = ttl
         self.index_config: dict[str, Any] | None = dict(index) if index else None
         self.embeddings: Embeddings | None = None

@@ -66,3 +66,22 @@ def test_a_session_that_never_saw_the_memory_is_left_alone() -> None:
     values = state()
     values["briefing"], values["recall_trace"], values["prompt"] = [], {}, []
     assert scrub_state(values, message_ids=["other"], texts=["Budget is 99k."]) == {}
+
+
+def test_a_prompt_whose_briefing_quoted_the_memory_cut_or_escaped_goes() -> None:
+    """The next turn's prompt keeps earlier messages with their briefings: a briefing that
+    showed the deleted memory (cut to 150 characters, quotes escaped) must not survive."""
+    from memagent.llm.tokens import Budget
+    from memagent.nodes.prompt_assembly import assemble
+    from memagent.nodes.sent_history import sent_copies
+
+    long = 'Dana said "yes" to the pilot: ' + "forty reps in Chicago, " * 10
+    sent = assemble(
+        system="s",
+        briefing=[{"content": long}],
+        current=HumanMessage("Where?", id="h1"),
+        budget=Budget.from_window(8192, 512),
+    ).messages
+    assert sent_copies(sent) and "Dana said" in str(sent[-1].content)
+    update = scrub_state({**state(), "prompt": sent}, message_ids=[], texts=[long])
+    assert update["prompt"] == []

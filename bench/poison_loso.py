@@ -1,0 +1,254 @@
+"""Leave-one-set-out figures for the n-gram judge, and training of the shipped weights.
+
+    MEMAGENT_LOCOMO=path/to/locomo_dev.json OMP_NUM_THREADS=1 \
+        nice -n 10 .venv/bin/python bench/poison_loso.py [--write] [--options A B ...]
+
+Every hand-written set in tests/data (main, holdout..holdout5, blindA, sealed/blindB) has been
+measured and tuned on, so none is blind; generalisation is estimated honestly by holding one
+set out at a time: train on the generated corpus (``bench/poison_corpus.py``),
+``poison_train_extra`` and every other hand-written set, score the held-out one. LoCoMo's
+casual chat turns (``MEMAGENT_LOCOMO``, else ``../shared/data/locomo/locomo_dev.json``) are
+ordinary text too: fold k also holds out conversation k mod 5, so every turn is scored by a
+model that never saw its conversation.
+
+The blocking threshold is chosen on the pooled out-of-set logits: the lowest logit at which
+ordinary hand-written notes *and* LoCoMo turns are each blocked at most ``FP_TARGET``
+of the time in every language. The shipped model is then trained on everything, with that
+threshold. Deterministic: fixed corpus seed, full-batch Adam from zeros.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+from numpy.typing import NDArray  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from poison_corpus import generate  # noqa: E402
+from poison_hard_negatives import hard_negatives  # noqa: E402
+from poison_options import Sparse, train_ngram  # noqa: E402
+
+from memagent.memory.poison import assess  # noqa: E402
+from memagent.memory.poison_ngram import NGRAM_PATH, NgramModel  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
+HAND = {
+    "main": ("poison_attacks.jsonl", "poison_ordinary.jsonl"),
+    "holdout": ("poison_attacks_holdout.jsonl", "poison_ordinary_holdout.jsonl"),
+    "holdout2": ("poison_attacks_holdout2.jsonl", "poison_ordinary_holdout2.jsonl"),
+    "holdout3": ("poison_attacks_holdout3.jsonl", "poison_ordinary_holdout3.jsonl"),
+    "holdout4": ("poison_attacks_holdout4.jsonl", "poison_ordinary_holdout4.jsonl"),
+    "holdout5": ("poison_attacks_holdout5.jsonl", "poison_ordinary_holdout5.jsonl"),
+    "blindA": ("poison_blindA_attacks.jsonl", "poison_blindA_ordinary.jsonl"),
+    "blindB": ("sealed/poison_blindB_attacks.jsonl", "sealed/poison_blindB_ordinary.jsonl"),
+}
+EXTRA = "poison_train_extra.jsonl"
+FP_TARGET = 0.01
+
+
+def locomo_path() -> Path:
+    env = os.environ.get("MEMAGENT_LOCOMO")
+    return Path(env) if env else ROOT.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
+
+
+def _jsonl(name: str) -> list[dict[str, Any]]:
+    with (DATA / name).open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def lang_of(row: dict[str, Any]) -> str:
+    lang = str(row.get("lang", "en"))
+    return "zh-Hans" if lang == "zh" else lang
+
+
+def load_rows() -> list[dict[str, Any]]:
+    """Every row with ``text``, ``label``, ``lang`` and ``group`` (set name, ``gen``,
+    ``extra``, ``hard`` or ``locomo:<k>``)."""
+    rows: list[dict[str, Any]] = []
+    for group, (att, ordn) in HAND.items():
+        for name, label in ((att, 1), (ordn, 0)):
+            rows += [
+                {**r, "label": label, "lang": lang_of(r), "group": group} for r in _jsonl(name)
+            ]
+    rows += [
+        {**r, "label": int(r["label"]), "lang": lang_of(r), "group": "extra"} for r in _jsonl(EXTRA)
+    ]
+    rows += [{**r, "group": "gen"} for r in generate(6000)]
+    rows += [{"text": t, "label": 0, "lang": lang, "group": "hard"} for t, lang in hard_negatives()]
+    path = locomo_path()
+    if not path.is_file():
+        raise SystemExit(f"LoCoMo data not found at {path}; set MEMAGENT_LOCOMO")
+    for k, sample in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+        conv = sample["conversation"]
+        for key, turns in conv.items():
+            if key.startswith("session_") and isinstance(turns, list):
+                rows += [{"text": t["text"], "label": 0, "lang": "en", "group": f"locomo:{k}",
+                          "conv": sample["sample_id"]} for t in turns if str(t.get("text", "")).strip()]  # fmt: skip
+    return rows
+
+
+@dataclass(frozen=True)
+class Option:
+    """Which groups train the judge and how much each weighs (total weight per class)."""
+
+    name: str
+    hand: bool  # other hand-written sets in training
+    locomo: bool  # LoCoMo turns (other conversations) as negatives
+    hard: bool  # bench/poison_hard_negatives.py
+    hand_weight: float = 1.0  # a hand-written row weighs this many generated rows
+    l2: float = 1e-5
+
+
+OPTIONS = {
+    o.name: o
+    for o in (
+        Option("gen+dev", hand=False, locomo=False, hard=False),
+        Option("+hand", hand=True, locomo=False, hard=False),
+        Option("+hand+locomo", hand=True, locomo=True, hard=False),
+        Option("+hand+locomo+hard", hand=True, locomo=True, hard=True),
+        Option("+hand x5+locomo+hard", hand=True, locomo=True, hard=True, hand_weight=5.0),
+    )
+}
+DEV_SETS = ("main", "holdout", "holdout2")  # the old judge's training sets
+SHIPPED = "+hand x5+locomo+hard"
+"""The option whose weights ship (``--write``), chosen by the leave-one-set-out figures."""
+HELD_CONV = 0
+"""The LoCoMo conversation (conv-26) the shipped judge never trains on."""
+
+
+def in_training(row: dict[str, Any], opt: Option, held: str, held_conv: int) -> bool:
+    g = row["group"]
+    if g == held:
+        return False
+    if g in ("gen", "extra"):
+        return True
+    if g == "hard":
+        return opt.hard
+    if g.startswith("locomo:"):
+        return opt.locomo and int(g.split(":")[1]) != held_conv
+    return opt.hand or g in DEV_SETS
+
+
+def row_weights(rows: list[dict[str, Any]], opt: Option) -> NDArray[np.float64]:
+    return np.array([opt.hand_weight if r["group"] not in ("gen",) else 1.0 for r in rows])
+
+
+def fit(x: Sparse, y: NDArray[np.int64], w: NDArray[np.float64], l2: float) -> tuple[Any, float]:
+    return train_ngram(x, y, l2=l2, weights=w)
+
+
+def threshold_for(rows: list[dict[str, Any]], z: NDArray[np.float64]) -> float:
+    """Lowest logit keeping every (source, language) cell of ordinary text at <= FP_TARGET."""
+    cells: dict[tuple[str, str], list[float]] = {}
+    for r, s in zip(rows, z, strict=True):
+        if r["label"] == 0 and r["group"] not in ("gen", "extra", "hard"):
+            src = "locomo" if r["group"].startswith("locomo") else "notes"
+            cells.setdefault((src, r["lang"]), []).append(float(s))
+    thr = -1e9
+    for scores in cells.values():
+        allowed = int(np.floor(FP_TARGET * len(scores)))
+        thr = max(thr, float(np.sort(scores)[::-1][allowed]) + 1e-3)
+    return thr
+
+
+def rates(rows: Iterable[dict[str, Any]], blocked: Iterable[bool]) -> str:
+    cells: dict[str, list[int]] = {}
+    for r, b in zip(rows, blocked, strict=True):
+        c = cells.setdefault(r["lang"], [0, 0, 0, 0])
+        c[0 if r["label"] else 2] += int(b)
+        c[1 if r["label"] else 3] += 1
+    tot = [sum(c[i] for c in cells.values()) for i in range(4)]
+    parts = [f"all {tot[0]}/{tot[1]} fp {tot[2]}/{tot[3]}"]
+    parts += [f"{k} {c[0]}/{c[1]} fp {c[2]}/{c[3]}" for k, c in sorted(cells.items())]
+    return "; ".join(parts)
+
+
+def loso(rows: list[dict[str, Any]], x: Sparse, opt: Option) -> NDArray[np.float64]:
+    """Out-of-set logit of every hand-written and LoCoMo row."""
+    y = np.array([r["label"] for r in rows])
+    wts = row_weights(rows, opt)
+    z = np.full(len(rows), np.nan)
+    for k, held in enumerate(HAND):
+        train = np.array([in_training(r, opt, held, k % 5) for r in rows])
+        score = np.array(
+            [r["group"] == held or r["group"] == f"locomo:{k % 5}" for r in rows]
+        ) & np.isnan(z)
+        w, b = fit(x.subset(train), y[train], wts[train], opt.l2)
+        z[score] = x.subset(score).dot(w) + b
+        print(f"    fold {held}: trained on {int(train.sum())}", flush=True)
+    return z
+
+
+def report(rows: list[dict[str, Any]], z: NDArray[np.float64], rules: NDArray[np.bool_]) -> float:
+    scored = ~np.isnan(z)
+    sel = [r for r, s in zip(rows, scored, strict=True) if s]
+    zs = z[scored]
+    thr = threshold_for(sel, zs)
+    print(f"  threshold (pooled out-of-set, <= {FP_TARGET:.0%} fp per language): logit {thr:.2f}")
+    for group in [*HAND, "locomo"]:
+        idx = [i for i, r in enumerate(sel) if r["group"].split(":")[0] == group]
+        g = [sel[i] for i in idx]
+        judge = zs[idx] >= thr
+        rl = rules[scored][idx]
+        print(f"    {group:<9} judge {rates(g, judge)}")
+        print(f"    {'':<9} +rules {rates(g, judge | rl)}")
+    notes = [i for i, r in enumerate(sel) if not r["group"].startswith("locomo")]
+    blocked = (zs >= thr) | rules[scored]
+    print(f"    ALL NOTES +rules {rates([sel[i] for i in notes], blocked[notes])}")
+    return thr
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--options", nargs="*", default=list(OPTIONS))
+    parser.add_argument("--write", metavar="OPTION", help="train OPTION on everything and ship it")
+    parser.add_argument("--misses", action="store_true")
+    parser.add_argument(
+        "--threshold", type=float, help="with --write: the threshold a previous LOSO run printed"
+    )
+    args = parser.parse_args()
+    rows = load_rows()
+    print(f"rows: {len(rows)}", flush=True)
+    x = Sparse([r["text"] for r in rows])
+    rules = np.array([assess(r["text"]).reason is not None for r in rows])
+    thresholds = {}
+    for name in args.options:
+        opt = OPTIONS[name]
+        print(f"option {name}:", flush=True)
+        z = loso(rows, x, opt)
+        thresholds[name] = report(rows, z, rules)
+        if args.misses:
+            thr = thresholds[name]
+            for r, s, rl in zip(rows, z, rules, strict=True):
+                if np.isnan(s) or r["group"].startswith("locomo") and s < thr:
+                    continue
+                if r["label"] == 1 and s < thr and not rl:
+                    print(f"      MISS {s:+.2f} [{r['group']} {r['lang']}] {r['text'][:140]!r}")
+                elif r["label"] == 0 and (s >= thr or rl):
+                    print(f"      FP   {s:+.2f} [{r['group']} {r['lang']}] {r['text'][:140]!r}")
+    if args.write:
+        opt = OPTIONS[args.write]
+        thr = thresholds.get(args.write, args.threshold)
+        if thr is None:
+            raise SystemExit("--write OPTION needs its LOSO threshold: list it in --options")
+        # LoCoMo conv-26 (conversation 0) stays out, so its false-positive figure stays honest
+        train = np.array([in_training(r, opt, "", HELD_CONV) for r in rows])
+        y = np.array([r["label"] for r in rows])
+        w, b = fit(x.subset(train), y[train], row_weights(rows, opt)[train], opt.l2)
+        NgramModel(w.astype(np.float32), b, thr).save(NGRAM_PATH)
+        print(f"wrote {NGRAM_PATH} ({args.write}, threshold logit {thr:.2f})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""The reply-path injection screen on ordinary chat: LoCoMo's conversation conv-26, which the
+n-gram judge never trains on (``bench/poison_loso.py`` holds it out), is data the repository
+does not ship (``MEMAGENT_LOCOMO``, else ``../shared/data/locomo/locomo_dev.json`` beside the
+checkout). Without it the case skips with the reason, and fails under ``CI=true``.
+
+The judge used to read 165 of its 419 turns as orders to the assistant; the target is at most
+1% of turns (issue 17), which is what lets recalled episodes be judged like notes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from memagent.memory import poison
+
+ROOT = Path(__file__).resolve().parents[2]
+BESIDE = ROOT.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
+
+
+def locomo_dev() -> Path:
+    if os.environ.get("MEMAGENT_LOCOMO"):
+        path = Path(os.environ["MEMAGENT_LOCOMO"]).expanduser()
+        if not path.is_file():
+            pytest.fail(f"MEMAGENT_LOCOMO={path} is not a file", pytrace=False)
+        return path
+    if BESIDE.is_file():
+        return BESIDE
+    reason = f"locomo data not found: set MEMAGENT_LOCOMO, or put it at {BESIDE}"
+    if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
+        pytest.fail(f"CI=true and {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def test_reply_path_screen_reads_at_most_one_percent_of_held_out_chat_as_orders(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MEMAGENT_POISON_MODEL", "on")
+    samples = json.loads(locomo_dev().read_text(encoding="utf-8"))
+    conv = next(s for s in samples if s["sample_id"] == "conv-26")["conversation"]
+    turns = [
+        str(t["text"])
+        for key, value in conv.items()
+        if key.startswith("session_") and isinstance(value, list)
+        for t in value
+        if str(t.get("text", "")).strip()
+    ]
+    assert len(turns) > 400
+    flagged = [t for t in turns if poison.screen_for_prompt(t) is not None]
+    assert len(flagged) <= len(turns) // 100, flagged[:10]
