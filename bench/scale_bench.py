@@ -118,8 +118,11 @@ def run_backend(
 
     def spawn(args: list[str], name: str) -> subprocess.Popen[bytes]:
         logf = open(base / f"{name}.err", "ab")  # noqa: SIM115 - closed with the process
+        # SIGINT back to its default: a bench started in the background of a shell
+        # inherits it ignored, and the workers would not stop on it at the end
         p = subprocess.Popen(args, env=_env(base, backend, url, name), stderr=logf,
-                             stdout=subprocess.DEVNULL)  # fmt: skip
+                             stdout=subprocess.DEVNULL,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
         procs.append(p)
         return p
 

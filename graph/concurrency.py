@@ -63,7 +63,10 @@ Locks (each protects something compare-and-set does not cover)
 - The engine's directory ``flock`` (``stores.engine_edge``): one process owns an
   embedded store directory, or, opened ``shared``, each ``session()`` holds it for
   one load-run-flush; a second process gets a clear error or waits, never a torn
-  shard.
+  shard. A unit of work holds one session (``stores.protocols.store_session``: an
+  extraction job's writes, a turn's recall, a round of access-stat touches), taken
+  inside the job's scope lock (``Outbox.lock``), never around it, so no process waits
+  for a scope lock while the others wait for the store.
 - The worker's ``_process_lock`` (``graph.worker``): one job at a time per worker
   object when it opens its own store from a factory, so a job never runs on a store
   that another thread of the same worker is closing after an outage.

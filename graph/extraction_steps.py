@@ -44,6 +44,7 @@ from memagent.memory.write_path import (
     write_episode,
     write_memory,
 )
+from memagent.stores.protocols import store_session
 
 log = memagent_logger(__name__)
 _OUTAGE_NAMES = ("Unavailable", "Connection", "Timeout", "Locked", "ResponseHandlingException")
@@ -118,33 +119,51 @@ def apply_candidates(
     """Write one job's candidates (blocking store I/O); the job's result summary.
 
     One scope lock for the whole job (the write path's compare-and-set makes it an
-    optimisation, not a requirement), taken once instead of per record.
+    optimisation, not a requirement), taken once instead of per record, then one store
+    session for all of the job's store calls (``store_session``: a shared embedded store
+    loads its shard once per job; inside the scope lock, so no process waits for a scope
+    lock while it holds the store).
     """
+    scope = "/".join(namespace(job.user_id, job.customer_id, "facts"))
+    with (lock or local_lock)(scope), store_session(store):
+        return _apply(store, job, candidates, consolidated, config=config,
+                      embeddings=embeddings, episodes=episodes, profile=profile)  # fmt: skip
+
+
+def _apply(
+    store: BaseStore,
+    job: Job,
+    candidates: Sequence[Candidate],
+    consolidated: int,
+    *,
+    config: WriteConfig,
+    embeddings: Any,
+    episodes: bool,
+    profile: bool,
+) -> dict[str, Any]:
     written: dict[str, int] = {}
     if episodes:
         written = write_episodes(store, job, config=config)
     actions: Counter[str] = Counter()
     writes = []
     versioned: list[tuple[str, str]] = []
-    scope = "/".join(namespace(job.user_id, job.customer_id, "facts"))
-    with (lock or local_lock)(scope):
-        for idx, cand in enumerate(candidates):
-            res = write_memory(
-                store,
-                job.user_id,
-                job.customer_id,
-                cand,
-                embeddings=embeddings,
-                record_id=derived_id(job.id, str(idx)),
-                thread_id=job.thread_id,
-                origin="consolidation" if idx < consolidated else "extraction",
-                config=config,
-                lock=_held,
-            )
-            actions[res.action] += 1
-            writes.append({"id": res.id, "action": res.action, "reason": res.reason})
-            if res.action == "versioned" and res.id and res.superseded:
-                versioned.append((res.id, res.superseded))
+    for idx, cand in enumerate(candidates):
+        res = write_memory(
+            store,
+            job.user_id,
+            job.customer_id,
+            cand,
+            embeddings=embeddings,
+            record_id=derived_id(job.id, str(idx)),
+            thread_id=job.thread_id,
+            origin="consolidation" if idx < consolidated else "extraction",
+            config=config,
+            lock=_held,
+        )
+        actions[res.action] += 1
+        writes.append({"id": res.id, "action": res.action, "reason": res.reason})
+        if res.action == "versioned" and res.id and res.superseded:
+            versioned.append((res.id, res.superseded))
     if versioned and episodes:
         outdated = outdate_superseded(store, job.user_id, job.customer_id, versioned)
         written["outdated"] = len(outdated)

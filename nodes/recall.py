@@ -9,8 +9,9 @@ turn: the result is flagged ``degraded`` and the briefing is empty.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any, Literal, Protocol
@@ -51,7 +52,7 @@ from memagent.nodes.recall_search import (
     _scored,
     _search,
 )
-from memagent.stores.protocols import MemoryStoreExtensions
+from memagent.stores.protocols import MemoryStoreExtensions, store_session
 
 __all__ = [
     "DEFAULT_TUNING",
@@ -160,19 +161,33 @@ def recall_memories(
     result = RecallResult(mode=mode, queries=[query] if query else [])
     if broad is None:
         broad = bool(query.strip()) and is_overview(query, customer_id)
-    pinned, pending = _pinned_step(
-        store, user_id, customer_id, query, result, broad, new_session, weights, now
-    )
     found: list[RecalledItem] = []
-    if query.strip() and (force_search or should_search(query)):
-        ns = namespace(user_id, customer_id, None if episodes else "facts")
-        found = _search_step(store, ns, query, result, mode, weights, now, tuning)
+    with _one_session(store):  # a shared embedded store: one shard load per recall
+        pinned, pending = _pinned_step(
+            store, user_id, customer_id, query, result, broad, new_session, weights, now
+        )
+        if query.strip() and (force_search or should_search(query)):
+            ns = namespace(user_id, customer_id, None if episodes else "facts")
+            found = _search_step(store, ns, query, result, mode, weights, now, tuning)
     result.items = with_pending(select(pinned, found, weights), pending, weights)
     result.elapsed_ms = (time.perf_counter() - start) * 1000.0
     if result.degraded:
         result.items = []
         logger.warning("recall degraded: %s", "; ".join(result.errors))
     return result
+
+
+@contextlib.contextmanager
+def _one_session(store: BaseStore) -> Iterator[None]:
+    """The recall's store calls in one store session (``store_session``) when it can be
+    had; when it cannot (a store busy or down), each call tries on its own and a failure
+    degrades the recall, as without it."""
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(store_session(store))
+        except Exception as exc:
+            logger.debug("recall without one store session: %s", exc)
+        yield
 
 
 def _search_step(
@@ -252,11 +267,17 @@ def touch_records(
 
 
 class AccessLog:
-    """Recalled keys collected during a turn and written after it by a background task."""
+    """Recalled keys collected during a turn and written after it by a background task.
+
+    One writer task per store at a time: turns that end while it writes queue their
+    keys for its next round, and each round touches every queued namespace in one store
+    session (a shared embedded store loads its shard once for many turns, not once per
+    turn)."""
 
     def __init__(self, *, lock: LockFactory | None = None) -> None:
         self.lock = lock
         self._pending: dict[tuple[str, ...], set[str]] = {}
+        self._queued: dict[int, tuple[BaseStore, dict[tuple[str, ...], set[str]]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
     def record(self, user_id: str, customer_id: str, items: Iterable[RecalledItem]) -> None:
@@ -265,21 +286,40 @@ class AccessLog:
             self._pending.setdefault(namespace(user_id, customer_id, "facts"), set()).update(keys)
 
     def flush(self, store: BaseStore | None) -> None:
-        """Start the write in the background; the caller does not wait for it."""
+        """Queue the write for the background writer; the caller does not wait for it."""
         pending, self._pending = self._pending, {}
         if store is None or not pending:
             return
-        task = asyncio.get_running_loop().create_task(self._write(store, pending))
+        running = id(store) in self._queued
+        queued = self._queued.setdefault(id(store), (store, {}))[1]
+        for ns, keys in pending.items():
+            queued.setdefault(ns, set()).update(keys)
+        if running:
+            return
+        task = asyncio.get_running_loop().create_task(self._write(store))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _write(self, store: BaseStore, pending: dict[tuple[str, ...], set[str]]) -> None:
+    async def _write(self, store: BaseStore) -> None:
+        try:
+            while self._queued[id(store)][1]:
+                pending = self._queued[id(store)][1]
+                self._queued[id(store)] = (store, {})
+                await asyncio.to_thread(self._touch_all, store, pending)
+        finally:
+            del self._queued[id(store)]
+
+    def _touch_all(self, store: BaseStore, pending: dict[tuple[str, ...], set[str]]) -> None:
         now = datetime.now(UTC)
-        for ns, keys in pending.items():
-            try:
-                await asyncio.to_thread(touch_records, store, ns, keys, now, lock=self.lock)
-            except Exception as exc:  # access stats are best effort
-                logger.warning("could not update access stats in %s: %s", ns, exc)
+        try:
+            with store_session(store):
+                for ns, keys in pending.items():
+                    try:
+                        touch_records(store, ns, keys, now, lock=self.lock)
+                    except Exception as exc:  # access stats are best effort
+                        logger.warning("could not update access stats in %s: %s", ns, exc)
+        except Exception as exc:  # the store busy or down: these stats are lost
+            logger.warning("could not update access stats: %s", exc)
 
     async def drain(self) -> None:
         """Wait for background writes (on shutdown)."""

@@ -60,9 +60,11 @@ class EdgeEngine:
     ``shared=True`` lets several processes on one host use one directory: each call
     (or ``session()``) takes the directory's ``flock``, waiting up to
     ``lock_timeout_s``, loads the shard, runs, flushes, closes and releases it.
-    Loading costs tens of milliseconds (measured: ~50 ms with the store's payload
-    indexes), so shared mode is for a few writers at low rates; a Qdrant server is
-    the way to share one store at speed or across hosts.
+    Loading, flushing and closing sync files: ~50 ms with the store's payload indexes
+    on an idle disk, 0.1-0.3 s each on a busy one (bench/scale_bench.py), so callers
+    group a unit of work in one ``session()`` (``QdrantStore.session``) and shared mode
+    is for a few processes at moderate rates; a Qdrant server is the way to share one
+    store at speed or across hosts.
     """
 
     name = "edge"

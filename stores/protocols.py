@@ -22,6 +22,7 @@ all of them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
@@ -115,3 +116,12 @@ class MemoryStoreExtensions(Protocol):
     def keyword_idf(self, namespace_prefix: tuple[str, ...], text: str) -> dict[str, float]:
         """Keyword terms of ``text`` with their BM25 idf under ``namespace_prefix``."""
         ...
+
+
+def store_session(store: object) -> contextlib.AbstractContextManager[None]:
+    """Several calls on ``store`` from this thread as one unit, where the store has a
+    ``session()`` (``QdrantStore``: a shared embedded store then loads its shard and takes
+    its directory lock once for them, not once per call); a no-op for any other store.
+    Take it inside any cross-process scope lock, never around a model call."""
+    session = getattr(store, "session", None)
+    return session() if callable(session) else contextlib.nullcontext()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import contextlib
 import threading
 import time
 import uuid
@@ -407,6 +408,15 @@ class StoreCore(BaseStore):
         stopped = self._sweeper.stop(timeout)
         self._sweeper = None
         return stopped
+
+    def session(self) -> contextlib.AbstractContextManager[None]:
+        """Several calls on this thread as one unit on the engine: a shared embedded
+        store loads its shard and takes its directory lock once for all of them instead
+        of once per call (each load and flush costs tens to hundreds of milliseconds of
+        disk syncs). Keep it short, with no model call inside: other processes wait for
+        it. A no-op on a server or a store opened by one process; never a transaction."""
+        self._check_open()
+        return self.engine.session()
 
     def close(self) -> None:
         """Stop the sweeper, flush and release the engine (idempotent)."""
