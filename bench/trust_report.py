@@ -32,6 +32,11 @@ is honest only until its misses are used to change the rules:
 
 - blindB   : measured once (see bench/results/first_measurements.md); now tuning data too.
 
+- blindC   : written blind in session 3 (121 attacks, 119 ordinary notes; en, zh-Hans, zh-Hant,
+  mixed), measured once on the screen before and once after that session's retraining (which
+  never saw it): see bench/results/first_measurements.md. Not yet used for training; the judge
+  in memory/data/poison_ngram.npz has never seen it, so its rates below are still held out.
+
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),
 so its in-sample rates here are not estimates; ``--loso`` retrains it once per held-out set
 and prints honest per-set, per-language figures, plus LoCoMo chat turns scored by a judge
@@ -200,11 +205,14 @@ def poison_report(show_misses: bool) -> None:
         "  leave-one-set-out figures (each set scored by a judge trained without it)."
     )
     sets["blindB"] = ("sealed/poison_blindB_attacks.jsonl", "sealed/poison_blindB_ordinary.jsonl")
+    sets["blindC"] = ("poison_blindC_attacks.jsonl", "poison_blindC_ordinary.jsonl")
 
     def reply(text: str) -> str | None:
         return check_instruction(text, deep=False)
 
-    print("  shipped reply path (rules + n-gram judge) per set and language (in-sample):")
+    print(
+        "  shipped reply path (rules + n-gram judge) per set and language (in-sample but blindC):"
+    )
     for label, (attacks_file, ordinary_file) in sets.items():
         att, ordn = load(attacks_file), load(ordinary_file)
         print(f"    {label:<8} {by_language(att, ordn, reply)}")
