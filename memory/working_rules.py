@@ -191,6 +191,12 @@ REQUEST = re.compile(
     r"^\s*(?:请)?(?:查一下|帮我|在CRM里查|给我|总结|列一个|起草|解释|比较|搜索)",
     _I,
 )
+ASKING = re.compile(
+    r"^\s*(?:what|how|why|who|when|where|which|should|shall|is|are|do|does|did)\b|"
+    r"什么|怎么|为什么|哪|谁|要不要|该不该|是否|吗[？?]$|呢[？?]$",
+    _I,
+)
+KEEP_ASKED = re.compile(r"\b(?:remind me|don't forget|do not forget)\b|提醒我|记得|别忘了", _I)
 _SENTENCE = re.compile(r"[^.!?。！？；;\n]+(?:[.!?。！？；;]|$)")
 _BUSINESS = re.compile(r"\d|\b(?:order|budget|contract|deal|price|quote)\b|订单|预算|合同|报价", _I)
 MAX_VALUE = 160
@@ -223,8 +229,11 @@ def _skip(sentence: str) -> bool:
         return True
     if REQUEST.search(sentence) and not GENERIC[0][1].search(sentence):
         return True  # a request for this turn, not a fact to keep
-    if sentence.endswith(("?", "？")) and not GENERIC[0][1].search(sentence):
-        return True
+    if sentence.endswith(("?", "？")):
+        if not GENERIC[0][1].search(sentence):
+            return True
+        if ASKING.search(sentence) and not KEEP_ASKED.search(sentence):
+            return True  # "What is a good next step?" asks for advice; it is no to-do
     return bool(CHIT_CHAT.search(sentence)) and not _BUSINESS.search(sentence)
 
 

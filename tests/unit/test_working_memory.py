@@ -74,6 +74,35 @@ def test_chit_chat_questions_and_hypotheticals_are_ignored(text: str) -> None:
     assert wm.version == 0, "an empty patch must not bump the version"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What is a good next step after the demo?",
+        "Should we follow up with Li Wei next week?",
+        "下一步应该做什么？",
+        "要不要跟进一下王芳？",
+    ],
+)
+def test_a_question_that_mentions_a_to_do_is_not_a_to_do(text: str) -> None:
+    # Latency bench, turn 12: "What is a good next step after the demo?" became the slot
+    # "Open to-dos: ...", which sits in the system message, so the whole prompt was re-read.
+    wm = said(WorkingMemory(), text, turn=1)
+    assert wm.is_empty()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can you remind me to call Li Wei tomorrow?",
+        "Could you send the revised quote to Dana by Friday?",
+        "能提醒我周五给王芳发报价吗？",
+    ],
+)
+def test_a_request_to_keep_something_to_do_is_still_a_to_do(text: str) -> None:
+    wm = said(WorkingMemory(), text, turn=1)
+    assert wm.todos, render(wm)
+
+
 def test_newer_turn_wins_and_older_is_ignored() -> None:
     wm = said(WorkingMemory(), "Our budget is $120,000.", turn=3)
     wm = said(wm, "Our budget is $90,000.", turn=5)
