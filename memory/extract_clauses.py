@@ -14,6 +14,7 @@ from datetime import datetime
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_cues import BUDGET_WORDS, COUNT, COUNT_AFTER, CUES, EVENT_RES, LEADS
 from memagent.memory.extract_dates import find_dates
+from memagent.memory.extract_entities import competitor_name
 
 _CLAUSE_SPLIT = re.compile(
     r"\s*;\s*|；|\s+[-–—]\s+(?![$€£¥\d])|,\s+(?=(?:maybe|perhaps|possibly|probably|nothing confirmed|"
@@ -76,6 +77,23 @@ _DEPENDENT = re.compile(
 """A piece that leans on the one before it ("who quoted $410k", "~$30k more per year")."""
 
 
+_RIVAL_WORDS = re.compile(
+    r"\b(?:competitors?|competing|rivals?|incumbent bid|up against|lost (?:the deal )?to|"
+    r"went with|bidding|undercut|cheaper than us|lower than ours|priced below us|"
+    r"(?:below|under|cheaper than) our|also (?:evaluating|looking at|talking to)|switch(?:ing)? to|"
+    r"quote from|bid from)\b|竞争对手|竞品|对手|在接触|选了|投标|比我们低|比我们便宜|报价|报了",
+    re.I,
+)
+_BID_WORDS = re.compile(r"\b(?:quoted?|quotes|bids?|evaluating|against|offered)\b", re.I)
+
+
+def _rival_named(clause: str, amounts: list[object]) -> bool:
+    """A competitor clause needs a rival's word, a figure, or a named vendor that bids."""
+    if amounts or _RIVAL_WORDS.search(clause):
+        return True
+    return bool(_BID_WORDS.search(clause)) and competitor_name(clause) is not None
+
+
 def categorise(clause: str) -> str | None:
     """The sales category a clause speaks to, or None when it holds nothing salient."""
     has_date = bool(find_dates(clause, datetime(2026, 1, 1)))
@@ -108,6 +126,8 @@ def categorise(clause: str) -> str | None:
             continue
         if name == "commitment" and not (has_date or re.search(r"next step|下一步", clause, re.I)):
             continue
+        if name == "competitor" and not _rival_named(clause, amounts):
+            continue  # "Appreciate the offer!" names no rival, no bid and no figure
         return name
     if has_date and any(p.search(clause) for _, p in EVENT_RES):
         return "timeline"

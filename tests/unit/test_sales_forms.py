@@ -388,3 +388,28 @@ def test_a_restart_date_with_its_hedge_is_pending() -> None:
     assert dated and dated[0].confidence <= 0.5 and "2027-06" in (dated[0].value or ""), [
         (c.attribute, c.value, c.confidence) for c in cands
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Appreciate the offer, Jon! I'll think about it.",
+        "Thanks Caroline, that's a kind offer.",
+        "What a price to pay for a weekend trip, haha.",
+    ],
+)
+def test_chat_about_an_offer_or_a_price_is_no_competitor(text: str) -> None:
+    # The LoCoMo pipeline stored "Competitor: Appreciate the offer" from friends' chat.
+    assert not [c for c in _run(text) if (c.attribute or "").startswith("competitor")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oracle quoted them last week.",
+        "They are also evaluating Infor.",
+        "Manhattan Associates sent their offer at 800k.",
+    ],
+)
+def test_a_rival_that_bids_is_still_a_competitor(text: str) -> None:
+    assert [c for c in _run(text) if (c.attribute or "").startswith("competitor")]
