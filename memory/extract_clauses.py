@@ -87,9 +87,9 @@ _RIVAL_WORDS = re.compile(
 _BID_WORDS = re.compile(r"\b(?:quoted?|quotes|bids?|evaluating|against|offered)\b", re.I)
 
 
-def _rival_named(clause: str, amounts: list[object]) -> bool:
+def _rival_named(clause: str, has_amount: bool) -> bool:
     """A competitor clause needs a rival's word, a figure, or a named vendor that bids."""
-    if amounts or _RIVAL_WORDS.search(clause):
+    if has_amount or _RIVAL_WORDS.search(clause):
         return True
     return bool(_BID_WORDS.search(clause)) and competitor_name(clause) is not None
 
@@ -126,7 +126,7 @@ def categorise(clause: str) -> str | None:
             continue
         if name == "commitment" and not (has_date or re.search(r"next step|下一步", clause, re.I)):
             continue
-        if name == "competitor" and not _rival_named(clause, amounts):
+        if name == "competitor" and not _rival_named(clause, bool(amounts)):
             continue  # "Appreciate the offer!" names no rival, no bid and no figure
         return name
     if has_date and any(p.search(clause) for _, p in EVENT_RES):
