@@ -10,31 +10,13 @@ the agent's recall) must keep what the store alone finds from the raw turns.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
+from locomo_data import locomo_dev
 
 from memagent.evals.eval_pipeline import run_pipeline
 from memagent.stores.embeddings import hash_embeddings
 
 pytestmark = pytest.mark.slow
-ROOT = Path(__file__).resolve().parents[2]
-BESIDE = ROOT.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
-
-
-def locomo_dev() -> Path:
-    if os.environ.get("MEMAGENT_LOCOMO"):
-        path = Path(os.environ["MEMAGENT_LOCOMO"]).expanduser()
-        if not path.is_file():
-            pytest.fail(f"MEMAGENT_LOCOMO={path} is not a file", pytrace=False)
-        return path
-    if BESIDE.is_file():
-        return BESIDE
-    reason = f"locomo data not found: set MEMAGENT_LOCOMO, or put it at {BESIDE}"
-    if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
-        pytest.fail(f"CI=true and {reason}", pytrace=False)
-    pytest.skip(reason)
 
 
 def test_pipeline_keeps_what_the_store_finds_on_one_dev_conversation() -> None:

@@ -10,29 +10,11 @@ The judge used to read 165 of its 419 turns as orders to the assistant; the targ
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
+from locomo_data import locomo_dev
 
 from memagent.memory import poison
-
-ROOT = Path(__file__).resolve().parents[2]
-BESIDE = ROOT.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
-
-
-def locomo_dev() -> Path:
-    if os.environ.get("MEMAGENT_LOCOMO"):
-        path = Path(os.environ["MEMAGENT_LOCOMO"]).expanduser()
-        if not path.is_file():
-            pytest.fail(f"MEMAGENT_LOCOMO={path} is not a file", pytrace=False)
-        return path
-    if BESIDE.is_file():
-        return BESIDE
-    reason = f"locomo data not found: set MEMAGENT_LOCOMO, or put it at {BESIDE}"
-    if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
-        pytest.fail(f"CI=true and {reason}", pytrace=False)
-    pytest.skip(reason)
 
 
 def test_reply_path_screen_reads_at_most_one_percent_of_held_out_chat_as_orders(
