@@ -146,6 +146,12 @@ class Settings(BaseSettings):
         "names one (1 turns the focus off).",
     )
     extractor: Literal["llm", "rules", "off"] = "rules"
+    llm_extraction: Literal["hybrid", "full"] = Field(
+        "hybrid",
+        description="With the llm extractor: hybrid keeps the rules' facts and sends the "
+        "model only the clauses they did not read, to sort by category (fast, precise); "
+        "full sends the model the whole note to extract every fact.",
+    )
     summarizer: Literal["llm", "rules"] = Field(
         "rules", description="Running summary by the small model or by rules only."
     )

@@ -213,7 +213,10 @@ def _llm(settings: Any) -> Extractor:
     from memagent.llm.adapter import chat_model
     from memagent.memory.extractors import llm_extractor
 
-    return llm_extractor(chat_model(settings, small=True, temperature=0.0))
+    return llm_extractor(
+        chat_model(settings, small=True, temperature=0.0),
+        hybrid=settings.llm_extraction == "hybrid",
+    )
 
 
 def _select(

@@ -200,7 +200,9 @@ def extractor_for_settings(settings: Settings) -> Extractor:
         from memagent.llm.adapter import chat_model
         from memagent.memory.extractors import llm_extractor
 
-        return llm_extractor(chat_model(settings, small=True))
+        return llm_extractor(
+            chat_model(settings, small=True), hybrid=settings.llm_extraction == "hybrid"
+        )
     return rules_extractor()
 
 

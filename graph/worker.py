@@ -129,7 +129,10 @@ class Worker:
                 from memagent.llm.adapter import chat_model
                 from memagent.memory.extractors import llm_extractor
 
-                extractor = llm_extractor(chat_model(settings, small=True))
+                extractor = llm_extractor(
+                    chat_model(settings, small=True),
+                    hybrid=settings.llm_extraction == "hybrid",
+                )
             except Exception as exc:  # no model adapter: rules keep working offline
                 log.warning("LLM extractor unavailable, using rules: %s", exc)
         if store is None:

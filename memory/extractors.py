@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.types import Turn
+from memagent.llm.model import LLMUnavailableError
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_rules import (
     clean_statement,
@@ -33,6 +34,15 @@ from memagent.memory.extract_rules import (
 )
 from memagent.memory.extract_sales import self_note
 from memagent.memory.extract_triggers import chatter
+from memagent.memory.llm_hybrid import (
+    LINES_PER_CALL,
+    SortedLine,
+    SortedLines,
+    chunks,
+    dedupe,
+    to_memory,
+    uncovered_lines,
+)
 from memagent.memory.llm_items import (
     MAX_ITEMS,
     LLMExtraction,
@@ -45,7 +55,14 @@ from memagent.memory.llm_items import (
     canonical_attribute as canonical_attribute,  # re-exported: it moved to llm_items
 )
 from memagent.memory.write_path import Candidate, numbers
-from memagent.prompts.extraction import EXTRACTION_SYSTEM, EXTRACTION_USER, RETRY_JSON
+from memagent.prompts.extraction import (
+    EXTRACTION_SYSTEM,
+    EXTRACTION_USER,
+    RETRY_JSON,
+    RETRY_SORT,
+    SORT_SYSTEM,
+    SORT_USER,
+)
 
 log = memagent_logger(__name__)
 
@@ -227,10 +244,13 @@ class LLMExtractor:
     name = "llm"
 
     def __init__(self, model: BaseChatModel, *, gate: bool = True, system: str = EXTRACTION_SYSTEM,
-                 user: str = EXTRACTION_USER, with_rules: bool = True) -> None:  # fmt: skip
+                 user: str = EXTRACTION_USER, with_rules: bool = True,
+                 hybrid: bool = True, lines_per_call: int = LINES_PER_CALL) -> None:  # fmt: skip
         self.model = model
         self.gate = gate
         self.with_rules = with_rules
+        self.hybrid = hybrid and with_rules
+        self.lines_per_call = lines_per_call
         self.system = system
         self.user = user
 
@@ -245,6 +265,8 @@ class LLMExtractor:
             # only small talk and questions are skipped: a statement reaches the model
             # whether or not the rules' vocabulary knows its words
             return ExtractionResult(reasons=["gate: small talk or questions only"])
+        if self.hybrid:
+            return await self._hybrid(turns)
         when, dates = note_dates(turns)
         messages = [
             SystemMessage(self.system),
@@ -260,6 +282,69 @@ class LLMExtractor:
             # result says why the model added nothing (a retry would cost minutes)
             return ExtractionResult(list(rules), reasons=[f"{exc}; the rules' facts are kept"])
         return with_rule_facts(to_candidates(items, turns), rules)
+
+    async def _hybrid(self, turns: Sequence[Turn]) -> ExtractionResult:
+        """The rules' facts, plus what the model reads in the clauses no rule fact covers
+        (a few lines per call); a chunk the model fails on loses only its own lines."""
+        rules = extract_rules(turns)[0]
+        lines = uncovered_lines(turns, rules)
+        if not lines:
+            return ExtractionResult(dedupe(rules)[0], reasons=["the rules read every clause"])
+        note = " ".join(t.content for t in turns if t.role == "user")
+        items: list[LLMMemory] = []
+        reasons: list[str] = []
+        for done, chunk in enumerate(chunks(lines, self.lines_per_call)):
+            numbered = "\n".join(f"{i}. {line.text}" for i, line in enumerate(chunk, 1))
+            human = SORT_USER.format(note=note[:1200], lines=numbered)
+            try:
+                sorted_lines = await _sort(self.model, [SystemMessage(SORT_SYSTEM),
+                                                         HumanMessage(human)])  # fmt: skip
+            except MalformedExtractionError as exc:
+                reasons.append(f"{exc}; {len(chunk)} line(s) left to the rules")
+                continue
+            except LLMUnavailableError as exc:
+                if not done:
+                    raise  # down from the first call: the worker's outage handling decides
+                left = len(lines) - done * self.lines_per_call
+                reasons.append(f"{exc}; {left} line(s) left to the rules")
+                break
+            for item in sorted_lines:
+                memory = to_memory(item, chunk)
+                if isinstance(memory, str):
+                    reasons.append(memory)
+                else:
+                    items.append(memory)
+        found = with_rule_facts(to_candidates(items, turns), rules)
+        kept, twins = dedupe(rules, found.candidates[len(rules) :])
+        return ExtractionResult(
+            kept, found.dropped + twins, reasons + found.reasons + ["a twin"] * twins
+        )
+
+
+async def _sort(model: BaseChatModel, messages: list[Any]) -> list[Any]:
+    """The model's sorted lines (items that do not validate are left out)."""
+    from memagent.llm.adapter import ask_parsed, response_format
+
+    return await ask_parsed(
+        model,
+        messages,
+        _sorted,
+        failure=lambda text, exc: MalformedExtractionError(f"malformed extraction JSON: {exc}"),
+        retry_prompt=lambda exc: RETRY_SORT,
+        response_format=response_format(SortedLines),
+    )
+
+
+def _sorted(text: str) -> list[Any]:
+    data = _json_object(text)
+    raw = data.get("items", []) if isinstance(data, dict) else []
+    out = []
+    for item in raw if isinstance(raw, list) else []:
+        try:
+            out.append(SortedLine.model_validate(item))
+        except ValidationError:
+            continue
+    return out
 
 
 def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
@@ -289,7 +374,8 @@ def with_rule_facts(found: ExtractionResult, rules: Sequence[Candidate]) -> Extr
 
 
 def llm_extractor(
-    model: BaseChatModel, *, gate: bool = True, with_rules: bool = True
+    model: BaseChatModel, *, gate: bool = True, with_rules: bool = True, hybrid: bool = True
 ) -> LLMExtractor:
-    """The LLM extractor; ``with_rules`` adds the rules' facts to the model's (default)."""
-    return LLMExtractor(model, gate=gate, with_rules=with_rules)
+    """The LLM extractor; ``with_rules`` adds the rules' facts to the model's (default);
+    ``hybrid`` (default) sends the model only the clauses the rules did not read."""
+    return LLMExtractor(model, gate=gate, with_rules=with_rules, hybrid=hybrid)

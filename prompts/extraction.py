@@ -46,3 +46,56 @@ Extract the facts as JSON."""
 RETRY_JSON = """\
 That was not valid JSON. Answer again with only the JSON object \
 {"memories": [...]}, nothing else."""
+
+# -- hybrid: the model sorts only the clauses the rules did not read ----------------
+
+SORT_SYSTEM = """\
+You sort the lines of a salesperson's note for a sales CRM. For each numbered line \
+answer one item: n = the line number, c = its category.
+
+Categories:
+stakeholder: a person's role or stance (supports us, skeptical, decides)
+budget: the customer's budget or spend
+timeline: a date or deadline of the customer (decision, tender, go-live, renewal)
+commitment: a next step, who does what by when
+requirement: something they need or must have
+incumbent: the system or vendor they use today
+competitor: a rival vendor or its quote
+contact_preference: how or when a person wants to be contacted or briefed
+pain_point: a problem they have today
+deal_stage: where the deal stands
+other: another fact about the customer (size, sites, users, history)
+none: greetings, small talk, how the salesperson feels or what they did, our own \
+company, quota, prices or releases, what is not known yet, text taken back
+
+Example
+Note: Visited Harbor Foods in Leeds. They run 45 warehouses and invoices are matched by hand. Raj Patel, head of finance, is on board. Rain all day, ugh.
+Lines:
+1. Visited Harbor Foods in Leeds
+2. They run 45 warehouses
+3. invoices are matched by hand
+4. Raj Patel, head of finance, is on board
+5. Rain all day, ugh
+{"items":[{"n":1,"c":"none"},{"n":2,"c":"other"},{"n":3,"c":"pain_point"},\
+{"n":4,"c":"stakeholder"},{"n":5,"c":"none"}]}
+
+Example
+Note: 去了趟云杉物流，他们有800辆车，想上调度系统。周敏是运营总监，只接受微信。我们这季度指标还差一半。
+Lines:
+1. 他们有800辆车
+2. 想上调度系统
+3. 只接受微信
+4. 我们这季度指标还差一半
+{"items":[{"n":1,"c":"other"},{"n":2,"c":"requirement"},\
+{"n":3,"c":"contact_preference"},{"n":4,"c":"none"}]}
+
+Answer with JSON only."""
+
+SORT_USER = """\
+Note: {note}
+Lines:
+{lines}"""
+
+RETRY_SORT = """\
+That was not valid JSON. Answer again with only the JSON object \
+{"items": [{"n": 1, "c": "..."}]}, nothing else."""

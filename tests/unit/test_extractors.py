@@ -121,7 +121,7 @@ async def test_llm_items_validated_one_by_one() -> None:
             ]
         )
     )  # fmt: skip
-    res = await llm_extractor(model)([Turn("user", "Our budget is 3 million.", "m1")])
+    res = await llm_extractor(model, hybrid=False)([Turn("user", "Our budget is 3 million.", "m1")])
     assert [(c.attribute, c.value) for c in res.candidates] == [("budget", "3000000")]
     assert res.dropped == 2 and any("ungrounded" in r for r in res.reasons)
     assert res.candidates[0].message_ids == ["m1"]
@@ -129,7 +129,7 @@ async def test_llm_items_validated_one_by_one() -> None:
 
 async def test_llm_gate_skips_model_on_small_talk() -> None:
     model = scripted(_answer([]))
-    res = await llm_extractor(model)([Turn("user", "hi, how was your weekend", "m1")])
+    res = await llm_extractor(model, hybrid=False)([Turn("user", "hi, how was your weekend", "m1")])
     assert res.candidates == [] and model.seen == []
 
 
@@ -148,7 +148,9 @@ async def test_llm_malformed_json_retried_then_raised() -> None:
 
 async def test_llm_malformed_twice_keeps_the_rules_facts() -> None:
     broken = scripted("not json", "still not json")
-    res = await llm_extractor(broken)([Turn("user", "Our budget is 3 million.", "m1")])
+    res = await llm_extractor(broken, hybrid=False)(
+        [Turn("user", "Our budget is 3 million.", "m1")]
+    )
     assert len(broken.seen) == 2
     assert [(c.attribute, c.value) for c in res.candidates] == [("budget", "3000000")]
     assert any("malformed" in r and "rules' facts are kept" in r for r in res.reasons)
@@ -177,7 +179,7 @@ async def test_llm_items_checked_against_user_sentences() -> None:
             ]
         )
     )  # fmt: skip
-    res = await llm_extractor(model)(turns)
+    res = await llm_extractor(model, hybrid=False)(turns)
     budget, stretch = res.candidates
     assert (budget.attribute, budget.value) == ("budget", "500000")  # the rules' key and value
     assert "一个亿" not in budget.content  # figures of the joke are not kept
@@ -192,7 +194,7 @@ async def test_llm_gate_lets_salient_turns_the_rules_do_not_read_reach_the_model
         _answer([{"content": "The customer's people dread moving years of records off the old "
                   "platform.", "attribute": "pain_point", "confidence": 0.9}])
     )  # fmt: skip
-    res = await llm_extractor(model)([Turn("user", text, "m1")])
+    res = await llm_extractor(model, hybrid=False)([Turn("user", text, "m1")])
     assert len(model.seen) == 1
     ((attr, content),) = [(c.attribute, c.content) for c in res.candidates]
     assert attr.startswith("pain_point:") and "records off the old platform" in content
@@ -213,7 +215,7 @@ async def test_llm_gate_passes_statements_without_any_trigger_word(text: str) ->
     assert (await rules_extractor()([Turn("user", text, "m1")])).candidates == []
     fact = text.split("，")[0].split(";")[0].rstrip(".。")
     model = scripted(_answer([{"content": fact + ".", "attribute": "stakeholder"}]))
-    res = await llm_extractor(model)([Turn("user", text, "m1")])
+    res = await llm_extractor(model, hybrid=False)([Turn("user", text, "m1")])
     assert len(model.seen) == 1
     assert [c.content for c in res.candidates] == [fact + "."], res.reasons
 
@@ -223,7 +225,7 @@ async def test_llm_gate_passes_statements_without_any_trigger_word(text: str) ->
 )
 async def test_llm_gate_skips_questions_and_acknowledgements(text: str) -> None:
     model = scripted(_answer([]))
-    res = await llm_extractor(model)([Turn("user", text, "m1")])
+    res = await llm_extractor(model, hybrid=False)([Turn("user", text, "m1")])
     assert res.candidates == [] and model.seen == []
 
 
@@ -272,7 +274,7 @@ async def test_llm_person_fact_does_not_carry_the_budget() -> None:
             {"content": "Budget is roughly 250k.", "attribute": "budget", "value": "250000"},
         ])
     )  # fmt: skip
-    res = await llm_extractor(model)([turn])
+    res = await llm_extractor(model, hybrid=False)([turn])
     assert [c.attribute for c in res.candidates if "250" in c.content] == ["budget"]
     assert any(c.attribute.startswith("stakeholder:priya_raman") for c in res.candidates)
 
@@ -289,7 +291,7 @@ async def test_llm_adds_to_the_rules_and_a_fact_both_read_is_written_once() -> N
             {"content": "数据迁移是客户心里最大的一块石头。", "attribute": "pain_point"},
         ])
     )  # fmt: skip
-    res = await llm_extractor(model)([turn])
+    res = await llm_extractor(model, hybrid=False)([turn])
     rules = (await rules_extractor()([turn])).candidates
     keys = [c.attribute for c in res.candidates]
     assert keys[: len(rules)] == [c.attribute for c in rules]
@@ -303,7 +305,7 @@ async def test_llm_item_restating_the_whole_note_is_not_a_second_copy() -> None:
     text = "他们现在用的是金蝶的WMS，老系统经常宕机。"
     turn = Turn("user", text, "m1", "2026-11-04T10:20:00+08:00")
     model = scripted(_answer([{"content": text, "attribute": "pain_point"}]))
-    res = await llm_extractor(model)([turn])
+    res = await llm_extractor(model, hybrid=False)([turn])
     rules = (await rules_extractor()([turn])).candidates
     assert [c.content for c in res.candidates] == [c.content for c in rules]
 
@@ -320,7 +322,7 @@ def test_a_model_only_fact_is_stored_by_the_worker() -> None:
                   "attribute": "stakeholder", "confidence": 0.9}])
     )  # fmt: skip
     turns = ({"role": "user", "content": text, "at": "2026-11-12T10:00:00+08:00"},)
-    with Replayer(llm_extractor(model)) as replayer:
+    with Replayer(llm_extractor(model, hybrid=False)) as replayer:
         out = replayer.replay(Dialog(id="gate", turns=turns, gold=(), customer="delta"))
     assert len(model.seen) == 1 and not out.errors
     assert [m["content"] for m in out.confirmed] == [

@@ -26,7 +26,7 @@ STORY = {"memories": [{"content": "Sam from Acme went sailing in Greece.", "attr
 )
 async def test_a_message_not_for_memory_never_reaches_the_model(text: str) -> None:
     model = scripted(json.dumps(STORY))
-    res = await llm_extractor(model)([Turn("user", text, "m1")])
+    res = await llm_extractor(model, hybrid=False)([Turn("user", text, "m1")])
     assert res.candidates == [] and model.seen == [], res
     assert (await rules_extractor()([Turn("user", text, "m1")])).candidates == []
 
@@ -35,7 +35,7 @@ async def test_the_other_messages_of_the_job_still_reach_the_model() -> None:
     model = scripted(json.dumps({"memories": []}))
     turns = [Turn("user", "Sam went sailing. Just small talk.", "m1"),
              Turn("user", "Acme needs SSO with Okta.", "m2")]  # fmt: skip
-    await llm_extractor(model)(turns)
+    await llm_extractor(model, hybrid=False)(turns)
     assert model.seen and "Okta" in str(model.seen[0]) and "sailing" not in str(model.seen[0])
 
 
@@ -51,6 +51,8 @@ async def test_the_other_messages_of_the_job_still_reach_the_model() -> None:
 async def test_a_model_item_about_our_own_side_is_dropped(text: str, item: str) -> None:
     answer = {"memories": [{"content": item, "attribute": "other", "type": "fact",
                             "confidence": 0.9}]}  # fmt: skip
-    res = await llm_extractor(scripted(json.dumps(answer)))([Turn("user", text, "m1")])
+    res = await llm_extractor(scripted(json.dumps(answer)), hybrid=False)(
+        [Turn("user", text, "m1")]
+    )
     assert not any(item[:20].lower() in c.content.lower() for c in res.candidates), res
     assert any("own side" in r for r in res.reasons), res.reasons

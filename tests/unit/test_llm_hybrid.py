@@ -1,0 +1,114 @@
+"""The hybrid LLM extractor (the default with ``MEMAGENT_EXTRACTOR=llm``): the rules'
+facts are kept, the model only sorts the clauses no rule fact covers, cheap checks drop
+a category a clause cannot hold, and no fact is written twice."""
+
+from __future__ import annotations
+
+import json
+
+from graph_fakes import scripted
+
+from memagent.core.types import Turn
+from memagent.memory.extract_rules import extract_rules
+from memagent.memory.extractors import LLMExtractor, llm_extractor
+from memagent.memory.llm_hybrid import dedupe
+from memagent.memory.write_path import Candidate
+
+AT = "2026-11-12T10:00:00+08:00"
+
+
+def _sorted(*items: tuple[int, str]) -> str:
+    return json.dumps({"items": [{"n": n, "c": c} for n, c in items]})
+
+
+def _lines(model: object, call: int = -1) -> str:
+    """The numbered lines of a prompt the scripted model was sent (the last by default)."""
+    seen = model.seen[call]  # type: ignore[attr-defined]
+    return str(next(m for m in seen if m.type == "human").content).split("Lines:\n")[1]
+
+
+async def test_no_model_call_when_the_rules_read_every_clause() -> None:
+    model = scripted(_sorted((1, "budget")))
+    res = await llm_extractor(model)([Turn("user", "Our budget is 3 million.", "m1", AT)])
+    assert model.seen == []
+    assert [(c.attribute, c.value) for c in res.candidates] == [("budget", "3000000")]
+
+
+async def test_only_the_clauses_the_rules_did_not_read_reach_the_model() -> None:
+    text = "Victor Ramos is the CFO. He's lukewarm on us."
+    model = scripted(_sorted((1, "stakeholder")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert _lines(model) == "1. He's lukewarm on us"
+    contents = [c.content for c in res.candidates]
+    assert contents[0] == "Victor Ramos: CFO."  # the rules' fact, as they wrote it
+    # the model's clause in the user's own words, led by the person it refers back to
+    assert contents[1:] == ["Victor Ramos: He's lukewarm on us"]
+    assert res.candidates[1].message_ids == ["m1"]
+
+
+async def test_nothing_known_and_where_i_was_never_reach_the_model() -> None:
+    model = scripted(_sorted((1, "budget")))
+    text = "No idea about their budget yet. Long day at Acme in Leeds. 今天拜访了华信科技。"
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert model.seen == [] and res.candidates == []
+
+
+async def test_a_category_the_clause_cannot_hold_is_dropped() -> None:
+    # a 1.5B model files an office address as a size fact and the salesperson's own
+    # quota as a stakeholder; neither clause holds such a fact
+    text = "Acme's office is in Leeds. I'm at 60% of my target."
+    model = scripted(_sorted((1, "other"), (2, "stakeholder")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert len(model.seen) == 1 and res.candidates == [], res
+    assert any(r.startswith("not a other") for r in res.reasons), res.reasons
+    assert any(r.startswith("not a stakeholder") for r in res.reasons), res.reasons
+
+
+async def test_a_kind_the_rules_read_in_the_same_sentence_is_not_written_twice() -> None:
+    text = "两套系统数据不通，会员积分经常对不上，这是最大的痛点。"
+    rules = extract_rules([Turn("user", text, "m1", AT)])[0]
+    assert [c.attribute.split(":")[0] for c in rules] == ["pain_point"]
+    model = scripted(_sorted((1, "pain_point"), (2, "pain_point")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert len(model.seen) == 1
+    assert [c.content for c in res.candidates] == [c.content for c in rules]
+    assert any("rules read this sentence's pain_point" in r for r in res.reasons)
+
+
+async def test_a_long_note_is_sorted_in_chunks_and_a_failed_chunk_loses_only_its_lines() -> None:
+    text = ("Acme dispatch is done by phone. Routes are planned by hand. Drivers carry paper "
+            "logs. The depot opens at six. Vans are leased. Returns pile up at the depot.")  # fmt: skip
+    model = scripted(_sorted((1, "pain_point"), (2, "pain_point")), "not json", "still not")
+    extractor = LLMExtractor(model, lines_per_call=4)
+    res = await extractor([Turn("user", text, "m1", AT)])
+    assert len(model.seen) == 3  # chunk 1 once; chunk 2 once and its one retry
+    assert (
+        _lines(model, 1) == "1. Vans are leased\n2. Returns pile up at the depot"
+    )  # chunk 2 holds lines 5-6
+    assert [c.content for c in res.candidates] == [
+        "Acme dispatch is done by phone", "Routes are planned by hand"]  # fmt: skip
+    assert any("malformed" in r and "2 line(s) left to the rules" in r for r in res.reasons)
+
+
+async def test_the_prompt_is_a_stable_prefix_and_the_lines() -> None:
+    model = scripted(_sorted((1, "requirement")))
+    await llm_extractor(model)([Turn("user", "Drivers carry paper logs.", "m1", AT)])
+    prompt = str(model.seen[0][0].content)
+    assert '"items"' in prompt and "none:" in prompt  # the stable, cached prefix
+    assert _lines(model) == "1. Drivers carry paper logs"
+
+
+def test_dedupe_keeps_one_per_key_and_value_and_per_text() -> None:
+    rule = Candidate(content="Budget: 400k", attribute="budget", value="400000")
+    twin = Candidate(content="Budget: 400k", attribute="budget", value="400000")
+    same_key = Candidate(content="They can spend 400k", attribute="budget", value="400000")
+    new = Candidate(content="Vans are leased", attribute="other")
+    restated = Candidate(content="Acme: vans are leased.", attribute="requirement")
+    kept, dropped = dedupe([rule, twin], [same_key, new, restated])
+    assert [c.content for c in kept] == ["Budget: 400k", "Vans are leased"] and dropped == 3
+
+
+async def test_full_mode_still_sends_the_whole_note() -> None:
+    model = scripted(json.dumps({"memories": []}))
+    await llm_extractor(model, hybrid=False)([Turn("user", "Our budget is 3 million.", "m1", AT)])
+    assert len(model.seen) == 1 and "Our budget is 3 million." in str(model.seen[0][-1].content)
