@@ -96,6 +96,7 @@ def invalid_values(tmp: Path) -> dict[str, str]:
         "recall_feedback_weight": "2",
         "recall_entity_focus": "-1",
         "extractor": "bogus",
+        "llm_extraction": "partial",
         "summarizer": "bogus",
         "worker": "bogus",
         "extract_debounce_s": "-1",

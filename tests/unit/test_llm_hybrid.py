@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from graph_fakes import scripted
 
 from memagent.core.types import Turn
+from memagent.llm.model import LLMUnavailableError
 from memagent.memory.extract_rules import extract_rules
 from memagent.memory.extractors import LLMExtractor, llm_extractor
 from memagent.memory.llm_hybrid import dedupe
@@ -112,3 +114,49 @@ async def test_full_mode_still_sends_the_whole_note() -> None:
     model = scripted(json.dumps({"memories": []}))
     await llm_extractor(model, hybrid=False)([Turn("user", "Our budget is 3 million.", "m1", AT)])
     assert len(model.seen) == 1 and "Our budget is 3 million." in str(model.seen[0][-1].content)
+
+
+class _DownAfterFirst:
+    """A scripted model whose endpoint goes away after its first answer."""
+
+    def __init__(self, first: str) -> None:
+        self.inner = scripted(first)
+        self.calls = 0
+
+    async def ainvoke(self, messages: object, **kwargs: object) -> object:
+        self.calls += 1
+        if self.calls > 1:
+            raise LLMUnavailableError("LLM endpoint http://127.0.0.1:1 timed out: read timeout")
+        return await self.inner.ainvoke(messages, **kwargs)  # type: ignore[arg-type]
+
+
+async def test_a_timeout_after_the_first_chunk_keeps_what_was_sorted() -> None:
+    text = ("Acme dispatch is done by phone. Routes are planned by hand. Drivers carry paper "
+            "logs. The depot opens at six. Vans are leased. Returns pile up at the depot.")  # fmt: skip
+    model = _DownAfterFirst(_sorted((1, "pain_point")))
+    res = await LLMExtractor(model, lines_per_call=4)([Turn("user", text, "m1", AT)])  # type: ignore[arg-type]
+    assert model.calls == 2
+    assert [c.content for c in res.candidates] == ["Acme dispatch is done by phone"]
+    assert any("timed out" in r and "2 line(s) left to the rules" in r for r in res.reasons)
+
+
+async def test_a_timeout_on_the_first_call_is_raised_to_the_worker() -> None:
+    model = _DownAfterFirst("")
+    model.calls = 1  # down from the start
+    with pytest.raises(LLMUnavailableError):
+        await llm_extractor(model)([Turn("user", "Drivers carry paper logs.", "m1", AT)])  # type: ignore[arg-type]
+
+
+def test_a_clause_only_the_model_reads_is_stored_by_the_worker() -> None:
+    """End to end through the outbox, the worker and the write path."""
+    from memagent.evals.eval_dataset import Dialog
+    from memagent.evals.eval_replay import Replayer
+
+    model = scripted(_sorted((1, "stakeholder")))
+    turns = ({"role": "user", "content": "Victor Ramos is the CFO. He's lukewarm on us.",
+              "at": AT},)  # fmt: skip
+    with Replayer(llm_extractor(model)) as replayer:
+        out = replayer.replay(Dialog(id="hy", turns=turns, gold=(), customer="orchard"))
+    assert len(model.seen) == 1 and not out.errors
+    assert sorted(m["content"] for m in out.confirmed) == [
+        "Victor Ramos: CFO.", "Victor Ramos: He's lukewarm on us"]  # fmt: skip
