@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from memagent.core.types import Turn
 from memagent.memory.extract_clauses import split_clauses
-from memagent.memory.extract_dates import find_dates, reference_time
+from memagent.memory.extract_dates import DateHit, find_dates, reference_time
 from memagent.memory.extract_entities import find_people, last_person
 from memagent.memory.extract_rules import parse_amount, user_sentences
 from memagent.memory.extract_sales import self_note, with_dates
@@ -141,26 +141,51 @@ _EMPTY = re.compile(r"^(?:that'?s|this is|it'?s|这是|那是|这个是)", re.I)
 
 def uncovered_lines(turns: Sequence[Turn], rules: Sequence[Candidate]) -> list[Line]:
     """The user's statement clauses no rule fact covers, with small talk, "nothing
-    known" and visit headers left out: what the model is asked to sort."""
+    known" and visit headers left out: what the model is asked to sort. A short sentence
+    none of whose clauses the rules read, and none left out, goes whole, so its clauses
+    keep each other's context ("Decision moved too - now mid-January")."""
     out: list[Line] = []
     seen: set[str] = set()
     for turn in turns:
         if turn.role != "user" or self_note(turn.content):
             continue
         before = ""
+        ref = reference_time(turn.at)
         for sentence, label, _ in user_sentences([turn]):
             clauses = split_clauses(sentence) if label == "statement" else []
-            taken = frozenset(family(r.attribute) for c in clauses for r in covering(c.text, rules))
-            for clause in clauses:
-                text = f"{clause.label}: {clause.text}" if clause.label else clause.text
-                person = last_person(before + " " + sentence.split(clause.text)[0])
-                if _skip(clause.text) or covered(clause.text, rules) or text in seen:
-                    continue
-                seen.add(text)
-                dated = with_dates(text, find_dates(text, reference_time(turn.at)))
-                out.append(Line(text, person, dated, taken))
+            readers = [r for c in clauses for r in covering(c.text, rules)]
+            open_ = [c for c in clauses if not _skip(c.text) and not covered(c.text, rules)]
+            if len(clauses) > 1 and len(open_) == len(clauses) and len(sentence) <= _WHOLE:
+                text = re.sub(r"^\s*(?:[-*•]|\d+[.)、])\s*", "", sentence).strip(" .。;；")
+                parts = [(text, last_person(before))]
+            else:
+                parts = [
+                    (f"{c.label}: {c.text}" if c.label else c.text,
+                     last_person(before + " " + sentence.split(c.text)[0]))
+                    for c in open_
+                ]  # fmt: skip
+            for text, person in parts:
+                if text not in seen:
+                    seen.add(text)
+                    dates = find_dates(text, ref)
+                    out.append(Line(text, person, with_dates(text, dates), _taken(readers, dates)))
             before += " " + sentence
     return out
+
+
+def _taken(readers: Sequence[Candidate], dates: Sequence[DateHit]) -> frozenset[str]:
+    """The kinds of fact the rules read in a sentence; a dated kind only when they read
+    the clause's own date (a sentence holds several dates: a reference by the 13th, a
+    deep dive on December 2)."""
+    kinds = {family(r.attribute) for r in readers}
+    said = " ".join(f"{r.content} {r.value or ''}" for r in readers)
+    if "timeline" in kinds and dates and any(d.iso not in said for d in dates):
+        kinds.discard("timeline")
+    return frozenset(kinds)
+
+
+_WHOLE = 160
+"""Longest sentence sent whole (characters); a longer one goes clause by clause."""
 
 
 def _skip(clause: str) -> bool:

@@ -13,7 +13,7 @@ from memagent.core.types import Turn
 from memagent.llm.model import LLMUnavailableError
 from memagent.memory.extract_rules import extract_rules
 from memagent.memory.extractors import LLMExtractor, llm_extractor
-from memagent.memory.llm_hybrid import dedupe
+from memagent.memory.llm_hybrid import dedupe, uncovered_lines
 from memagent.memory.write_path import Candidate
 
 AT = "2026-11-12T10:00:00+08:00"
@@ -160,3 +160,21 @@ def test_a_clause_only_the_model_reads_is_stored_by_the_worker() -> None:
     assert len(model.seen) == 1 and not out.errors
     assert sorted(m["content"] for m in out.confirmed) == [
         "Victor Ramos: CFO.", "Victor Ramos: He's lukewarm on us"]  # fmt: skip
+
+
+def test_a_short_sentence_the_rules_did_not_read_goes_whole() -> None:
+    turn = Turn("user", "Decision moved too - now mid-January.", "m1", AT)
+    lines = uncovered_lines([turn], extract_rules([turn])[0])
+    # one line, so "decision" and its new date stay in one fact (two clauses would be
+    # "Decision moved too" and "now mid-January", neither a fact on its own)
+    assert [line.text for line in lines] == ["Decision moved too - now mid-January"]
+    assert "2027-01-15" in lines[0].dated
+
+
+async def test_a_second_date_of_a_sentence_is_not_taken_by_the_rules_first() -> None:
+    text = ("I owe Elena a reference customer by the 13th, and she'll get Mark into the deep "
+            "dive scheduled for December 2.")  # fmt: skip
+    model = scripted(_sorted((1, "timeline")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert _lines(model) == "1. she'll get Mark into the deep dive scheduled for December 2"
+    assert any("deep dive" in c.content and "2026-12-02" in c.content for c in res.candidates)
