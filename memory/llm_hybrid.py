@@ -188,9 +188,23 @@ _WHOLE = 160
 """Longest sentence sent whole (characters); a longer one goes clause by clause."""
 
 
+_GREETING = re.compile(
+    r"^(?:hi|hello|hey|dear|thanks|thank you|best|regards|cheers|morning|perfect|great|exactly|"
+    r"yes|no|nah|sure|ok|okay|sounds good)\b|^(?:谢谢|感谢|你好|您好|好的|收到|辛苦|不用了)",
+    re.I,
+)
+"""A letter's or a chat's courtesy ("Thanks for the session last week", "感谢上周的演示")."""
+
+
 def _skip(clause: str) -> bool:
     short = len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)
-    return short or chatter(clause) or bool(_NOTHING.search(clause) or _HEADER.search(clause))
+    courtesy = bool(_GREETING.search(clause)) and len(clause.split()) <= 6 and len(clause) <= 40
+    return (
+        short
+        or courtesy
+        or chatter(clause)
+        or bool(_NOTHING.search(clause) or _HEADER.search(clause))
+    )
 
 
 def chunks(lines: Sequence[Line], size: int = LINES_PER_CALL) -> list[list[Line]]:
@@ -212,6 +226,11 @@ _CHANNEL = re.compile(
 )
 _VENDOR = re.compile(
     r"[A-Z][A-Za-z0-9]+|[A-Za-z]{2,}|对手|竞品|竞争|报价|投标|在跟|\b(?:quot|bid|pitch|compet|rival)",
+)
+_NEED = re.compile(
+    r"\b(?:needs?|must|requires?|required|requirement|wants?|has to|have to|should|looking for|"
+    r"insists?|mandatory|only if|can'?t|cannot|without)\b|要|需|必须|希望|想|得|不能|只能|一定",
+    re.I,
 )
 _NUMBER = re.compile(r"\d|[三四五六七八九十百千万亿]+(?:个|家|人|辆|台|头|名|所|座|条|年|万|亿)")
 _TIMEWORD = re.compile(
@@ -237,6 +256,7 @@ def _fits(category: str, line: Line) -> bool:
             _VENDOR.search(text) or re.search(r"系统|自研|excel", text, re.I)
         ),
         "budget": lambda: parse_amount(text) is not None,
+        "requirement": lambda: bool(_NEED.search(text)),
         "other": lambda: bool(_NUMBER.search(text)),
         "timeline": lambda: bool(_TIMEWORD.search(text)),
         "commitment": lambda: bool(
