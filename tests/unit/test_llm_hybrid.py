@@ -178,3 +178,14 @@ async def test_a_second_date_of_a_sentence_is_not_taken_by_the_rules_first() -> 
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
     assert _lines(model) == "1. she'll get Mark into the deep dive scheduled for December 2"
     assert any("deep dive" in c.content and "2026-12-02" in c.content for c in res.candidates)
+
+
+async def test_a_chinese_note_typed_without_punctuation_is_read_sentence_by_sentence() -> None:
+    text = "云杉物流 做冷链的 有800辆车 运营总监是周敏 老周开玩笑说预算十个亿哈哈 他只看微信"
+    assert extract_rules([Turn("user", text, "m1", AT)])[0] == []  # one "joke" sentence
+    model = scripted(_sorted((1, "none"), (2, "none"), (3, "other")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert _lines(model) == "1. 云杉物流\n2. 做冷链的\n3. 有800辆车"
+    contents = " | ".join(c.content for c in res.candidates)
+    assert "800辆车" in contents and "周敏" in contents and "微信" in contents, contents
+    assert "十个亿" not in contents  # the joke is still no fact
