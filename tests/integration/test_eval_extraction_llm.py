@@ -9,15 +9,20 @@ the model extracts is only required to be something confirmed, not a given figur
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from langchain_core.callbacks import BaseCallbackHandler
 
 from memagent.core.settings import Settings
-from memagent.evals.eval_dataset import load_dataset
+from memagent.evals.eval_dataset import Dialog, load_dataset
 from memagent.evals.eval_extraction import _llm, run_extraction_eval
+from memagent.llm.adapter import chat_model
+from memagent.memory.extractors import llm_extractor
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
 
+AT = "2026-11-12T10:00:00+08:00"
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sales_extraction_v2_sample.json"
 
 
@@ -30,3 +35,34 @@ def test_llm_extractor_reaches_the_model_for_every_job(llm_settings: Settings) -
     assert res["extractor_errors"] < 3  # the sample's dev dialogs are three jobs
     assert res["active_memories"] >= 1 and res["gold_memories"] == 5
     assert set(res["by_lang"]) == {"en", "zh"}
+
+
+class _Calls(BaseCallbackHandler):
+    """Counts the chat model calls and keeps the lines each was asked to sort."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def on_chat_model_start(self, serialized: Any, messages: Any, **kwargs: Any) -> None:
+        self.lines.append(str(messages[0][-1].content).split("Lines:\n")[-1])
+
+
+def test_the_hybrid_extractor_sends_the_real_model_only_what_the_rules_did_not_read(
+    llm_settings: Settings,
+) -> None:
+    calls = _Calls()
+    model = chat_model(llm_settings, small=True, temperature=0.0, callbacks=[calls])
+    turns_en = ({"role": "user", "content": "Budget is 400k. Acme dispatch is done by phone "
+                 "and routes are planned by hand. Vans are leased.", "at": AT},)  # fmt: skip
+    turns_zh = ({"role": "user", "content": "云杉物流 做冷链的 有800辆车 运营总监是周敏 "
+                 "他只看微信", "at": AT},)  # fmt: skip
+    dialogs = [Dialog(id="hy-en", turns=turns_en, gold=(), customer="acme"),
+               Dialog(id="hy-zh", turns=turns_zh, gold=(), customer="yunshan")]  # fmt: skip
+    res = run_extraction_eval(llm_extractor(model), dialogs, version=2)
+    assert all(e.startswith("MalformedExtractionError") for e in res["error_samples"]), res
+    assert len(calls.lines) >= 2  # one note, one call each (a retry adds one)
+    sent = "\n".join(calls.lines)
+    assert "Vans are leased" in sent and "800辆车" in sent
+    assert "400k" not in sent and "周敏" not in sent  # the rules read those clauses
+    # the rules' facts stay whatever the model answers
+    assert res["active_memories"] >= 3, res
