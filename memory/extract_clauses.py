@@ -12,7 +12,15 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memagent.memory.extract_amounts import parse_amounts
-from memagent.memory.extract_cues import BUDGET_WORDS, COUNT, COUNT_AFTER, CUES, EVENT_RES, LEADS
+from memagent.memory.extract_cues import (
+    BUDGET_WORDS,
+    COUNT,
+    COUNT_AFTER,
+    COUNT_ANY,
+    CUES,
+    EVENT_RES,
+    LEADS,
+)
 from memagent.memory.extract_dates import find_dates
 from memagent.memory.extract_entities import competitor_name
 
@@ -20,9 +28,13 @@ _CLAUSE_SPLIT = re.compile(
     r"\s*;\s*|；|\s+[-–—]\s+(?![$€£¥\d])|,\s+(?=(?:maybe|perhaps|possibly|probably|nothing confirmed|"
     r"not confirmed|tbd)\b)|,?\s+but\s+|，(?:但是?|不过|而且|另外|同时)?|,\s+(?:and\s+)?(?=(?:they|we|he|she|"
     r"i|it)\b)|\s+and\s+(?=(?:they|we|he|she|i|our|their|were|was|are|is|has|have|"
-    r"had|will|needs?|wants?|prefers?)\b)|(?<=\))\s*,\s*|\n",
+    r"had|will|needs?|wants?|prefers?)\b)|(?<=\))\s*,\s*|\n|"
+    r"(?<=[\u4e00-\u9fff）])(?<![部处科室局组心监理任长总师])\s+(?=[\u4e00-\u9fff])",
     re.I,
 )
+# A space between two Chinese words ends a clause in a dictated, unpunctuated note
+# ("绿源农牧 养猪的 存栏大概30万头 见了技术总监老杨"), but not after a department or title
+# ("科技部 胡晓东", "IT总经理 郑宇": a person and their role).
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、]|[一二三四五六七八九十]+[、.])\s*")
 _LABEL = re.compile(r"^(?P<label>[^:：\n]{2,30})[:：]\s*(?=\S)")
 _HEADING = re.compile(r"[:：]\s*$")
@@ -133,6 +145,19 @@ def categorise(clause: str) -> str | None:
         return "timeline"
     if amounts:
         return "amount"
-    if COUNT.search(clause) or COUNT_AFTER.search(clause):
+    if counted(clause):
         return "count"
     return None
+
+
+def counted(clause: str) -> tuple[str, str] | None:
+    """(figure, thing counted) of a clause that counts something ("400 trucks",
+    "坐席规模约300个", "12个风电场", "340 member farms"), else None."""
+    m = COUNT.search(clause) or COUNT_AFTER.search(clause)
+    if m:
+        return m.group("n").replace(",", ""), m.group("noun")
+    m = COUNT_ANY.search(clause)
+    if m is None or parse_amounts(clause[m.start() : m.end()]):
+        return None
+    noun = m.group("noun") or m.group("znoun") or m.group("zunit")
+    return m.group("n").replace(",", "").strip(), noun

@@ -243,3 +243,19 @@ LEFT = re.compile(
     r"|离职|离开了|调走|退休|辞职",
     re.I,
 )
+
+
+_NOT_COUNTED = (
+    r"(?:years?|months?|weeks?|days?|hours?|hrs|minutes?|mins|seconds?|secs|times|percent|points|pts|"
+    r"dollars|bucks|euros|pounds|yuan|calls|emails|meetings|slides|pages|steps|rounds|options|ideas|"
+    r"questions|things|reasons|ways|kids|children|cats|dogs|books|movies|games|miles|km|kids)"
+)
+COUNT_ANY = re.compile(
+    r"(?<![\d.,/:-])(?P<n>\d[\d,]*(?:\.\d+)?\s*(?:[kK]|万|千)?)\+?\s*(?:多|余|来)?"
+    r"(?:(?:个|家|座|台|辆|头|艘|所|位|名|张|套|栋|间|条|只|户|床)(?P<znoun>(?!(?:月|星期|小时|礼拜|季度|工作日|阶段|版本|"
+    r"问题|点|人(?![员工])|亿|万))[\u4e00-\u9fff]{1,4})|(?P<zunit>头|台|辆|艘|床|户)(?![\u4e00-\u9fff])"
+    r"|\s(?:[a-z][a-z-]+\s+){0,2}(?P<noun>(?!" + _NOT_COUNTED + r"\b)[a-z]{3,}s)\b)",
+    re.I,
+)
+"""Any count of things a note gives ("12个风电场", "300多家企业", "28 vessels", "340 member
+farms"): a figure and what it counts, not a time span, a share or a sum of money."""

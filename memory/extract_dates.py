@@ -32,6 +32,10 @@ _CN = r"\d{1,2}|[一二三四五六七八九十两]{1,3}"
 _NUMWORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a": 1, "an": 1}
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("nth_wd", re.compile(r"\b(?:the\s+)?(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+" + _WD + r"\s+(?:of|in)\s+" + _MON + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
+    ("holiday", re.compile(r"\b(?P<h>christmas|xmas|thanksgiving|new year'?s(?: day| eve)?|halloween)\b(?:\s+(?P<y>20\d\d))?|(?P<zh>圣诞节?|元旦|国庆节?|感恩节)", re.I)),
+    ("eo_en", re.compile(r"\b(?P<eo>eo[mqyw])\b", re.I)),
+    ("zh_midyear", re.compile(r"(?P<yr>明年|今年)?年中")),
     ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
     ("md_en", re.compile(r"\b" + _MON + r"\s+(?P<d>\d{1,2})" + _ORD + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
     ("dm_en", re.compile(r"\b(?P<d>\d{1,2})" + _ORD + r"\s+(?:of\s+)?" + _MON + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
@@ -47,7 +51,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("year_en", re.compile(r"\b(?:(?P<edge>early|late|mid|end of|beginning of|start of)[- ]\s*)?(?:the\s+)?(?P<rel>next|this)\s+year\b", re.I)),
     ("quarter_rel", re.compile(r"\b(?:(?P<edge>end|start|beginning) of\s+)?(?:the\s+)?(?P<rel>next|this)\s+quarter\b", re.I)),
     ("end_week_en", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this|next)\s+week\b", re.I)),
-    ("rel_en", re.compile(r"\b(?P<t>today|tomorrow|tonight|yesterday)\b|\bin\s+(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b|\b(?P<nx>next)\s+(?P<u2>week|month)\b", re.I)),
+    ("rel_en", re.compile(r"\b(?P<t>today|tomorrow|tonight|yesterday|tmrw|tmr|tmw|2moro)\b|\bin\s+(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b|\b(?P<nx>next)\s+(?P<u2>week|month)\b", re.I)),
     ("within_en", re.compile(r"\bwithin\s+(?:the\s+next\s+)?(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b", re.I)),
     ("md_num", re.compile(r"\b(?:by|on|before|until|till|due|from)\s+(?P<m>\d{1,2})/(?P<d>\d{1,2})\b(?![/\d])", re.I)),
     ("dom_en", re.compile(r"\b(?:on|by|before|until|till|from|due)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b|\bthe\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\b)", re.I)),
@@ -151,6 +155,8 @@ def _weekday(ref: date, wd: int, rel: str) -> date:
 
 def _resolve(kind: str, m: re.Match[str], ref: date) -> tuple[str, date | None] | None:
     g = m.groupdict()
+    if kind in _SPECIAL:
+        return _resolve_special(kind, g, ref)
     if kind == "iso":
         d = date(int(g["y"]), int(g["m"]), int(g["d"]))
         return d.isoformat(), d
@@ -207,7 +213,10 @@ def _resolve_en_relative(kind: str, g: dict[str, Any], ref: date) -> tuple[str, 
     """English dates relative to ``ref``: "in 3 weeks", "next year", "H2", "end of next week"."""
     if kind == "rel_en":
         if g.get("t"):
-            d = ref + timedelta(days={"tomorrow": 1, "yesterday": -1}.get(g["t"].lower(), 0))
+            t = g["t"].lower()
+            d = ref + timedelta(
+                days=-1 if t == "yesterday" else 1 if t.startswith(("tom", "tm", "2m")) else 0
+            )
             return d.isoformat(), d
         if g.get("nx"):
             if g["u2"].lower() == "week":
@@ -422,6 +431,55 @@ def _resolve_zh_relative(
     return None
 
 
+_SPECIAL = ("nth_wd", "holiday", "eo_en", "zh_midyear")
+_HOLIDAYS = {"christmas": (12, 25), "xmas": (12, 25), "圣诞": (12, 25), "元旦": (1, 1), "new year": (1, 1),
+             "国庆": (10, 1), "halloween": (10, 31)}  # fmt: skip
+
+
+def _nth_weekday(y: int, mon: int, wd: int, nth: int) -> date:
+    """The ``nth`` (1-4, or -1 for the last) weekday ``wd`` of a month."""
+    if nth < 0:
+        d = _last_day(y, mon)
+        return d - timedelta(days=(d.weekday() - wd) % 7)
+    first = date(y, mon, 1)
+    return first + timedelta(days=(wd - first.weekday()) % 7 + 7 * (nth - 1))
+
+
+def _resolve_special(kind: str, g: dict[str, Any], ref: date) -> tuple[str, date | None] | None:
+    """ "the second Tuesday of January", "before Christmas", "EOQ", "明年年中"."""
+    if kind == "nth_wd":
+        mon, wd = _MONTHS[g["mon"].lower()], _DAYS[g["wd"].lower()]
+        nth = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+               "last": -1}[g["nth"].lower()]  # fmt: skip
+        y = int(g["y"]) if g.get("y") else _month_year(ref, mon)
+        d = _nth_weekday(y, mon, wd, nth)
+        return d.isoformat(), d
+    if kind == "holiday":
+        name = (g.get("h") or g.get("zh") or "").lower().rstrip("节")
+        if name.startswith(("thanksgiving", "感恩")):
+            y = int(g["y"]) if g.get("y") else ref.year
+            d = _nth_weekday(y, 11, 3, 4)
+            if d < ref - timedelta(days=7) and not g.get("y"):
+                d = _nth_weekday(y + 1, 11, 3, 4)
+            return d.isoformat(), d
+        key = next((k for k in _HOLIDAYS if name.startswith(k)), None)
+        if key is None:
+            return None
+        mon, day = _HOLIDAYS[key]
+        d2 = date(int(g["y"]), mon, day) if g.get("y") else _next_on_or_after(ref, mon, day)
+        return (d2.isoformat(), d2) if d2 else None
+    if kind == "eo_en":
+        unit = {"m": "month", "q": "quarter", "y": "year", "w": "week"}[g["eo"][-1].lower()]
+        if unit == "week":
+            d = ref - timedelta(days=ref.weekday()) + timedelta(days=4)
+            return d.isoformat(), d
+        return _resolve("end_period", re.match(r"(?P<unit>.*)(?P<rel>)(?P<ye>)", unit), ref)  # type: ignore[arg-type]
+    y = ref.year + (1 if g.get("yr") == "明年" else 0)
+    if not g.get("yr") and ref.month > 6:
+        y += 1
+    return f"{y}年年中 ({y}-06-30)", date(y, 6, 30)
+
+
 def find_dates(text: str, ref: datetime | date) -> list[DateHit]:
     """Every date of ``text`` resolved against ``ref``, in text order, not overlapping."""
     day = ref.date() if isinstance(ref, datetime) else ref
@@ -432,6 +490,13 @@ def find_dates(text: str, ref: datetime | date) -> list[DateHit]:
             s, e = m.start(), m.end()
             if not m.group(0).strip() or any(s < te and e > ts for ts, te in taken):
                 continue
+            if (
+                kind in ("zh_wd", "wd")
+                and text[max(0, s - 1) : s] in "（("
+                and s > 0
+                and any(te in (s - 1, s - 2) for ts, te in taken)
+            ):
+                continue  # "2026年11月26日（周四）": the weekday names the date before it
             try:
                 res = _resolve(kind, m, day)
             except (ValueError, KeyError):

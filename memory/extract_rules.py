@@ -45,6 +45,7 @@ from memagent.memory.extract_sales import (
     sales_facts,
     self_note,
 )
+from memagent.memory.extract_shorthand import expand_shorthand, without_jokes
 from memagent.memory.write_path import Candidate
 
 __all__ = ["cn_to_int", "parse_amount", "extract_rules", "user_sentences", "clean_statement"]
@@ -246,11 +247,15 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         names = known_names(" ".join(t.content for t in turns[: i + 1] if t.role == "user"))
         prior_turn_person = last_person(" ".join(t.content for t in turns[:i] if t.role == "user"))
         # "X isn't A anymore; it's B" -> "X is B": the old value is left out of every memory
-        text = replaced_by_new(turn.content)
-        replaced = text != turn.content or bool(REPLACED.search(turn.content))
+        text = expand_shorthand(replaced_by_new(turn.content))
+        replaced = text != expand_shorthand(turn.content) or bool(REPLACED.search(turn.content))
         sentences = [s.strip() for s in _SPLIT.split(text) if s.strip()]
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
+            if label == "joke" and (serious := without_jokes(s)) and serious != s:
+                # "budget TBD - he joked 'a billion dollars' lol": the rest still counts
+                s = serious
+                label = sentence_label([s], 0)
             if label != "statement":
                 skipped.append(label)
                 if label in ("joke", "question") and _BUDGET.keyword.search(s):

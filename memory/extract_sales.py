@@ -26,13 +26,11 @@ from datetime import datetime
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import Clause as Clause  # re-exported
-from memagent.memory.extract_clauses import categorise, split_clauses
+from memagent.memory.extract_clauses import categorise, counted, split_clauses
 from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
 from memagent.memory.extract_corrections import current_amount, drop_old_values, target_date
 from memagent.memory.extract_cues import (
     BUDGET_WORDS,
-    COUNT,
-    COUNT_AFTER,
     DECIDES,
     EVENT_RES,
     LEFT,
@@ -132,9 +130,9 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
             # a rival's newer quote replaces its older one
             return f"competitor:{_slug(who)}:quote", current_amount(clause, quoted).normalised
         return f"competitor:{_slug(who or _h(clause))}:{_h(clause)}", None
-    if category == "count" and (m := COUNT.search(clause) or COUNT_AFTER.search(clause)):
+    if category == "count" and (c := counted(clause)):
         # one figure per thing counted: "250 stores" versions "200 stores"
-        return f"count:{_slug(m.group('noun').rstrip('s'))}", m.group("n").replace(",", "")
+        return f"count:{_slug(c[1].rstrip('s'))}", c[0]
     if category == "contact_preference":
         who = _slug(person or "customer")
         if (channel := preferred_channel(clause)) is not None:
@@ -296,6 +294,10 @@ class _Reader:
             last is not None
             and not find_people(body)
             and (len(body) <= 5 or (last.category == "requirement" and NOT_ALLOWED.match(body)))
+            and not (
+                category in ("budget", "count", "stakeholder")
+                or (category is not None and _PRONOUN_START.match(body))
+            )
         )
         if (
             prev
@@ -321,7 +323,7 @@ class _Reader:
         if people and _substance(_ONLY_NAMES.sub("", rest)) < (2 if STANCE.search(rest) else 3):
             return False  # the clause only names a person and role: already kept
         # "on the pain", "'non-negotiable'": too little to stand alone
-        return _substance(body) >= 2 or bool(dates or parse_amounts(body) or COUNT.search(body))
+        return _substance(body) >= 2 or bool(dates or parse_amounts(body) or counted(body))
 
     def _add(self, body: str, category: str, dates: list[DateHit], label: str) -> None:
         shown = [target_date(body, dates)] if len(dates) > 1 and _RESCHEDULE.search(body) else dates
@@ -380,6 +382,8 @@ def dated_event(turns: Sequence[Turn]) -> str | None:
 
 
 _ZH = re.compile(r"[\u4e00-\u9fff]")
+_PRONOUN_START = re.compile(r"^(?:他|她)(?!们)")
+"""A clause that starts with "他/她" is about a person, not a fragment of the clause before."""
 
 
 def known_names(text: str) -> list[str]:

@@ -1,0 +1,73 @@
+"""Note-taking shorthand written out before the sales rules read a note.
+
+Salespeople type fast: "mtg w/ capt. lee, fleet ops dir. i send case study tmrw",
+"Must integrate w/ Epic", "prob decide Q1", "VP Eng", "cc his asst". The rules read
+words, so each abbreviation is written out once ("meeting with", "director",
+"tomorrow", "probably", "assistant") and a title's dot no longer ends a sentence.
+Also: the part of a run-on sentence that is a joke ("budget TBD - he joked 'a billion
+dollars' lol", "杨总开玩笑说预算一个亿哈哈") is cut out, so the rest of the sentence is
+still read. Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SHORT: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p, re.I), r)
+    for p, r in [
+        (r"\bw/o\b", "without"),
+        (r"(?<![\w/])w/\s*(?=[A-Za-z])", "with "),
+        (r"\bb/c\b", "because"),
+        (r"\bmtgs?\b", "meeting"),
+        (r"\b(?:tmrw|tmr|tmw|2moro)\b", "tomorrow"),
+        (r"\basst(?:\.(?=\s+[a-z]))?(?=[\s.,;)]|$)", "assistant"),
+        (r"\bmgr(?:\.(?=\s+[a-z]))?(?=[\s.,;)]|$)", "manager"),
+        (r"\bmgmt\b", "management"),
+        (r"\bdir(?:\.(?=\s+[a-z]))?(?=[\s.,;)]|$)", "director"),
+        (r"\bdept(?:\.(?=\s+[a-z]))?(?=[\s.,;)]|$)", "department"),
+        (r"\bmaint(?:\.(?=\s+[a-z]))?(?=[\s.,;)]|$)", "maintenance"),
+        (
+            r"(?<!the )(?<!a )(?<!big )(?<!main )\bprob\b\.?(?=\s)(?!\s*(?:is|was|with|for)\b)",
+            "probably",
+        ),
+        (r"\breqs?\b\.?(?=\s|:)", "requirement"),
+        (r"\bcust\b\.?(?=\s)", "customer"),
+        (r"\bcapt\.\s", "Capt "),
+        (r"\bpls\b|\bplz\b", "please"),
+        (r"\bthx\b", "thanks"),
+        (r"\basap\b", "as soon as possible"),
+    ]
+]
+
+
+def expand_shorthand(text: str) -> str:
+    """``text`` with note-taking abbreviations written out."""
+    for pattern, repl in _SHORT:
+        text = pattern.sub(
+            lambda m, r=repl: r[0].upper() + r[1:] if m.group(0)[0].isupper() else r, text
+        )
+    return text
+
+
+JOKE = re.compile(
+    r"\b(?:just kidding|kidding|joked?|joking|lol|lmao|haha+|jk)\b|开玩笑|哈哈|逗你|说笑", re.I
+)
+_PIECES = re.compile(r"(\s+[-–—]\s+|[;；，,]\s*|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|\.\s+)")
+
+
+def without_jokes(sentence: str) -> str:
+    """``sentence`` without the pieces that joke ("he joked 'a billion dollars' lol"); a
+    piece that is only a joke marker ("lol", "哈哈") voids the piece before it too.
+    Empty when nothing serious is left."""
+    parts = _PIECES.split(sentence)
+    pieces, seps = parts[0::2], parts[1::2] + [""]
+    keep = [True] * len(pieces)
+    for i, piece in enumerate(pieces):
+        if JOKE.search(piece):
+            keep[i] = False
+            bare = JOKE.sub("", piece).strip(" !.,。！，'\"")
+            if not bare and i > 0:
+                keep[i - 1] = False
+    out = "".join(p + s for p, s, k in zip(pieces, seps, keep, strict=True) if k)
+    return out.strip(" ,;，；-–—")
