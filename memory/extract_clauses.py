@@ -19,6 +19,7 @@ from memagent.memory.extract_cues import (
     COUNT_ANY,
     CUES,
     EVENT_RES,
+    LABEL_CATEGORY,
     LEADS,
 )
 from memagent.memory.extract_dates import find_dates
@@ -59,7 +60,7 @@ def split_clauses(sentence: str) -> list[Clause]:
     out: list[Clause] = []
     for part in _CLAUSE_SPLIT.split(line):
         part = (part or "").strip(" ,.，。;；")
-        if len(part) >= 3:
+        if len(part) >= 3 or (label and len(part) >= 2):  # "竞品：易保"
             out.extend(Clause(p, label) for p in _comma_parts(part))
     return out
 
@@ -104,6 +105,13 @@ def _rival_named(clause: str, has_amount: bool) -> bool:
     if has_amount or _RIVAL_WORDS.search(clause):
         return True
     return bool(_BID_WORDS.search(clause)) and competitor_name(clause) is not None
+
+
+def label_category(label: str) -> str | None:
+    """The category a note's heading gives its items ("Current" -> incumbent, "竞品" ->
+    competitor), or None for any other label."""
+    bare = label.strip(" 【】[]*#").strip()
+    return next((name for name, p in LABEL_CATEGORY if p.match(bare)), None)
 
 
 def categorise(clause: str) -> str | None:

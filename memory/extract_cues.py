@@ -259,3 +259,30 @@ COUNT_ANY = re.compile(
 )
 """Any count of things a note gives ("12个风电场", "300多家企业", "28 vessels", "340 member
 farms"): a figure and what it counts, not a time span, a share or a sum of money."""
+
+
+LABEL_CATEGORY: list[tuple[str, re.Pattern[str]]] = [
+    (name, re.compile(r"^(?:" + p + r")$", re.I))
+    for name, p in [
+        ("incumbent", r"current(?: (?:system|systems|state|setup|stack|tools?|vendor|platform|solution))?|"
+                      r"today|as[- ]is|existing(?: systems?)?|incumbents?|tech stack|stack|systems?|"
+                      r"现状|现有系统|现用系统|现用|目前系统|当前系统|现有|在用系统"),
+        ("pain_point", r"(?:key |main |biggest )?(?:pains?|pain points?|problems?|issues|challenges|"
+                       r"concerns?|complaints?)|痛点|问题|困难|难点|顾虑|抱怨"),
+        ("competitor", r"competitors?|competition|rivals?|other vendors|竞品|竞争对手|对手|竞争|竞争情况|友商"),
+        ("requirement", r"must(?:[- ]haves?)?|requirements?|needs|non[- ]negotiables?|asks?|wants|"
+                        r"scope|goals?|objectives?|要求|需求|必须|硬性要求|诉求|目标|范围"),
+        ("budget", r"budget|funding|预算|资金|经费"),
+        ("timeline", r"timeline|timing|dates?|deadlines?|key dates|milestones|时间|时间线|时间节点|节点|"
+                     r"截止时间|计划"),
+        ("commitment", r"next(?: steps?)?|action items?|actions|to ?dos?|follow[- ]ups?|owners?|"
+                       r"下一步|后续|待办|跟进"),
+        ("deal_stage", r"stage|status|deal stage|phase|阶段|进展|状态|项目阶段"),
+        ("contact_preference", r"contact(?: preferences?)?|how to reach|沟通方式|联系方式|沟通偏好"),
+        ("stakeholder", r"attendees|participants|people|stakeholders|contacts|who|参会|参会人|参会人员|"
+                        r"联系人|对接人|关键人"),
+    ]
+]  # fmt: skip
+"""What a note's "Label:" heading says its items are ("Current: FIS for core",
+"竞品：易保", "Pain: false positives ~8%"): an item that names no cue of its own
+takes the heading's category."""

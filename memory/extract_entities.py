@@ -47,6 +47,8 @@ _ZH_NAME = r"[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}"
 _ZH_DEPT = r"(?:处|部|科|中心|室|局|组)"
 _ZH_DEPT_NAME = r"[\u4e00-\u9fffA-Z]{1,6}" + _ZH_DEPT
 _ZH_PATTERNS = [
+    # "技术总监老杨（杨文斌）": a familiar name and the full one in brackets
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:老|小)[" + SURNAMES + r"][（(](?P<name>" + _ZH_NAME + r")[）)]"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")叫(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>(?:小|老)[" + SURNAMES + r"]|[" + SURNAMES + r"](?:总|工|经理|主任|姐|哥)|" + _ZH_NAME
                + r")是(?:他们的|我们的|对方的)?(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")"),
@@ -55,7 +57,7 @@ _ZH_PATTERNS = [
     re.compile(r"(?P<name>" + _ZH_NAME + r")[（(](?P<role>[^）)]{0,12}(?:" + _ZH_TITLES + r"|" + _ZH_DEPT + r")[^）)]{0,6})[）)]"),
     re.compile(r"(?P<role>" + _ZH_DEPT_NAME + r")的?(?P<name>" + _ZH_NAME + r")(?P<title>" + _ZH_TITLES + r")"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?(?P<name>" + _ZH_NAME + r")(?![\u4e00-\u9fff]{0,0}[主总经部处])"),
-    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?P<name>" + _ZH_NAME + r")"),
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")[ \u3000]?(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")(?P<role>" + _ZH_TITLES + r")"),
     re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块)?)(?=[，。、；,]|$))"),
 ]  # fmt: skip
@@ -119,7 +121,13 @@ def find_people(text: str) -> list[Person]:
                 continue
             if p in _EN_PATTERNS:
                 name = _clean_en(name)
-                role = re.sub(r"^(?:s|the|their|our|its|and)\s+", "", role, flags=re.I)
+                role = re.sub(
+                    r"^(?:(?:s|the|their|our|its|and|with|met|from|to|by|currently|now|also|"
+                    r"acting|interim)\s+)+",
+                    "",
+                    role,
+                    flags=re.I,
+                )
                 if not _ok_en(name) or not re.search(r"[A-Za-z]", role) or _VERB_ROLE.match(role):
                     continue
             else:

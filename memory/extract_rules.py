@@ -45,7 +45,7 @@ from memagent.memory.extract_sales import (
     sales_facts,
     self_note,
 )
-from memagent.memory.extract_shorthand import expand_shorthand, without_jokes
+from memagent.memory.extract_shorthand import expand_shorthand, join_signatures, without_jokes
 from memagent.memory.write_path import Candidate
 
 __all__ = ["cn_to_int", "parse_amount", "extract_rules", "user_sentences", "clean_statement"]
@@ -247,7 +247,7 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         names = known_names(" ".join(t.content for t in turns[: i + 1] if t.role == "user"))
         prior_turn_person = last_person(" ".join(t.content for t in turns[:i] if t.role == "user"))
         # "X isn't A anymore; it's B" -> "X is B": the old value is left out of every memory
-        text = expand_shorthand(replaced_by_new(turn.content))
+        text = join_signatures(expand_shorthand(replaced_by_new(turn.content)))
         replaced = text != expand_shorthand(turn.content) or bool(REPLACED.search(turn.content))
         sentences = [s.strip() for s in _SPLIT.split(text) if s.strip()]
         for j, s in enumerate(sentences):

@@ -26,7 +26,7 @@ from datetime import datetime
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import Clause as Clause  # re-exported
-from memagent.memory.extract_clauses import categorise, counted, split_clauses
+from memagent.memory.extract_clauses import categorise, counted, label_category, split_clauses
 from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
 from memagent.memory.extract_corrections import current_amount, drop_old_values, target_date
 from memagent.memory.extract_cues import (
@@ -41,7 +41,7 @@ from memagent.memory.extract_cues import (
     SUBJECTLESS,
 )
 from memagent.memory.extract_dates import DateHit, find_dates
-from memagent.memory.extract_entities import Person, find_people, last_person
+from memagent.memory.extract_entities import SURNAMES, Person, find_people, last_person
 from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_labels import labelled, preferred_channel
@@ -243,6 +243,8 @@ class _Reader:
         )
         if lone and lone.group(1) not in _NOT_LONE:
             named = _full_name(lone.group(1), self.known) or lone.group(1)
+        if not named and (by_label := self._label_person(clause.label)):
+            named = by_label  # "郑宇：中立，主要关注系统稳定性", "【邓总】：价格太高了"
         self.current_person = named or self.current_person
         if (
             category is None
@@ -264,6 +266,17 @@ class _Reader:
             return
         self._add(body, category, dates, clause.label)
 
+    def _label_person(self, label: str) -> str | None:
+        """The person a "Name:" label names: one the note names elsewhere ("郑宇：中立"
+        after "IT总经理 郑宇"), or a Chinese name with an honorific ("【邓总】")."""
+        bare = label.strip(" 【】[]*").strip()
+        if not bare or label_category(bare):
+            return None
+        if _HONORIFIC_NAME.match(bare):
+            return bare
+        full = next((n for n in self.known if n == bare or n.split()[0] == bare), None)
+        return full
+
     def _about_them(self, body: str) -> bool:
         """The clause is about the person ("worried about...", "Pan is worried..."), so a
         stance word in it makes it their stance rather than a requirement or pain point."""
@@ -279,6 +292,9 @@ class _Reader:
             category = categorise(f"{clause.label}: {body}") or category
         if category is None and clause.label:
             category = categorise(f"{clause.label}: {body}")
+        heading = label_category(clause.label) if clause.label else None
+        if category in (None, "amount", "count") and heading not in (None, "stakeholder"):
+            category = heading  # "Current: FIS for core", "竞品：易保", "Pain: false positives ~8%"
         prev = self.prev_body
         dated = find_dates(body, self.ref) and _event(body) is None
         value_only = (dated and (_event(prev) or len(body) <= 8)) or (
@@ -382,6 +398,7 @@ def dated_event(turns: Sequence[Turn]) -> str | None:
 
 
 _ZH = re.compile(r"[\u4e00-\u9fff]")
+_HONORIFIC_NAME = re.compile(r"^[" + SURNAMES + r"](?:总|工|主任|处长|经理|部长|院长|老师|局|董)$")
 _PRONOUN_START = re.compile(r"^(?:他|她)(?!们)")
 """A clause that starts with "他/她" is about a person, not a fragment of the clause before."""
 

@@ -36,9 +36,28 @@ _SHORT: list[tuple[re.Pattern[str], str]] = [
         (r"\bcapt\.\s", "Capt "),
         (r"\bpls\b|\bplz\b", "please"),
         (r"\bthx\b", "thanks"),
+        (r"(?<=[A-Za-z])\s+=\s+(?=[A-Za-z])", " is "),
         (r"\basap\b", "as soon as possible"),
     ]
 ]
+
+
+_SIGNATURE = re.compile(
+    r"^(?P<name>(?:Dr\.? )?[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}|[\u4e00-\u9fff]{2,3})[ \t]*\n[ \t]*"
+    r"(?P<title>[^\n]{2,60}?(?:[Dd]irector|[Mm]anager|[Hh]ead|[Ll]ead|[Oo]fficer|VP|President|CEO|CFO|CTO|CIO|COO|"
+    r"[Cc]ontroller|[Cc]ounsel|[Ee]ngineer|[Aa]rchitect|主任|经理|总监|处长|部长|科长|院长|主管|负责人|总裁|总经理|董事长)"
+    r"[^\n]{0,40})$",
+    re.M,
+)
+
+
+def join_signatures(text: str) -> str:
+    """A signature block ("Linda Marsh" over "IT Director, Kestrel Precision", "陈立新" over
+    "信息科主任") written as one line, "Linda Marsh (IT Director, Kestrel Precision)", so the
+    sender and their title are read together."""
+    return _SIGNATURE.sub(lambda m: f"{m.group('name')}（{m.group('title').strip()}）"
+                          if re.match(r"[\u4e00-\u9fff]", m.group("name"))
+                          else f"{m.group('name')} ({m.group('title').strip()})", text)  # fmt: skip
 
 
 def expand_shorthand(text: str) -> str:
