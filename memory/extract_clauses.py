@@ -39,6 +39,9 @@ _CLAUSE_SPLIT = re.compile(
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、]|[一二三四五六七八九十]+[、.])\s*")
 _LABEL = re.compile(r"^(?P<label>[^:：\n]{2,30})[:：]\s*(?=\S)")
 _HEADING = re.compile(r"[:：]\s*$")
+_HEADER = re.compile(
+    r"^(?:subject|from|to|cc|bcc|sent|date|主题|发件人|收件人|抄送|时间)\s*[:：]", re.I
+)
 
 
 @dataclass
@@ -53,6 +56,8 @@ def split_clauses(sentence: str) -> list[Clause]:
     line = _BULLET.sub("", sentence)
     if _HEADING.search(line):
         return []  # "Requirements are as follows:" introduces, it says nothing
+    if _HEADER.match(line):
+        return []  # "Subject: RE: MES evaluation", "From: Linda": an e-mail's header
     label = ""
     m = _LABEL.match(line)
     if m and not find_dates(m.group("label"), datetime(2000, 1, 1)):
@@ -61,17 +66,21 @@ def split_clauses(sentence: str) -> list[Clause]:
     for part in _CLAUSE_SPLIT.split(line):
         part = (part or "").strip(" ,.，。;；")
         if len(part) >= 3 or (label and len(part) >= 2):  # "竞品：易保"
-            out.extend(Clause(p, label) for p in _comma_parts(part))
+            out.extend(Clause(p, label) for p in _comma_parts(part, label))
     return out
 
 
-def _comma_parts(clause: str) -> list[str]:
+def _comma_parts(clause: str, label: str = "") -> list[str]:
     """An English clause cut at its commas when every piece says something on its own
     ("Budget is 1.2M for the rollout, decision by end of March"); "Sarah, our CFO, is
-    the decision maker" stays whole."""
+    the decision maker" stays whole. Under a list heading ("Competitors: Featurespace,
+    also SAS maybe") every short item is one clause."""
     parts = [p.strip() for p in clause.split(", ")]
     if len(parts) < 2 or re.search(r"[\u4e00-\u9fff]", clause):
         return [clause]
+    if label_category(label) in ("competitor", "incumbent") and all(
+            len(p.split()) <= 8 and p.count("(") == p.count(")") for p in parts):  # fmt: skip
+        return parts
     ok = all(
         len(p.split()) >= 2
         and p.count("(") == p.count(")")

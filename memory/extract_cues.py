@@ -23,8 +23,9 @@ OUR_SIDE = re.compile(
     r"\b(?:(?:reminder|note) to (?:self|myself)|my (?:q[1-4] |quarterly |annual )?(?:quota|target|commission)|"
     r"our company'?s|our (?:new )?(?:office|hq|headquarters) in|we (?:normally|usually|typically|always) "
     r"(?:do|offer|give|charge|sell)|our (?:standard|usual|normal) (?:terms|price|pricing|discount|policy)|"
-    r"our new [\w -]{2,25}? (?:goes live|go live|launch(?:es)?|ships|is live))\b"
-    r"|我(?:这个季度|本季度|今年)?的(?:业绩|指标|任务|提成)|我们公司(?:的|新)|我们(?:一般|通常|平时)(?:给|做|是)",
+    r"our new [\w -]{2,25}? (?:goes live|go live|launch(?:es)?|ships|is live)|"
+    r"our (?:own )?(?:[\w-]+ ){0,2}(?:quota|sales target|list price|price list|margins?|commission))\b"
+    r"|我(?:这个季度|本季度|今年)?的(?:业绩|指标|任务|提成)|给我的(?:目标|指标|任务|考核)|我们(?:的)?(?:目录价|标准价|底价|报价单价)|我们公司(?:的|新)|我们(?:一般|通常|平时)(?:给|做|是)",
     re.I,
 )
 """A clause about the salesperson's own side (their quota, our company's office, our
@@ -71,8 +72,10 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:their|a|the|new|revised|lower|higher|cheaper) (?:quote|bid|offer|price)|quotes?)\b"
         r"|\b(?:cheaper than us|undercut|lower than ours|priced below us|came in (?:at|below|under|lower|cheaper)|"
         r"(?:below|under|cheaper than) our (?:price|quote|bid)|lost (?:the deal )?to|went with [A-Z]|"
-        r"(?:are|is|also) bidding|switch(?:ing)? to [A-Z])\b"
-        r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜", re.I)),
+        r"(?:are|is|also) bidding|switch(?:ing)? to [A-Z]|pitching|in the (?:mix|running|picture)|is in there|"
+        r"(?:also )?talking to [A-Z])\b"
+        r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜|(?:也|都|还)在跟|也在谈|"
+        r"参与(?:投标|竞标)|也提交了方案|也报了", re.I)),
     ("commitment", re.compile(
         r"\b(?:next steps?|i(?:'ll| will)|we(?:'ll| will)|i send|we send|we owe|i owe|owe them|"
         r"promised|committed|our side|on us|will send|will share|will provide|will call|"
@@ -80,7 +83,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:is|are) to (?:send|share|review|prepare|draft|schedule|set up)|will (?:review|prepare|draft|schedule|set up)|"
         r"reviews? (?:it|the \w+) by|owes? (?:us|them)|"
         r"our (?:se|ae|csm|team|engineers?|pm|presales|solutions? (?:engineer|architect)|consultants?)\b[\w ]{0,15}?\bwill)\b"
-        r"|约好|说好|安排|答应|承诺|我们负责|我们的?(?:售前|团队|工程师|技术|项目经理|顾问)|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
+        r"|约好|说好|安排|答应|承诺|(?:^|[，,\s])我(?:们)?(?:会|来|再|先)?(?:发|给|送|做|准备|整理|提供|约|安排|去|过去)|我们负责|我们的?(?:售前|团队|工程师|技术|项目经理|顾问)|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
     ("requirement", re.compile(
         r"\b(?:must(?:-haves?)?|needs?(?! more time)|required?|requires|requirements?|mandatory|has to|have to|"
         r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
@@ -88,7 +91,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"|\b(?:goal is|objective is|aim(?:s|ing)? to|target is to|want(?:s)? to (?:cut|reduce|get|bring))\b"
         r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接(?!人|的)|集成|私有化|国产化|信创|"
         r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内|要满足|须(?:通过|满足|支持|存储|部署|符合)|不得使用|"
-        r"(?:网络|内网|外网)不能|不能连|想做|要把[\u4e00-\u9fff]{1,8}(?:也)?加进|离线运行", re.I)),
+        r"(?:网络|内网|外网)不能|不能连|想做|(?:想|要|打算|准备|计划)(?:上|建|搞|换成|做)(?:一[套个])?|要把[\u4e00-\u9fff]{1,8}(?:也)?加进|离线运行", re.I)),
     ("pain_point", re.compile(
         r"\b(?:pain(?: point)?s?|problems?|issues?|hates?|frustrat\w*|complain\w*|slow|"
         r"expensive|too costly|late|outages?|downtime|crash\w*|manual(?:ly)?|takes? (?:them )?"
@@ -100,11 +103,13 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"too (?:expensive|slow|complex|complicated)|hard to|can'?t (?:see|track|get)|no visibility|"
         r"inaccurate|out of sync|duplicate data|spreadsheets? hell|data entry|waste\w*|keep (?:missing|losing|failing)|"
         r"missing|wrong|spend (?:half|hours|days|most)|can'?t (?:scale|keep up)|on paper|"
-        r"pays? too much|(?:pay|cost)s? (?:so |too )?much|loses?|lost)\b"
+        r"pays? too much|(?:pay|cost)s? (?:so |too )?much|loses?|lost|neglect\w*|ignored|drowning|overwhelmed|"
+        r"clipboards?|paper[- ]based|wait times?|long waits?|(?:price|cost|costs|spend) (?:jumped|spiked|doubled)|"
+        r"(?:jumped|spiked|up) (?:~|about )?\d+%)\b"
         r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后|"
         r"担心|顾虑|(?<!说)不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动|发错|错单|退货|太老|用不了|不方便|经常出|老出|"
         r"散在|没法|流失|没人(?:做|管|跟)|重复(?:挂号|下单|录入)|只有(?:百分之)?[\d一二三四五六七八九十]+%?|"
-        r"延迟|浪费", re.I)),
+        r"延迟|浪费|被罚|罚了|不好用|不通|太慢", re.I)),
     ("profile", re.compile(
         r"\b(?:hq|headquarter(?:s|ed)|based in|offices? in|plants? in|sites? in|located in|factory in|"
         r"restructur\w*|reorgani[sz]\w*|merg(?:er|ing) with|acquired by|layoffs?|fiscal year (?:starts|begins|ends)|"

@@ -292,6 +292,9 @@ class _Reader:
             category = categorise(f"{clause.label}: {body}") or category
         if category is None and clause.label:
             category = categorise(f"{clause.label}: {body}")
+        if category is None and self.facts and _CONTINUES.match(body) and self.prev_body:
+            # "必须与东华HIS无缝对接，并通过等保三级测评": the second half says more of the same
+            category = self.facts[-1].category if self.facts[-1].category in _CARRIED else None
         heading = label_category(clause.label) if clause.label else None
         if category in (None, "amount", "count") and heading not in (None, "stakeholder"):
             category = heading  # "Current: FIS for core", "竞品：易保", "Pain: false positives ~8%"
@@ -379,8 +382,9 @@ class _Reader:
         if (
             who
             and who not in content
-            and (SUBJECTLESS.match(body) or category in ("contact_preference", "stakeholder"))
-        ):
+            and (SUBJECTLESS.match(body) or category in ("contact_preference", "stakeholder")
+                 or _THEIR_PRONOUN.search(body))
+        ):  # fmt: skip
             return f"{who}: {content}"
         return content
 
@@ -398,6 +402,13 @@ def dated_event(turns: Sequence[Turn]) -> str | None:
 
 
 _ZH = re.compile(r"[\u4e00-\u9fff]")
+_CONTINUES = re.compile(
+    r"^(?:并且?|而且|且|以及|同时还?|还要|也要|也得|and also|also|plus|as well as)\b|^(?:并且?|而且|且|以及|还要|也要)",
+    re.I,
+)
+_CARRIED = ("requirement", "pain_point", "contact_preference", "incumbent")
+_THEIR_PRONOUN = re.compile(r"(?:给|跟|和|对|让|找)(?:她|他)(?!们)|\b(?:her|him)\b", re.I)
+"""A clause that speaks of the person without naming them ("给她的材料一定要有ROI测算")."""
 _HONORIFIC_NAME = re.compile(r"^[" + SURNAMES + r"](?:总|工|主任|处长|经理|部长|院长|老师|局|董)$")
 _PRONOUN_START = re.compile(r"^(?:他|她)(?!们)")
 """A clause that starts with "他/她" is about a person, not a fragment of the clause before."""
