@@ -74,12 +74,14 @@ def _comma_parts(clause: str, label: str = "") -> list[str]:
     """An English clause cut at its commas when every piece says something on its own
     ("Budget is 1.2M for the rollout, decision by end of March"); "Sarah, our CFO, is
     the decision maker" stays whole. Under a list heading ("Competitors: Featurespace,
-    also SAS maybe") every short item is one clause."""
+    also SAS maybe") every short item that names something is one clause ("Veeva,
+    quoted way higher, ~4M RMB" stays whole)."""
     parts = [p.strip() for p in clause.split(", ")]
     if len(parts) < 2 or re.search(r"[\u4e00-\u9fff]", clause):
         return [clause]
     if label_category(label) in ("competitor", "incumbent") and all(
-            len(p.split()) <= 8 and p.count("(") == p.count(")") for p in parts):  # fmt: skip
+            len(p.split()) <= 8 and p.count("(") == p.count(")")
+            and re.match(r"(?:(?:also|and|plus|maybe)\s+)?[A-Z]", p) for p in parts):  # fmt: skip
         return parts
     ok = all(
         len(p.split()) >= 2
@@ -103,7 +105,8 @@ _RIVAL_WORDS = re.compile(
     r"\b(?:competitors?|competing|rivals?|incumbent bid|up against|lost (?:the deal )?to|"
     r"went with|bidding|undercut|cheaper than us|lower than ours|priced below us|"
     r"(?:below|under|cheaper than) our|also (?:evaluating|looking at|talking to)|switch(?:ing)? to|"
-    r"quote from|bid from)\b|竞争对手|竞品|对手|在接触|选了|投标|比我们低|比我们便宜|报价|报了",
+    r"quote from|bid from|pitching|in the (?:mix|running|picture)|is in there)\b|竞争对手|竞品|对手|在接触|选了|投标|"
+    r"比我们低|比我们便宜|报价|报了|(?:也|都|还)在跟|也在谈|参与(?:投标|竞标)|也提交了方案|也报了",
     re.I,
 )
 _BID_WORDS = re.compile(r"\b(?:quoted?|quotes|bids?|evaluating|against|offered)\b", re.I)

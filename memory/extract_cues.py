@@ -24,7 +24,7 @@ OUR_SIDE = re.compile(
     r"our company'?s|our (?:new )?(?:office|hq|headquarters) in|we (?:normally|usually|typically|always) "
     r"(?:do|offer|give|charge|sell)|our (?:standard|usual|normal) (?:terms|price|pricing|discount|policy)|"
     r"our new [\w -]{2,25}? (?:goes live|go live|launch(?:es)?|ships|is live)|"
-    r"our (?:own )?(?:[\w-]+ ){0,2}(?:quota|sales target|list price|price list|margins?|commission))\b"
+    r"our (?:own )?(?:\S+ ){0,5}?(?:quota|sales target|list price|price list|margins?|commission))\b"
     r"|我(?:这个季度|本季度|今年)?的(?:业绩|指标|任务|提成)|给我的(?:目标|指标|任务|考核)|我们(?:的)?(?:目录价|标准价|底价|报价单价)|我们公司(?:的|新)|我们(?:一般|通常|平时)(?:给|做|是)",
     re.I,
 )

@@ -262,8 +262,9 @@ class _Reader:
             and (self.current_person or self.person or self.prior_person)
         ):
             category = "stakeholder"  # "worried about the integration workload": their stance
-        if category is None or not self._substantial(body, dates):
-            return
+        listed = bool(clause.label and label_category(clause.label)) and _substance(body) >= 1
+        if category is None or not (self._substantial(body, dates) or listed):
+            return  # an item under a heading may be one word ("Competitors: Workday")
         self._add(body, category, dates, clause.label)
 
     def _label_person(self, label: str) -> str | None:

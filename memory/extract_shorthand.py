@@ -44,7 +44,7 @@ _SHORT: list[tuple[re.Pattern[str], str]] = [
 
 _SIGNATURE = re.compile(
     r"^(?P<name>(?:Dr\.? )?[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}|[\u4e00-\u9fff]{2,3})[ \t]*\n[ \t]*"
-    r"(?P<title>[^\n]{2,60}?(?:[Dd]irector|[Mm]anager|[Hh]ead|[Ll]ead|[Oo]fficer|VP|President|CEO|CFO|CTO|CIO|COO|"
+    r"(?P<title>[^\n]{0,60}?(?:[Dd]irector|[Mm]anager|[Hh]ead|[Ll]ead|[Oo]fficer|VP|President|CEO|CFO|CTO|CIO|COO|"
     r"[Cc]ontroller|[Cc]ounsel|[Ee]ngineer|[Aa]rchitect|主任|经理|总监|处长|部长|科长|院长|主管|负责人|总裁|总经理|董事长)"
     r"[^\n]{0,40})$",
     re.M,
