@@ -21,6 +21,8 @@ from memagent.memory.extract_cues import (
     EVENT_RES,
     LABEL_CATEGORY,
     LEADS,
+    MORE_EVENTS,
+    NOT_AHEAD,
 )
 from memagent.memory.extract_dates import find_dates
 from memagent.memory.extract_entities import competitor_name
@@ -30,6 +32,8 @@ _CLAUSE_SPLIT = re.compile(
     r"not confirmed|tbd)\b)|,?\s+but\s+|，(?:但是?|不过|而且|另外|同时)?|,\s+(?:and\s+)?(?=(?:they|we|he|she|"
     r"i|it)\b)|\s+and\s+(?=(?:they|we|he|she|i|our|their|were|was|are|is|has|have|"
     r"had|will|needs?|wants?|prefers?)\b)|(?<=\))\s*,\s*|\n|"
+    r",\s+(?=(?-i:(?!(?:It|This|That|There|Which|Who|She|He|They|We|I)\b)[A-Z][a-z]+) (?:is|was|seems|sounds|"
+    r"looks|wants|prefers|hates|likes|said|says|thinks|is not|isn't)\b)|"
     r"(?<=[\u4e00-\u9fff）])(?<![部处科室局组心监理任长总师])\s+(?=[\u4e00-\u9fff])",
     re.I,
 )
@@ -76,7 +80,7 @@ def _comma_parts(clause: str, label: str = "") -> list[str]:
     the decision maker" stays whole. Under a list heading ("Competitors: Featurespace,
     also SAS maybe") every short item that names something is one clause ("Veeva,
     quoted way higher, ~4M RMB" stays whole)."""
-    parts = [p.strip() for p in clause.split(", ")]
+    parts = [p.strip() for p in _outside_brackets(clause)]
     if len(parts) < 2 or re.search(r"[\u4e00-\u9fff]", clause):
         return [clause]
     if label_category(label) in ("competitor", "incumbent") and all(
@@ -91,6 +95,17 @@ def _comma_parts(clause: str, label: str = "") -> list[str]:
         for p in parts
     )
     return parts if ok else [clause]
+
+
+def _outside_brackets(clause: str) -> list[str]:
+    """``clause`` cut at the ", " that are not inside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(clause):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and clause.startswith(", ", i):
+            parts.append(clause[start:i])
+            start = i + 2
+    return [*parts, clause[start:]]
 
 
 _DEPENDENT = re.compile(
@@ -124,6 +139,15 @@ def label_category(label: str) -> str | None:
     competitor), or None for any other label."""
     bare = label.strip(" 【】[]*#").strip()
     return next((name for name, p in LABEL_CATEGORY if p.match(bare)), None)
+
+
+def _ahead(clause: str) -> bool:
+    """A dated event still to come, not a log of today's visit or the writer's own call
+    ("Visit with Northwind today", "Prepping for my call tomorrow")."""
+    dates = find_dates(clause, datetime(2026, 1, 1))
+    if NOT_AHEAD.search(clause) or (dates and all(NOT_AHEAD.search(d.surface) for d in dates)):
+        return False
+    return True
 
 
 def categorise(clause: str) -> str | None:
@@ -162,6 +186,8 @@ def categorise(clause: str) -> str | None:
             continue  # "Appreciate the offer!" names no rival, no bid and no figure
         return name
     if has_date and any(p.search(clause) for _, p in EVENT_RES):
+        return "timeline"
+    if has_date and MORE_EVENTS.search(clause) and _ahead(clause):
         return "timeline"
     if amounts:
         return "amount"

@@ -122,8 +122,8 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"replace|replacing|migrat\w* (?:from|off|away from)|moving (?:off|away from)|switch\w* (?:off|away from)|"
         r"(?:current|existing|legacy|old) (?:system|vendor|provider|tool|crm|erp|platform|solution) is|"
         r"(?:tracked|managed|done|kept|handled|stored|tracking|managing) (?:in|on|with|via)|"
-        r"incumbent (?:is|was|system|vendor)|(?:communities|sites|stores|hospitals|clinics|plants) on)\b"
-        r"|用的|一直用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
+        r"incumbent (?:is|was|system|vendor)|(?:our|the|their) incumbent|remains? (?:on|with)|(?:communities|sites|stores|hospitals|clinics|plants) on)\b"
+        r"|用的|一直用|现用|(?:现在|目前|当前|一直)(?:他们|客户|我们)?(?:还)?(?:在)?用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
         r"|用的是|现在用|目前用|在用|现有|外包|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
         r"[A-Za-z\u4e00-\u9fff]{2,12}(?:里|上)", re.I)),
 ]  # fmt: skip
@@ -145,6 +145,17 @@ EVENTS = [
 
 
 EVENT_RES = [(name, re.compile(p, re.I)) for name, p in EVENTS]
+
+
+MORE_EVENTS = re.compile(
+    r"\breview\b|deep[- ]dive|\bboard\b|\bvote|\bvisit|on-?site|presentation|\bpresent\b|\bcall\b|"
+    r"training|\baudit|评审|审核会|董事会|院务会|上会|党委会|拜访|见面|现场|实地|汇报|讲标|通话|电话会|培训|审计|验收",
+    re.I,
+)
+"""Other events a dated clause may be about ("security review call Oct 27", "board votes
+the second Tuesday of January", "12月中旬做现场POC", "下周四约了第一次见面"): the clause is
+a date to keep, keyed by its content."""
+NOT_AHEAD = re.compile(r"^(?:today|tonight|yesterday|今天|今晚|昨天)$|\bmy\b|^prep", re.I)
 
 
 BUDGET_WORDS = re.compile(
@@ -200,10 +211,12 @@ STANCE = re.compile(
     r"(?:loves?|likes?) (?:the|our) [\w-]+|(?:keeps? )?push(?:es|ing)? (?:back )?on (?:price|pricing|cost|terms|discount)|"
     r"price[- ]sensitive|"
     r"(?:pushing|pushes|wants) to switch|(?:actually|really|genuinely) (?:likes?|loves?|prefers?) [A-Z]\w+|"
-    r"project owner|owns the project|final approval|final decision)\b"
+    r"project owner|owns the project|final approval|final decision|lukewarm|(?:cool|cold|warm(?:ing)?(?: up)?) "
+    r"(?:on|to|towards?) (?:us|the idea|it|our)|not a fan|hostile|friendly|an ally|our ally|unenthusiastic)\b"
     r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"
     r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|持保留|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目|"
-    r"看重|只负责推荐|不是(?:最终)?决策人|调走|不再负责|不再是|要(?:她|他)签|都要[\u4e00-\u9fff]{1,3}签|挺认可",
+    r"看重|只负责推荐|不是(?:最终)?决策人|调走|不再负责|不再是|要(?:她|他)签|都要[\u4e00-\u9fff]{1,3}签|挺认可|"
+    r"冷淡|冷漠|不冷不热|友好|担心|顾虑|不太感冒|很感兴趣|有兴趣",
     re.I,
 )
 
@@ -283,8 +296,8 @@ LABEL_CATEGORY: list[tuple[str, re.Pattern[str]]] = [
         ("commitment", r"next(?: steps?)?|action items?|actions|to ?dos?|follow[- ]ups?|owners?|"
                        r"下一步|后续|待办|跟进"),
         ("deal_stage", r"stage|status|deal stage|phase|阶段|进展|状态|项目阶段"),
-        ("contact_preference", r"contact(?: preferences?)?|how to reach|沟通方式|联系方式|沟通偏好"),
-        ("stakeholder", r"attendees|participants|people|stakeholders|contacts|who|参会|参会人|参会人员|"
+        ("contact_preference", r"contact preferences?|how to reach|沟通方式|联系方式|沟通偏好"),
+        ("stakeholder", r"attendees|participants|people|stakeholders|contacts?|who|参会|参会人|参会人员|"
                         r"联系人|对接人|关键人"),
     ]
 ]  # fmt: skip

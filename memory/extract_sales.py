@@ -189,6 +189,26 @@ def sales_facts(
     return reader.facts, reader.context_event
 
 
+def _without_restated_roles(facts: list[SalesFact]) -> list[SalesFact]:
+    """Role facts ("黄伟：副总裁。") that another fact of the statement already states
+    with more ("真正拍板的是分管生产的副总裁黄伟", "the decision maker is the CCO, Aisha
+    Bello"): one memory per person and role, not two."""
+    out = []
+    for f in facts:
+        if f.attribute.endswith(":role") and f.value:
+            name = re.split(r"[:：]", f.content, maxsplit=1)[0]
+            role = f.value.lower()
+            if any(
+                g is not f and not g.attribute.endswith(":role")
+                and name in _plain(g.content) and role in _plain(g.content).lower()
+                and _plain(g.content).count(name) == 1 and not _plain(g.content).startswith(name + ":")
+                for g in facts
+            ):  # fmt: skip
+                continue
+        out.append(f)
+    return out
+
+
 def _role_fact(p: Person, text: str) -> SalesFact:
     """ "王芳：采购负责人。"; a person the note says has left is kept as having left
     ("蔡文：信息部经理（已离职）。"), never as the current holder of the role."""
@@ -262,7 +282,11 @@ class _Reader:
             and (self.current_person or self.person or self.prior_person)
         ):
             category = "stakeholder"  # "worried about the integration workload": their stance
-        listed = bool(clause.label and label_category(clause.label)) and _substance(body) >= 1
+        listed = (
+            bool(clause.label and label_category(clause.label))
+            and _substance(body) >= 1
+            and not find_people(body)
+        )
         if category is None or not (self._substantial(body, dates) or listed):
             return  # an item under a heading may be one word ("Competitors: Workday")
         self._add(body, category, dates, clause.label)
@@ -352,6 +376,16 @@ class _Reader:
             content = f"{label}: {content}"
         who = self.current_person or self.prior_person or self.person or (
             self.known[-1] if self.known else None)  # fmt: skip
+        last = self.facts[-1] if self.facts else None
+        if (
+            category == "stakeholder" and last is not None and last.category == "stakeholder"
+            and not last.attribute.endswith(":role") and last.attribute != "decision_maker"
+            and SUBJECTLESS.match(body) and not _PRONOUN_SUBJECT.match(body) and not dates
+            and not DECIDES.search(body) and who and who in last.content
+        ):  # fmt: skip
+            # "刘婷比较保守，担心数据迁移的风险": one stance of one person, one memory
+            last.content = f"{last.content}{'，' if _ZH.search(body) else ', '}{body}"
+            return
         content = self._subject(content, body, category, who)
         attribute, value = _key(category, body, who, dates, self.context_event)
         content = labelled(content, attribute.split(":", 1)[0])
@@ -411,6 +445,7 @@ _CARRIED = ("requirement", "pain_point", "contact_preference", "incumbent")
 _THEIR_PRONOUN = re.compile(r"(?:给|跟|和|对|让|找)(?:她|他)(?!们)|\b(?:her|him)\b", re.I)
 """A clause that speaks of the person without naming them ("给她的材料一定要有ROI测算")."""
 _HONORIFIC_NAME = re.compile(r"^[" + SURNAMES + r"](?:总|工|主任|处长|经理|部长|院长|老师|局|董)$")
+_PRONOUN_SUBJECT = re.compile(r"^(?:she|he|her|his|him|她|他)", re.I)
 _PRONOUN_START = re.compile(r"^(?:他|她)(?!们)")
 """A clause that starts with "他/她" is about a person, not a fragment of the clause before."""
 

@@ -43,7 +43,7 @@ KEPT = [
     (["Spoke to their ops dir. about scheduling; she wants everything via email, cc her asst Mira."],
      [("email", "assistant mira")]),
     # a joke inside a run-on note voids only its own part
-    (["budget unclear - he joked 'ten million bucks' lol. needs SSO with Azure AD."],
+    (["budget unclear - he joked 'ten million bucks' lol, needs SSO with Azure AD"],
      [("sso",)]),
     (["明辉物流 做冷链的 王总开玩笑说预算十个亿哈哈 必须支持温控数据上报 他只用钉钉"],
      [("温控",), ("钉钉",)]),
