@@ -145,9 +145,8 @@ def _ahead(clause: str) -> bool:
     """A dated event still to come, not a log of today's visit or the writer's own call
     ("Visit with Northwind today", "Prepping for my call tomorrow")."""
     dates = find_dates(clause, datetime(2026, 1, 1))
-    if NOT_AHEAD.search(clause) or (dates and all(NOT_AHEAD.search(d.surface) for d in dates)):
-        return False
-    return True
+    today = bool(dates) and all(NOT_AHEAD.search(d.surface) for d in dates)
+    return not (NOT_AHEAD.search(clause) or today)
 
 
 def categorise(clause: str) -> str | None:

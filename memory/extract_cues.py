@@ -46,7 +46,8 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"in negotiations?|negotiating|(?:reviewing|redlining|reviews?) (?:the |our )?(?:msa|contract|order form|sow|terms)|"
         r"(?:discovery|evaluation|proposal|poc|pilot|trial|procurement|negotiation|rfp|contracting|closing) "
         r"(?:stage|phase)|moved? (?:us )?to (?:the )?(?:next|final) (?:round|stage)|final round|"
-        r"went dark|gone (?:dark|quiet)|no decision|budget (?:was )?(?:cut|frozen|pulled)|"
+        r"went dark|gone (?:dark|quiet)|no decision|still (?:thinking|mulling)|no response (?:since|for)|"
+        r"budget (?:was )?(?:cut|frozen|pulled)|"
         r"final (?:two|three|round|stage)|down to (?:two|three|the last)|stuck in \w+|"
         r"narrowed (?:the field|it|the list|their list)(?: down)?|(?:renewal|deal|account) (?:is )?at risk|"
         r"moved (?:in)?to (?:procurement|legal|contracting|negotiation|security review|the next stage)|"
@@ -57,7 +58,8 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:feedback|approval|decision|sign-?off|answer|budget))\b"
         r"|商务谈判|谈判阶段|谈判中|进入[\u4e00-\u9fff]{2,6}阶段|(?:在|处于|到了|还在)[A-Za-z\u4e00-\u9fff]{1,8}阶段|"
         r"走(?:采购|审批|招标|合同)?流程|等[\u4e00-\u9fff]{0,6}(?:审批|反馈|回复|决定|批准)|已经?提交|提交了|中标通知|定了我们|选了我们|卡在|审批中|评估中|谈价格|进入第二轮|最后一轮|没消息了|黄了|丢了|输了|落选|"
-        r"未中标|中标了|赢了|搁置|暂停|签了合同|签了(?=[！!。，]|$)|已签约|入围|短名单|有流失风险|续约有风险|进入(?:采购|招标|商务)", re.I)),
+        r"未中标|中标了|赢了|搁置|暂停|(?:一直|还在|总)说?再考虑|没回音|没下文|石沉大海|"
+        r"签了合同|签了(?=[！!。，]|$)|已签约|入围|短名单|有流失风险|续约有风险|进入(?:采购|招标|商务)", re.I)),
     ("contact_preference", re.compile(
         r"\b(?:prefers?|preferred|only reads|only answers|email only|by email|via email|"
         r"can'?t stand|don'?t call|do not call|no calls|hates? (?:phone|calls|email|teams|zoom)|"
@@ -83,12 +85,14 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:is|are) to (?:send|share|review|prepare|draft|schedule|set up)|will (?:review|prepare|draft|schedule|set up)|"
         r"reviews? (?:it|the \w+) by|owes? (?:us|them)|"
         r"our (?:se|ae|csm|team|engineers?|pm|presales|solutions? (?:engineer|architect)|consultants?)\b[\w ]{0,15}?\bwill)\b"
-        r"|约好|说好|安排|答应|承诺|(?:^|[，,\s])我(?:们)?(?:会|来|再|先)?(?:发|给|送|做|准备|整理|提供|约|安排|去|过去)|我们负责|我们的?(?:售前|团队|工程师|技术|项目经理|顾问)|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
+        r"|约好|说好|安排|答应|承诺|(?:^|[，,\s])我(?:们)?(?:会|来|再|先)?(?:发|给|送|做|准备|整理|提供|约|安排|去|过去)|"
+        r"(?:^|[，,\s])我(?:们)?[^，。,]{1,8}?(?:发|送|准备|整理|提供)(?:一[个份套])?|我们负责|我们的?(?:售前|团队|工程师|技术|项目经理|顾问)|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
     ("requirement", re.compile(
         r"\b(?:must(?:-haves?)?|needs?(?! more time)|required?|requires|requirements?|mandatory|has to|have to|"
         r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
         r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
         r"|\b(?:goal is|objective is|aim(?:s|ing)? to|target is to|want(?:s)? to (?:cut|reduce|get|bring))\b"
+        r"|要能|得能|需能|需要能|能够支持|要支持|必须能"
         r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接(?!人|的)|集成|私有化|国产化|信创|"
         r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内|要满足|须(?:通过|满足|支持|存储|部署|符合)|不得使用|"
         r"(?:网络|内网|外网)不能|不能连|想做|(?:想|要|打算|准备|计划)(?:上|建|搞|换成|做)(?:一[套个])?|要把[\u4e00-\u9fff]{1,8}(?:也)?加进|离线运行", re.I)),
@@ -114,7 +118,8 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:hq|headquarter(?:s|ed)|based in|offices? in|plants? in|sites? in|located in|factory in|"
         r"restructur\w*|reorgani[sz]\w*|merg(?:er|ing) with|acquired by|layoffs?|fiscal year (?:starts|begins|ends)|"
         r"capex|opex)\b"
-        r"|总部|工厂在|位于|分布在|工厂设在|重组|被收购|合并|裁员|财年|会计年度|一笔预算|还有预算", re.I)),
+        r"|\b(?:supplies|supplier to|suppliers? for|customers include|sells? to)\b"
+        r"|总部|工厂在|位于|分布在|工厂设在|重组|被收购|合并|裁员|财年|会计年度|一笔预算|还有预算|供货|配套商|年营收|营收", re.I)),
     ("incumbent", re.compile(
         r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
         r"core (?:system )?is|erp is|crm is|system is|live in|lives in|outsourced|"
@@ -258,7 +263,7 @@ NOT_ALLOWED = re.compile(r"(?:不得|不能|不可以?|严禁|禁止|不允许)"
 
 LEFT = re.compile(
     r"\b(?:left the company|has left|have left|no longer (?:with|at|works)|retired|moved on|resigned)\b"
-    r"|离职|离开了|调走|退休|辞职",
+    r"|离职|离开了|调走|调去|调到|调任|转岗|退休|辞职",
     re.I,
 )
 
@@ -271,7 +276,7 @@ _NOT_COUNTED = (
 COUNT_ANY = re.compile(
     r"(?<![\d.,/:-])(?P<n>\d[\d,]*(?:\.\d+)?\s*(?:[kK]|万|千)?)\+?\s*(?:多|余|来)?"
     r"(?:(?:个|家|座|台|辆|头|艘|所|位|名|张|套|栋|间|条|只|户|床)(?P<znoun>(?!(?:月|星期|小时|礼拜|季度|工作日|阶段|版本|"
-    r"问题|点|人(?![员工])|亿|万))[\u4e00-\u9fff]{1,4})|(?P<zunit>头|台|辆|艘|床|户)(?![\u4e00-\u9fff])"
+    r"问题|点|人(?![员工])|亿|万))[\u4e00-\u9fff]{1,4})|(?P<zunit>头|台|辆|艘|床|户|家|所|座)(?![\u4e00-\u9fff])"
     r"|\s(?:[a-z][a-z-]+\s+){0,2}(?P<noun>(?!" + _NOT_COUNTED + r"\b)[a-z]{3,}s)\b)",
     re.I,
 )

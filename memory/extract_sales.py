@@ -131,8 +131,10 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
             return f"competitor:{_slug(who)}:quote", current_amount(clause, quoted).normalised
         return f"competitor:{_slug(who or _h(clause))}:{_h(clause)}", None
     if category == "count" and (c := counted(clause)):
-        # one figure per thing counted: "250 stores" versions "200 stores"
-        return f"count:{_slug(c[1].rstrip('s'))}", c[0]
+        # one figure per thing counted: "250 stores" versions "200 stores"; a pilot's
+        # "10 stores" is not how many stores they have
+        trial = ":trial" if _TRIAL.search(clause) else ""
+        return f"count:{_slug(c[1].rstrip('s'))}{trial}", c[0]
     if category == "contact_preference":
         who = _slug(person or "customer")
         if (channel := preferred_channel(clause)) is not None:
@@ -223,7 +225,10 @@ def _role_fact(p: Person, text: str) -> SalesFact:
 
 
 _ONLY_NAMES = re.compile(
-    r"\b(?:met|also|with|and|attendees)\b|见了|和|对接人|联系人|是|的|为", re.I
+    r"\b(?:met|also|with|and|attendees|call|spoke|spoke to|talked to|meeting|visit|today|this morning|"
+    r"this afternoon|yesterday|tonight|their|our|new contact is|contact is)\b|见了|和|对接人|联系人|是|的|为|拜访了?|"
+    r"今天|昨天|通了电话|聊了",
+    re.I,
 )
 _NOT_LONE = ("They", "There", "This", "That", "She", "Budget")
 
@@ -377,6 +382,11 @@ class _Reader:
         who = self.current_person or self.prior_person or self.person or (
             self.known[-1] if self.known else None)  # fmt: skip
         last = self.facts[-1] if self.facts else None
+        if last is not None and _SAYS.match(body) and not dates and category in (
+                None, last.category, "pain_point", "stakeholder", "requirement"):  # fmt: skip
+            # "Unhappy with Gong - says renewal price jumped": what they say about it
+            last.content = f"{last.content}{'，' if _ZH.search(body) else ' - '}{body}"
+            return
         if (
             category == "stakeholder" and last is not None and last.category == "stakeholder"
             and not last.attribute.endswith(":role") and last.attribute != "decision_maker"
@@ -445,6 +455,8 @@ _CARRIED = ("requirement", "pain_point", "contact_preference", "incumbent")
 _THEIR_PRONOUN = re.compile(r"(?:给|跟|和|对|让|找)(?:她|他)(?!们)|\b(?:her|him)\b", re.I)
 """A clause that speaks of the person without naming them ("给她的材料一定要有ROI测算")."""
 _HONORIFIC_NAME = re.compile(r"^[" + SURNAMES + r"](?:总|工|主任|处长|经理|部长|院长|老师|局|董)$")
+_TRIAL = re.compile(r"\b(?:pilot\w*|trial\w*|test\w*|poc)\b|试点|试用|测试|POC", re.I)
+_SAYS = re.compile(r"^(?:says?|said|adds?|added|and says|说|还说)\b|^(?:说|还说)", re.I)
 _PRONOUN_SUBJECT = re.compile(r"^(?:she|he|her|his|him|她|他)", re.I)
 _PRONOUN_START = re.compile(r"^(?:他|她)(?!们)")
 """A clause that starts with "他/她" is about a person, not a fragment of the clause before."""
