@@ -46,7 +46,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"in negotiations?|negotiating|(?:reviewing|redlining|reviews?) (?:the |our )?(?:msa|contract|order form|sow|terms)|"
         r"(?:discovery|evaluation|proposal|poc|pilot|trial|procurement|negotiation|rfp|contracting|closing) "
         r"(?:stage|phase)|moved? (?:us )?to (?:the )?(?:next|final) (?:round|stage)|final round|"
-        r"went dark|gone (?:dark|quiet)|no decision|still (?:thinking|mulling)|no response (?:since|for)|"
+        r"went dark|gone (?:dark|quiet)|no decision|still (?:mulling|thinking it over)|no response (?:since|for)|"
         r"budget (?:was )?(?:cut|frozen|pulled)|"
         r"final (?:two|three|round|stage)|down to (?:two|three|the last)|stuck in \w+|"
         r"narrowed (?:the field|it|the list|their list)(?: down)?|(?:renewal|deal|account) (?:is )?at risk|"
@@ -107,7 +107,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"too (?:expensive|slow|complex|complicated)|hard to|can'?t (?:see|track|get)|no visibility|"
         r"inaccurate|out of sync|duplicate data|spreadsheets? hell|data entry|waste\w*|keep (?:missing|losing|failing)|"
         r"missing|wrong|spend (?:half|hours|days|most)|can'?t (?:scale|keep up)|on paper|"
-        r"pays? too much|(?:pay|cost)s? (?:so |too )?much|loses?|lost|neglect\w*|ignored|drowning|overwhelmed|"
+        r"pays? too much|(?:pay|cost)s? (?:so |too )?much|loses?|lost|neglect\w*|drowning in|"
         r"clipboards?|paper[- ]based|wait times?|long waits?|(?:price|cost|costs|spend) (?:jumped|spiked|doubled)|"
         r"(?:jumped|spiked|up) (?:~|about )?\d+%)\b"
         r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后|"
@@ -118,7 +118,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:hq|headquarter(?:s|ed)|based in|offices? in|plants? in|sites? in|located in|factory in|"
         r"restructur\w*|reorgani[sz]\w*|merg(?:er|ing) with|acquired by|layoffs?|fiscal year (?:starts|begins|ends)|"
         r"capex|opex)\b"
-        r"|\b(?:supplies|supplier to|suppliers? for|customers include|sells? to)\b"
+        r"|\b(?:supplies (?:parts|components|(?-i:[A-Z]))|supplier (?:to|for)|customers include|sells? to (?-i:[A-Z]))"
         r"|总部|工厂在|位于|分布在|工厂设在|重组|被收购|合并|裁员|财年|会计年度|一笔预算|还有预算|供货|配套商|年营收|营收", re.I)),
     ("incumbent", re.compile(
         r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
@@ -154,13 +154,16 @@ EVENT_RES = [(name, re.compile(p, re.I)) for name, p in EVENTS]
 
 MORE_EVENTS = re.compile(
     r"\breview\b|deep[- ]dive|\bboard\b|\bvote|\bvisit|on-?site|presentation|\bpresent\b|\bcall\b|"
-    r"training|\baudit|评审|审核会|董事会|院务会|上会|党委会|拜访|见面|现场|实地|汇报|讲标|通话|电话会|培训|审计|验收",
+    r"\baudit|评审|审核会|董事会|院务会|上会|党委会|拜访|见面|现场|实地|汇报|讲标|通话|电话会|审计|验收",
     re.I,
 )
 """Other events a dated clause may be about ("security review call Oct 27", "board votes
 the second Tuesday of January", "12月中旬做现场POC", "下周四约了第一次见面"): the clause is
 a date to keep, keyed by its content."""
-NOT_AHEAD = re.compile(r"^(?:today|tonight|yesterday|今天|今晚|昨天)$|\bmy\b|^prep", re.I)
+NOT_AHEAD = re.compile(
+    r"^(?:today|tonight|yesterday|今天|今晚|昨天)$|\bmy\b|^prep|\blast\b|\bago\b|上周|上个月|去年|前天|昨天",
+    re.I,
+)
 
 
 BUDGET_WORDS = re.compile(
