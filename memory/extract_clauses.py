@@ -141,6 +141,12 @@ def label_category(label: str) -> str | None:
     return next((name for name, p in LABEL_CATEGORY if p.match(bare)), None)
 
 
+_RUNS_COUNT = re.compile(
+    r"\b(?:runs?|running|operates?)\s+(?:~|about |around |over |nearly )?\d", re.I
+)
+"""'runs 300 stores': a count of what they operate, not a system they run on."""
+
+
 def _ahead(clause: str) -> bool:
     """A dated event still to come, not a log of today's visit or the writer's own call
     ("Visit with Northwind today", "Prepping for my call tomorrow")."""
@@ -158,7 +164,7 @@ def categorise(clause: str) -> str | None:
     for name, cue in CUES:
         if not cue.search(clause):
             continue
-        if name == "incumbent" and LEADS.search(clause):
+        if name == "incumbent" and (LEADS.search(clause) or _RUNS_COUNT.search(clause)):
             continue  # "Sarah runs the warehouse team": a person leading a team, not a system
         if name == "incumbent" and not re.search(
             r"(?<=.)(?<![A-Za-z0-9])[A-Z][\w+.]*[A-Za-z0-9]|[A-Z]{2,}|\b(?:excel|spreadsheets?|paper|in-house|"

@@ -118,7 +118,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:hq|headquarter(?:s|ed)|based in|offices? in|plants? in|sites? in|located in|factory in|"
         r"restructur\w*|reorgani[sz]\w*|merg(?:er|ing) with|acquired by|layoffs?|fiscal year (?:starts|begins|ends)|"
         r"capex|opex)\b"
-        r"|\b(?:supplies (?:parts|components|(?-i:[A-Z]))|supplier (?:to|for)|customers include|sells? to (?-i:[A-Z]))"
+        r"|\b(?:suppl(?:y|ies) (?:parts|components|(?-i:[A-Z]))|supplier (?:to|for)|customers include|sells? to (?-i:[A-Z]))"
         r"|总部|工厂在|位于|分布在|工厂设在|重组|被收购|合并|裁员|财年|会计年度|一笔预算|还有预算|供货|配套商|年营收|营收", re.I)),
     ("incumbent", re.compile(
         r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
