@@ -259,6 +259,19 @@ NOISE = re.compile(
 """A greeting, a sign-off or a bare heading: nothing about the customer."""
 
 
+ASIDE = re.compile(
+    r"^(?:and |but )?(?:sorry|oops|my bad|哎呀|不好意思|抱歉)\b.{0,30}\b(?:was wrong|wrong|typo|mistake)\b"
+    r"|\b(?:i|we) (?:was|were|got it) wrong\b|^\S{1,12} was wrong$"
+    r"|^(?:哎呀|不好意思|抱歉)?，?(?:我)?(?:说|发|写|看|记|搞)错了"
+    r"|^[\u4e00-\u9fff]{1,4}方面$|^(?:as for|regarding|re:?) [\w ]{1,20}$"
+    r"|别(?:乱)?猜|不要(?:乱)?猜|don'?t (?:assume|guess)|no idea\b",
+    re.I,
+)
+"""An aside to the assistant, not a fact about the customer: a slip the user owns ("sorry,
+42 was wrong", "哎呀发错了"), a bare topic heading ("竞品方面"), a rebuke of a guess ("别乱猜",
+"don't assume that")."""
+
+
 NOT_ALLOWED = re.compile(r"(?:不得|不能|不可以?|严禁|禁止|不允许)")
 """A Chinese clause that states the other side of the requirement before it
 ("数据须存储在自有机房，不得使用公有云")."""

@@ -22,7 +22,7 @@ from datetime import datetime
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
 from memagent.memory.extract_corrections import REPLACED, replaced_by_new
-from memagent.memory.extract_cues import BUDGET_WORDS, DECIDES, OUR_SIDE
+from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_detectors import (
     _BUDGET,
@@ -65,6 +65,16 @@ _HYPOTHETICAL = re.compile(
     r"|如果|假如|假设|(?<![主就只还需重正不])要是|万一|比如说|打个比方",
     re.I,
 )
+_REAL_CONDITION = re.compile(
+    r"^(?!.*\b(?:would|could|might|were|ever|had|suppose|supposing|imagine|hypothetically|what if|"
+    r"let's say|in theory|wonder(?:ing)?)\b|.*'d\b|.*[?？]|.*[\u4e00-\u9fff])(?=.*\bif\b).*\b(?:offered|offers|expects?|"
+    r"plans?|will|reissue|extend|discount|approved|passes|signs?)\b",
+    re.I,
+)
+"""An English condition on a real offer or plan ("offered a 25% discount if they sign before
+year end", "If the levy passes, we expect to reissue the RFP in March"): a fact with its
+condition, not a hypothetical. Any counterfactual word (would, could, 'd, ever, were)
+keeps the sentence a hypothetical."""
 _JOKE = re.compile(r"\b(?:just kidding|kidding|joking|lol|haha+|jk)\b|开玩笑|哈哈|逗你|说笑", re.I)
 
 
@@ -94,7 +104,7 @@ def sentence_label(sentences: Sequence[str], j: int) -> str:
         return "joke"
     if _QUESTION.search(s):
         return "question"
-    if _HYPOTHETICAL.search(s):
+    if _HYPOTHETICAL.search(s) and not _REAL_CONDITION.search(s):
         return "hypothetical"
     return "statement"
 
@@ -267,7 +277,7 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             prior = last_person(" ".join(sentences[:j])) or prior_turn_person
             facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
             found = [_named(_dated(c, s, ref)) for c in _merge(old, facts, turn, correction)
-                     if not OUR_SIDE.search(c.content)]  # fmt: skip
+                     if not OUR_SIDE.search(c.content) and not ASIDE.search(c.content)]  # fmt: skip
             cands.extend(found)
             if old:
                 context_attr = old[-1].attribute

@@ -30,6 +30,7 @@ from memagent.memory.extract_clauses import categorise, counted, label_category,
 from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
 from memagent.memory.extract_corrections import current_amount, drop_old_values, target_date
 from memagent.memory.extract_cues import (
+    ASIDE,
     BUDGET_WORDS,
     DECIDES,
     EVENT_RES,
@@ -249,7 +250,7 @@ class _Reader:
 
     def read(self, clause: Clause) -> None:
         body = _FILLER.sub("", clause.text).strip()
-        if not body or NOISE.match(body):
+        if not body or NOISE.match(body) or ASIDE.search(body):
             return
         if self.facts and _BARE_HEDGE.match(body):
             # "Go-live moves to Q3, not confirmed yet": the hedge is about the clause before

@@ -101,6 +101,11 @@ KEPT = [
     (["我下周二发一份报价给刘总。"], [("报价", "2027-02-09")]),
     (["报价发过去两周了，客户一直说再考虑。"], [("再考虑",)]),
     (["They supply parts to Ford and GM."], [("ford",)]),
+    # a condition on a real offer or plan is a fact with its condition
+    (["They're also talking to Coupa, whose rep offered 20% off if they sign this quarter."],
+     [("coupa",)]),
+    (["If the grant passes, they plan to reissue the tender in May with a cap of $800k."],
+     [("tender",)]),
 ]  # fmt: skip
 
 
@@ -137,6 +142,15 @@ DROPPED = [
     (["Prepping for my call with them tomorrow."], ["2027-02-04"]),
     # a call logged with a person is their role fact, not a contact preference
     (["Call with Hanna Ek, their Head of IT, this morning."], ["this morning"]),
+    # hypotheticals with a counterfactual word stay out
+    (["If they ever went to 800 seats we'd be looking at $900k."], ["900k", "900000"]),
+    (["If they doubled headcount, would $3M make sense?"], ["3m", "3000000"]),
+    # asides to the assistant: a slip the user owns, a bare topic, a rebuke of a guess
+    (["They have 38 hotels - and sorry, 42 was wrong."], ["42 was wrong"]),
+    (["哎呀发错了。"], ["发错"]),
+    (["竞品方面，还没听说。"], ["竞品方面"]),
+    (["别乱猜，预算他没说。"], ["乱猜"]),
+    (["No idea and don't assume that, she didn't say."], ["assume"]),
 ]  # fmt: skip
 
 
