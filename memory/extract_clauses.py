@@ -33,25 +33,39 @@ _CLAUSE_SPLIT = re.compile(
     r"i|it)\b)|\s+and\s+(?=(?:they|we|he|she|i|our|their|were|was|are|is|has|have|"
     r"had|will|needs?|wants?|prefers?)\b)|(?<=\))\s*,\s*|\n|"
     r",\s+(?=(?-i:(?!(?:It|This|That|There|Which|Who|She|He|They|We|I)\b)[A-Z][a-z]+) (?:is|was|seems|sounds|"
-    r"looks|wants|prefers|hates|likes|said|says|thinks|is not|isn't)\b)|"
-    r"(?<=[\u4e00-\u9fff）])(?<![部处科室局组心监理任长总师])\s+(?=[\u4e00-\u9fff])",
+    r"looks|wants|prefers|hates|likes|said|says|thinks|is not|isn't)\b)",
     re.I,
 )
 # A space between two Chinese words ends a clause in a dictated, unpunctuated note
 # ("绿源农牧 养猪的 存栏大概30万头 见了技术总监老杨"), but not after a department or title
 # ("科技部 胡晓东", "IT总经理 郑宇": a person and their role).
+_SPACED = re.compile(
+    r"(?<=[\u4e00-\u9fff）])(?<![部处科室局组心监理任长总师])\s+(?=[\u4e00-\u9fff])"
+)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、]|[一二三四五六七八九十]+[、.])\s*")
 _LABEL = re.compile(r"^(?P<label>[^:：\n]{2,30})[:：]\s*(?=\S)")
 _HEADING = re.compile(r"[:：]\s*$")
-_HEADER = re.compile(
-    r"^(?:subject|from|to|cc|bcc|sent|date|主题|发件人|收件人|抄送|时间)\s*[:：]", re.I
+_HEADER = re.compile(r"^(?:subject|from|to|cc|bcc|sent|主题|发件人|收件人|抄送)\s*[:：]", re.I)
+_LEAD_IN = re.compile(
+    r"^(?P<label>(?:e-?mail|message|note|notes|text|wechat|call|meeting|chat|forwarded|fwd)\s+(?:from|with)\s+"
+    r"[^:：\n]{2,80}?)[:：]\s*(?=\S)",
+    re.I,
 )
+"""A note's lead-in ("Email from Raj Mehta (procurement) at Bolt Motors: ..."): who it is
+from, a label of what follows, not a clause of its own."""
 
 
 @dataclass
 class Clause:
     text: str
     label: str = ""
+    dictated: bool = False
+    """Cut from an unpunctuated note at its spaces: each piece stands alone."""
+
+
+def dictated_pieces(sentence: str) -> list[str]:
+    """A sentence cut at the spaces of a dictated, unpunctuated Chinese note (else whole)."""
+    return [p for p in _SPACED.split(sentence) if p.strip()] or [sentence]
 
 
 def split_clauses(sentence: str) -> list[Clause]:
@@ -63,14 +77,16 @@ def split_clauses(sentence: str) -> list[Clause]:
     if _HEADER.match(line):
         return []  # "Subject: RE: MES evaluation", "From: Linda": an e-mail's header
     label = ""
-    m = _LABEL.match(line)
+    m = _LEAD_IN.match(line) or _LABEL.match(line)
     if m and not find_dates(m.group("label"), datetime(2000, 1, 1)):
         label, line = m.group("label").strip(), line[m.end() :]
     out: list[Clause] = []
-    for part in _CLAUSE_SPLIT.split(line):
-        part = (part or "").strip(" ,.，。;；")
-        if len(part) >= 3 or (label and len(part) >= 2):  # "竞品：易保"
-            out.extend(Clause(p, label) for p in _comma_parts(part, label))
+    segments = _SPACED.split(line)
+    for segment in segments:
+        for part in _CLAUSE_SPLIT.split(segment):
+            part = (part or "").strip(" ,.，。;；")
+            if len(part) >= 3 or (label and len(part) >= 2):  # "竞品：易保"
+                out.extend(Clause(p, label, len(segments) > 1) for p in _comma_parts(part, label))
     return out
 
 

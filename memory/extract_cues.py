@@ -95,7 +95,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"|要能|得能|需能|需要能|能够支持|要支持|必须能"
         r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接(?!人|的)|集成|私有化|国产化|信创|"
         r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内|要满足|须(?:通过|满足|支持|存储|部署|符合)|不得使用|"
-        r"(?:网络|内网|外网)不能|不能连|想做|(?:想|要|打算|准备|计划)(?:上|建|搞|换成|做)(?:一[套个])?|要把[\u4e00-\u9fff]{1,8}(?:也)?加进|离线运行", re.I)),
+        r"(?:网络|内网|外网)不能|不能连|想做|(?<![不没])(?<!不太)(?<!不怎么)(?:想|要|打算|准备|计划)(?:上|建|搞|换成|换掉|换|做)(?:一[套个])?|要把[\u4e00-\u9fff]{1,8}(?:也)?加进|离线运行", re.I)),
     ("pain_point", re.compile(
         r"\b(?:pain(?: point)?s?|problems?|issues?|hates?|frustrat\w*|complain\w*|slow|"
         r"expensive|too costly|late|outages?|downtime|crash\w*|manual(?:ly)?|takes? (?:them )?"
@@ -113,7 +113,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后|"
         r"担心|顾虑|(?<!说)不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动|发错|错单|退货|太老|用不了|不方便|经常出|老出|"
         r"散在|没法|流失|没人(?:做|管|跟)|重复(?:挂号|下单|录入)|只有(?:百分之)?[\d一二三四五六七八九十]+%?|"
-        r"延迟|浪费|被罚|罚了|不好用|不通|太慢", re.I)),
+        r"延迟|浪费|被罚|罚了|不好用|不通|太慢|(?:经常|老是|总是|动不动就)(?:卡|崩|死机|掉线|宕)", re.I)),
     ("profile", re.compile(
         r"\b(?:hq|headquarter(?:s|ed)|based in|offices? in|plants? in|sites? in|located in|factory in|"
         r"restructur\w*|reorgani[sz]\w*|merg(?:er|ing) with|acquired by|layoffs?|fiscal year (?:starts|begins|ends)|"

@@ -21,6 +21,7 @@ from datetime import datetime
 
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
+from memagent.memory.extract_clauses import dictated_pieces
 from memagent.memory.extract_corrections import REPLACED, replaced_by_new
 from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE
 from memagent.memory.extract_dates import find_dates, reference_time
@@ -273,7 +274,13 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                     context_attr = "budget"
                 continue
             correction = bool(_CORRECTION.search(s)) or replaced
-            old = _sentence_candidates(s, turn, context_attr)
+            # a dictated note is read piece by piece: "他们报了120万" is no budget for
+            # sharing a sentence with "预算还没批"
+            old = [
+                c
+                for piece in dictated_pieces(s)
+                for c in _sentence_candidates(piece, turn, context_attr)
+            ]
             prior = last_person(" ".join(sentences[:j])) or prior_turn_person
             facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
             found = [_named(_dated(c, s, ref)) for c in _merge(old, facts, turn, correction)

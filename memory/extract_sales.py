@@ -192,26 +192,6 @@ def sales_facts(
     return reader.facts, reader.context_event
 
 
-def _without_restated_roles(facts: list[SalesFact]) -> list[SalesFact]:
-    """Role facts ("黄伟：副总裁。") that another fact of the statement already states
-    with more ("真正拍板的是分管生产的副总裁黄伟", "the decision maker is the CCO, Aisha
-    Bello"): one memory per person and role, not two."""
-    out = []
-    for f in facts:
-        if f.attribute.endswith(":role") and f.value:
-            name = re.split(r"[:：]", f.content, maxsplit=1)[0]
-            role = f.value.lower()
-            if any(
-                g is not f and not g.attribute.endswith(":role")
-                and name in _plain(g.content) and role in _plain(g.content).lower()
-                and _plain(g.content).count(name) == 1 and not _plain(g.content).startswith(name + ":")
-                for g in facts
-            ):  # fmt: skip
-                continue
-        out.append(f)
-    return out
-
-
 def _role_fact(p: Person, text: str) -> SalesFact:
     """ "王芳：采购负责人。"; a person the note says has left is kept as having left
     ("蔡文：信息部经理（已离职）。"), never as the current holder of the role."""
@@ -351,6 +331,7 @@ class _Reader:
         )
         if (
             prev
+            and not clause.dictated
             and (value_only or fragment)
             and re.search(r"[\u4e00-\u9fff]", body)
             and len(body) <= 14
