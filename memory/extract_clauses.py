@@ -63,9 +63,27 @@ class Clause:
     """Cut from an unpunctuated note at its spaces: each piece stands alone."""
 
 
+_SPOKEN_EN = re.compile(
+    r"\s+(?:and\s+|but\s+|so\s+)?(?=(?:he's|she's|they've|they're|they|he|she|we|we'll|i'll|i|our|their|"
+    r"budget|next step|next steps|not sure|deadline|timeline|competitor|decision)\b)",
+    re.I,
+)
+
+
+def _spoken(sentence: str) -> list[str]:
+    """A long English sentence without a comma (a voice memo: "met with Tom at Delta he's
+    the plant manager they've got 3 plants budget maybe 200k ...") cut before each new
+    subject or topic word; any other sentence whole."""
+    if len(sentence.split()) < 25 or re.search(r"[,;，；\u4e00-\u9fff]", sentence):
+        return [sentence]
+    pieces = [p.strip() for p in _SPOKEN_EN.split(sentence) if p and p.strip()]
+    return pieces if len(pieces) > 2 else [sentence]
+
+
 def dictated_pieces(sentence: str) -> list[str]:
-    """A sentence cut at the spaces of a dictated, unpunctuated Chinese note (else whole)."""
-    return [p for p in _SPACED.split(sentence) if p.strip()] or [sentence]
+    """A dictated, unpunctuated sentence cut at its spaces (Chinese) or before each new
+    subject (English); any other sentence whole."""
+    return [q for p in _SPACED.split(sentence) if p.strip() for q in _spoken(p)] or [sentence]
 
 
 def split_clauses(sentence: str) -> list[Clause]:
@@ -81,7 +99,7 @@ def split_clauses(sentence: str) -> list[Clause]:
     if m and not find_dates(m.group("label"), datetime(2000, 1, 1)):
         label, line = m.group("label").strip(), line[m.end() :]
     out: list[Clause] = []
-    segments = _SPACED.split(line)
+    segments = dictated_pieces(line)
     for segment in segments:
         for part in _CLAUSE_SPLIT.split(segment):
             part = (part or "").strip(" ,.，。;；")

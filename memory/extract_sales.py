@@ -359,7 +359,7 @@ class _Reader:
     def _add(self, body: str, category: str, dates: list[DateHit], label: str) -> None:
         shown = [target_date(body, dates)] if len(dates) > 1 and _RESCHEDULE.search(body) else dates
         content = with_dates(body, shown)  # a move writes out only the date moved to
-        if label and not re.match(r"(?i)note|re\b|fyi", label):
+        if label and not _PLAIN_LABEL.match(label):
             content = f"{label}: {content}"
         who = self.current_person or self.prior_person or self.person or (
             self.known[-1] if self.known else None)  # fmt: skip
@@ -437,6 +437,11 @@ _CARRIED = ("requirement", "pain_point", "contact_preference", "incumbent")
 _THEIR_PRONOUN = re.compile(r"(?:给|跟|和|对|让|找)(?:她|他)(?!们)|\b(?:her|him)\b", re.I)
 """A clause that speaks of the person without naming them ("给她的材料一定要有ROI测算")."""
 _HONORIFIC_NAME = re.compile(r"^[" + SURNAMES + r"](?:总|工|主任|处长|经理|部长|院长|老师|局|董)$")
+_PLAIN_LABEL = re.compile(
+    r"(?i)note|re\b|fyi|voice memo|memo|recap|summary|call notes|meeting notes|quick update|update|"
+    r"语音|录音|纪要|会议纪要|记录|备忘|小结|总结"
+)
+"""A label that only says what kind of note follows: not written into each memory."""
 _TRIAL = re.compile(r"\b(?:pilot\w*|trial\w*|test\w*|poc)\b|试点|试用|测试|POC", re.I)
 _SAYS = re.compile(r"^(?:says?|said|adds?|added|and says|说|还说)\b|^(?:说|还说)", re.I)
 _PRONOUN_SUBJECT = re.compile(r"^(?:she|he|her|his|him|她|他)", re.I)

@@ -106,6 +106,23 @@ KEPT = [
      [("coupa",)]),
     (["If the grant passes, they plan to reissue the tender in May with a cap of $800k."],
      [("tender",)]),
+    # an English voice memo without commas is cut before each new subject or topic
+    (["Voice memo: ok so met with Dan Cole at Fernway Mills he's the ops lead really keen on the "
+      "scanners they've got about 9 warehouses and they use Oracle for everything budget maybe 150k "
+      "not sure next step is a site visit on the 20th"],
+     [("9 warehouses",), ("oracle",), ("site visit", "2027-02-20")]),
+    # a dictated Chinese note: each piece stands alone, the older detectors too
+    (["客户 华瑞物流 运营总监 周宁 现在系统太慢 经常卡 预算还没批 竞品有金蝶 他们报了90万"],
+     [("周宁", "运营总监"), ("经常卡",), ("金蝶", "90万")]),
+    # "Email from X:" is a lead-in, the deadline after it is read
+    (["Email from Ana Ruiz (procurement) at Velo Bikes: we need your final offer by March 2."],
+     [("final offer", "2027-03-02")]),
+    # a role with 姓X 叫XX, names that do not swallow the verb after them
+    (["IT负责人姓郑 叫郑凯"], [("郑凯", "it负责人")]),
+    (["今天和信息中心主任何磊聊了一下。"], [("何磊：", "信息中心主任")]),
+    (["采购经理宋佳发来预算确认：240万。"], [("宋佳：", "采购经理")]),
+    # a heading names a kind of note, not something to write into each memory
+    (["时间：3月前上线"], [("2027-03",)]),
 ]  # fmt: skip
 
 
@@ -151,6 +168,10 @@ DROPPED = [
     (["竞品方面，还没听说。"], ["竞品方面"]),
     (["别乱猜，预算他没说。"], ["乱猜"]),
     (["No idea and don't assume that, she didn't say."], ["assume"]),
+    # a dictated note's budget word does not make a rival's quote the budget
+    (["预算还没批 竞品有金蝶 他们报了90万"], ["预算"]),
+    (["Voice memo: met the team at Fernway Mills today they want SSO"], ["voice memo"]),
+    (["他们不太想换系统。"], ["不太想换"]),
 ]  # fmt: skip
 
 
