@@ -1,7 +1,11 @@
 """A note cut into clauses, and the sales category each clause speaks to.
 
-Cuts at ";", " - ", ", and", " but ", "，" and bullets; a short "Label:" prefix
-("Must-haves: SSO, and data in EU") is carried to every clause after it. Used by the
+Cuts at ";", " - ", ", and", " but ", "，", bullets, a comma before a new named subject
+("Carol is champion, Ben is cautious"), and in dictated notes at the spaces of unpunctuated
+Chinese or before each new subject of a comma-less English voice memo. A short "Label:"
+prefix ("Must-haves: SSO, and data in EU", "Email from Raj (procurement):") is carried to
+every clause after it; a heading label gives its items a category ("Current:" -> incumbent,
+"竞品：" -> competitor), and list items under it are cut at their commas. Used by the
 sales rules (``extract_sales``), which re-export ``split_clauses`` and ``categorise``.
 """
 

@@ -473,7 +473,13 @@ def _resolve_special(kind: str, g: dict[str, Any], ref: date) -> tuple[str, date
         if unit == "week":
             d = ref - timedelta(days=ref.weekday()) + timedelta(days=4)
             return d.isoformat(), d
-        return _resolve("end_period", re.match(r"(?P<unit>.*)(?P<rel>)(?P<ye>)", unit), ref)  # type: ignore[arg-type]
+        if unit == "month":
+            d = _last_day(ref.year, ref.month)
+        elif unit == "quarter":
+            d = _last_day(ref.year, ((ref.month - 1) // 3 + 1) * 3)
+        else:
+            d = date(ref.year, 12, 31)
+        return d.isoformat(), d
     y = ref.year + (1 if g.get("yr") == "明年" else 0)
     if not g.get("yr") and ref.month > 6:
         y += 1

@@ -182,8 +182,8 @@ def competitor_name(clause: str) -> str | None:
     zh = re.search(r"(?:选了|输给了?|对手(?:是|有)|竞品(?:是|有)?|竞争对手(?:是|有)?)([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
                    r"|([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|报了|在接触)",
                    clause)  # fmt: skip
-    name = (zh.group(1) or zh.group(2)) if zh else None
-    return None if name in _NOT_ZH_VENDOR else name
+    vendor = (zh.group(1) or zh.group(2)) if zh else None
+    return None if vendor in _NOT_ZH_VENDOR else vendor
 
 
 _NOT_ZH_VENDOR = {"他们", "我们", "对方", "客户", "听说", "据说", "那边", "人家", "他们那", "对面"}

@@ -363,20 +363,7 @@ class _Reader:
             content = f"{label}: {content}"
         who = self.current_person or self.prior_person or self.person or (
             self.known[-1] if self.known else None)  # fmt: skip
-        last = self.facts[-1] if self.facts else None
-        if last is not None and _SAYS.match(body) and not dates and category in (
-                None, last.category, "pain_point", "stakeholder", "requirement"):  # fmt: skip
-            # "Unhappy with Gong - says renewal price jumped": what they say about it
-            last.content = f"{last.content}{'，' if _ZH.search(body) else ' - '}{body}"
-            return
-        if (
-            category == "stakeholder" and last is not None and last.category == "stakeholder"
-            and not last.attribute.endswith(":role") and last.attribute != "decision_maker"
-            and SUBJECTLESS.match(body) and not _PRONOUN_SUBJECT.match(body) and not dates
-            and not DECIDES.search(body) and who and who in last.content
-        ):  # fmt: skip
-            # "刘婷比较保守，担心数据迁移的风险": one stance of one person, one memory
-            last.content = f"{last.content}{'，' if _ZH.search(body) else ', '}{body}"
+        if self._joins_last(body, category, dates, who):
             return
         content = self._subject(content, body, category, who)
         attribute, value = _key(category, body, who, dates, self.context_event)
@@ -394,6 +381,27 @@ class _Reader:
         self.facts.append(
             SalesFact(content, category, attribute, value, is_uncertain(body), event_time)
         )
+
+    def _joins_last(self, body: str, category: str, dates: list[DateHit], who: str | None) -> bool:
+        """Whether ``body`` only says more of the fact before it, and joins it: what they
+        say about it ("Unhappy with Gong - says renewal price jumped"), or a second half of
+        one person's stance ("刘婷比较保守，担心数据迁移的风险")."""
+        last = self.facts[-1] if self.facts else None
+        if last is None or dates:
+            return False
+        says = _SAYS.match(body) and category in (None, last.category, "pain_point", "stakeholder",
+                                                  "requirement")  # fmt: skip
+        stance = (
+            category == "stakeholder" and last.category == "stakeholder"
+            and not last.attribute.endswith(":role") and last.attribute != "decision_maker"
+            and SUBJECTLESS.match(body) and not _PRONOUN_SUBJECT.match(body)
+            and not DECIDES.search(body) and who and who in last.content
+        )  # fmt: skip
+        if not (says or stance):
+            return False
+        glue = "，" if _ZH.search(body) else (" - " if says else ", ")
+        last.content = f"{last.content}{glue}{body}"
+        return True
 
     def _subject(self, content: str, body: str, category: str, who: str | None) -> str:
         """``content`` naming who or what it is about when the clause does not."""

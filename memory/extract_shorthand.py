@@ -12,6 +12,7 @@ still read. Pure functions.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _SHORT: list[tuple[re.Pattern[str], str]] = [
     (re.compile(p, re.I), r)
@@ -63,10 +64,17 @@ def join_signatures(text: str) -> str:
 def expand_shorthand(text: str) -> str:
     """``text`` with note-taking abbreviations written out."""
     for pattern, repl in _SHORT:
-        text = pattern.sub(
-            lambda m, r=repl: r[0].upper() + r[1:] if m.group(0)[0].isupper() else r, text
-        )
+        text = pattern.sub(_cased(repl), text)
     return text
+
+
+def _cased(repl: str) -> Callable[[re.Match[str]], str]:
+    """The replacement, capitalised when the abbreviation was ("Dir." -> "Director")."""
+
+    def sub(m: re.Match[str]) -> str:
+        return repl[0].upper() + repl[1:] if m.group(0)[0].isupper() else repl
+
+    return sub
 
 
 JOKE = re.compile(
