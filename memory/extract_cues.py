@@ -264,7 +264,8 @@ ASIDE = re.compile(
     r"|\b(?:i|we) (?:was|were|got it) wrong\b|^\S{1,12} was wrong$"
     r"|^(?:哎呀|不好意思|抱歉)?，?(?:我)?(?:说|发|写|看|记|搞)错了"
     r"|^[\u4e00-\u9fff]{1,4}方面$|^(?:as for|regarding|re:?) [\w ]{1,20}$"
-    r"|别(?:乱)?猜|不要(?:乱)?猜|don'?t (?:assume|guess)|no idea\b",
+    r"|别(?:乱)?猜|不要(?:乱)?猜|don'?t (?:assume|guess)|no idea\b"
+    r"|^(?:let (?:me|us) know|tell me if|feel free|don'?t hesitate)\b",
     re.I,
 )
 """An aside to the assistant, not a fact about the customer: a slip the user owns ("sorry,

@@ -66,7 +66,7 @@ _NOT_ZH_NAME = re.compile(r"周[末一二三四五六日天内]|万一|高层|�
 """Words that start like a surname but are not a name."""
 _VERB_AFTER_NAME = {"支持", "负责", "认为", "觉得", "希望", "表示", "提出", "要求", "反对", "同意",
                     "喜欢", "习惯", "倾向", "担心", "主导", "牵头", "管理", "不想", "不太", "很看",
-                    "发来", "发了", "发给", "约了", "打电", "问了", "聊了"}  # fmt: skip
+                    "发来", "发了", "发给", "约了", "打电", "问了", "聊了", "拍板", "签字", "签了"}  # fmt: skip
 """Words whose first character a three-character name match may have swallowed."""
 _ZH_DEPT_ONLY = re.compile(
     r"(?P<role>(?:(?![和与及的是了在说])[\u4e00-\u9fffA-Z]){1,6}?"
@@ -76,7 +76,7 @@ _ZH_DEPT_ONLY = re.compile(
     + r")(?=[，。、；和与]|$)"
 )
 _ZH_ROLE_TRIM = re.compile(
-    r"^(?:的|是|见了|和|跟|与|及|还有|拜访了?|今天|他们|我们|对接人是|说|，|但是?|而且?|并且?|不过|另外)+"
+    r"^(?:的|是|见了|和|跟|与|及|还有|拜访了?|今天|他们|我们|对接人是|说|，|但是?|而且?|并且?|不过|另外|最终要|最后要|要|由)+"
 )
 
 

@@ -147,6 +147,19 @@ def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
     return f"{category}:{_h(clause)}", None
 
 
+def _headed(category: str | None, body: str, label: str) -> str | None:
+    """The category a heading gives a clause that has none of its own ("Current: FIS for
+    core", "竞品：易保", "Pain: false positives ~8%"), or whose only cue is a date
+    ("痛点：…，月底对账要一周" is a pain point with a date in it)."""
+    heading = label_category(label) if label else None
+    if heading not in (None, "stakeholder", "timeline") and (
+        category in (None, "amount", "count")
+        or (category == "timeline" and heading != "commitment" and _event(body) is None)
+    ):
+        return heading
+    return category
+
+
 def _plain(content: str) -> str:
     """A fact's content without the absolute dates written into it ("周一 (2026-12-07)")."""
     return re.sub(r"\s\((?:[^()]|\([^()]*\))*\)", "", content)
@@ -297,7 +310,7 @@ class _Reader:
     def _joined(self, body: str, clause: Clause) -> tuple[str, str | None]:
         """The clause and its category; a short Chinese clause that only gives a date or an
         amount finishes the one before ("我们负责搭测试环境，下周三之前搞定")."""
-        category = categorise(body)
+        category = categorise(body) or categorise(clause.text)  # "Also talking to IFS"
         if category in (None, "amount", "count") and clause.label:
             # "Rival quote: Infor at 300k": the label says what the figure is
             category = categorise(f"{clause.label}: {body}") or category
@@ -306,9 +319,7 @@ class _Reader:
         if category is None and self.facts and _CONTINUES.match(body) and self.prev_body:
             # "必须与东华HIS无缝对接，并通过等保三级测评": the second half says more of the same
             category = self.facts[-1].category if self.facts[-1].category in _CARRIED else None
-        heading = label_category(clause.label) if clause.label else None
-        if category in (None, "amount", "count") and heading not in (None, "stakeholder"):
-            category = heading  # "Current: FIS for core", "竞品：易保", "Pain: false positives ~8%"
+        category = _headed(category, body, clause.label)
         prev = self.prev_body
         dated = find_dates(body, self.ref) and _event(body) is None
         value_only = (dated and (_event(prev) or len(body) <= 8)) or (
@@ -338,6 +349,7 @@ class _Reader:
         ):
             body = f"{prev}，{body}"
             category = categorise(body) or (last.category if fragment and last else "timeline")
+            category = _headed(category, body, clause.label)
             if last is not None:
                 self.facts.pop()
         self.prev_body = body

@@ -123,6 +123,13 @@ KEPT = [
     (["采购经理宋佳发来预算确认：240万。"], [("宋佳：", "采购经理")]),
     # a heading names a kind of note, not something to write into each memory
     (["时间：3月前上线"], [("2027-03",)]),
+    # "Also" is not what makes a rival a rival
+    (["* Also talking to IFS and ServiceNow"], [("ifs", "servicenow")]),
+    # a heading keeps its category when the item carries a date
+    (["4) 痛点：成本核算靠Excel，月底对账要一周"], [("excel", "对账")]),
+    # a name does not swallow the verb after it; the role is not "最终要CEO"
+    (["决策链：总经理王海拍板"], [("王海是决策人",)]),
+    (["最终要CEO张明签字。"], [("张明", "ceo")]),
 ]  # fmt: skip
 
 
@@ -172,6 +179,7 @@ DROPPED = [
     (["预算还没批 竞品有金蝶 他们报了90万"], ["预算"]),
     (["Voice memo: met the team at Fernway Mills today they want SSO"], ["voice memo"]),
     (["他们不太想换系统。"], ["不太想换"]),
+    (["Haha, I love hiking on weekends. Let me know if you need anything."], ["need anything"]),
 ]  # fmt: skip
 
 
@@ -179,6 +187,11 @@ DROPPED = [
 def test_not_sales_facts_are_dropped(messages: list[str], absent: list[str]) -> None:
     texts = _texts(_run(*messages))
     assert not [t for t in texts for a in absent if a.lower() in t], texts
+
+
+def test_a_dated_pain_under_a_heading_stays_a_pain_point() -> None:
+    cands = _run("痛点：成本核算靠Excel，月底对账要一周")
+    assert [c.attribute.split(":")[0] for c in cands] == ["pain_point"], _texts(cands)
 
 
 def test_a_pilots_count_does_not_replace_the_accounts() -> None:
