@@ -17,7 +17,6 @@ by its subject: ``deadline:<event>``, ``commitment:<what>``, ``stakeholder:<pers
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,12 +27,11 @@ from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import Clause as Clause  # re-exported
 from memagent.memory.extract_clauses import categorise, counted, label_category, split_clauses
 from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
-from memagent.memory.extract_corrections import current_amount, drop_old_values, target_date
+from memagent.memory.extract_corrections import drop_old_values, target_date
 from memagent.memory.extract_cues import (
     ASIDE,
     BUDGET_WORDS,
     DECIDES,
-    EVENT_RES,
     LEFT,
     NOISE,
     NOT_ALLOWED,
@@ -45,22 +43,16 @@ from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.extract_entities import SURNAMES, Person, find_people, last_person
 from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
 from memagent.memory.extract_hedges import is_uncertain
-from memagent.memory.extract_labels import labelled, preferred_channel
+from memagent.memory.extract_keys import SINGLE_VALUED as SINGLE_VALUED  # re-exported
+from memagent.memory.extract_keys import content_key as content_key  # re-exported
+from memagent.memory.extract_keys import event_of, fact_key, slug
+from memagent.memory.extract_labels import labelled
 
 _FILLER = re.compile(
     r"^\s*(?:also|and|plus|so|ok(?:ay)?|update|fyi|anyway|btw|oh|哦对了|另外|还有|对了|"
     r"no(?=\s*[,.!:，])|yes|yeah|yep|correction(?: from [\w' ]+)?|更新一下|纠正|更正)\b[,:，：\s-]*",
     re.I,
 )
-
-
-def _h(text: str) -> str:
-    return hashlib.sha256(" ".join(text.lower().split()).encode()).hexdigest()[:8]
-
-
-def _slug(text: str) -> str:
-    s = re.sub(r"[^\w]+", "_", text.strip().lower()).strip("_")
-    return s[:40] or _h(text)
 
 
 def self_note(text: str) -> bool:
@@ -92,61 +84,6 @@ class SalesFact:
     event_time: datetime | None = None
 
 
-def _event(clause: str) -> str | None:
-    return next((name for name, p in EVENT_RES if p.search(clause)), None)
-
-
-def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
-         context: str | None) -> tuple[str, str | None]:  # fmt: skip
-    """(attribute, value) of a clause: single-valued attributes share one key, the rest
-    are keyed by their subject so one never supersedes another."""
-    if category == "budget":
-        amounts = parse_amounts(clause)
-        if not amounts:
-            return "budget", None
-        amount = current_amount(clause, amounts)
-        return "budget", amount.normalised + (" approx" if amount.approx else "")
-    if category == "deal_stage":
-        return "deal_stage", _slug(clause)[:60]
-    if category == "milestone" and dates and _AHEAD.search(clause):
-        category = "timeline"  # "希望下个月底之前完成POC": a date ahead, not a milestone passed
-    elif category == "milestone":
-        return f"deal_stage:milestone:{_h(clause)}", None
-    event = _event(clause) if dates else None
-    if event and (
-        category in ("requirement", "pain_point", "incumbent", "amount", "count")
-        or (category == "competitor" and not parse_amounts(clause))
-    ):
-        category = "timeline"  # "they want the contract signed by Dec 21" is a date first
-    if category in ("timeline", "commitment") and dates:
-        if event is None and context and (_RESCHEDULE.search(clause) or is_uncertain(clause)):
-            return context, target_date(clause, dates).iso
-        if event:  # one date per event, whether a deadline of theirs or a commitment of ours
-            return f"deadline:{event}", target_date(clause, dates).iso
-        prefix = "deadline" if category == "timeline" else "commitment"
-        return f"{prefix}:{_h(clause)}", target_date(clause, dates).iso
-    if category == "competitor":
-        who = competitor_name(clause)
-        if who and (quoted := parse_amounts(clause)):
-            # a rival's newer quote replaces its older one
-            return f"competitor:{_slug(who)}:quote", current_amount(clause, quoted).normalised
-        return f"competitor:{_slug(who or _h(clause))}:{_h(clause)}", None
-    if category == "count" and (c := counted(clause)):
-        # one figure per thing counted: "250 stores" versions "200 stores"; a pilot's
-        # "10 stores" is not how many stores they have
-        trial = ":trial" if _TRIAL.search(clause) else ""
-        return f"count:{_slug(c[1].rstrip('s'))}{trial}", c[0]
-    if category == "contact_preference":
-        who = _slug(person or "customer")
-        if (channel := preferred_channel(clause)) is not None:
-            # one preferred channel per person: "Kim now prefers WhatsApp" replaces "Kim prefers email"
-            return f"contact_preference:{who}:channel", channel
-        return f"contact_preference:{who}:{_h(clause)}", None
-    if category == "stakeholder" and person:
-        return f"stakeholder:{_slug(person)}:{_h(clause)}", None
-    return f"{category}:{_h(clause)}", None
-
-
 def _headed(category: str | None, body: str, label: str) -> str | None:
     """The category a heading gives a clause that has none of its own ("Current: FIS for
     core", "竞品：易保", "Pain: false positives ~8%"), or whose only cue is a date
@@ -154,7 +91,7 @@ def _headed(category: str | None, body: str, label: str) -> str | None:
     heading = label_category(label) if label else None
     if heading not in (None, "stakeholder", "timeline") and (
         category in (None, "amount", "count")
-        or (category == "timeline" and heading != "commitment" and _event(body) is None)
+        or (category == "timeline" and heading != "commitment" and event_of(body) is None)
     ):
         return heading
     return category
@@ -169,12 +106,6 @@ _BARE_HEDGE = re.compile(
     r"^(?:but |though |although )?(?:(?:it'?s |that'?s |this is )?(?:not (?:yet )?(?:confirmed|final|decided|approved)"
     r"(?: yet)?|unconfirmed|tbd|tbc|to be confirmed|not sure|unsure|nothing confirmed)|"
     r"(?:具体|确切)?(?:时间|日期)?(?:还没定|没定|未定|待定|不确定|还不确定|没确认|未确认|还没确认|还没批))[\s.!。！]*$",
-    re.I,
-)
-
-
-_AHEAD = re.compile(
-    r"\b(?:by|before|until|plan(?:s|ned)? to|will|want(?:s)? to|need(?:s)? to|must|target)\b|之前|以前|前(?:要|得|必须)?完成|希望|计划|要在|争取|必须",
     re.I,
 )
 
@@ -214,7 +145,7 @@ def _role_fact(p: Person, text: str) -> SalesFact:
         role = f"{p.role}（{gone.group(0)}）" if zh else f"{p.role} ({gone.group(0)})"
         p = Person(p.name, role, p.start, p.end)
     content = f"{p.name}：{p.role}。" if zh else f"{p.name}: {p.role}."
-    return SalesFact(content, "stakeholder", f"stakeholder:{_slug(p.name)}:role", p.role.lower(),
+    return SalesFact(content, "stakeholder", f"stakeholder:{slug(p.name)}:role", p.role.lower(),
                      False)  # fmt: skip
 
 
@@ -321,8 +252,8 @@ class _Reader:
             category = self.facts[-1].category if self.facts[-1].category in _CARRIED else None
         category = _headed(category, body, clause.label)
         prev = self.prev_body
-        dated = find_dates(body, self.ref) and _event(body) is None
-        value_only = (dated and (_event(prev) or len(body) <= 8)) or (
+        dated = find_dates(body, self.ref) and event_of(body) is None
+        value_only = (dated and (event_of(prev) or len(body) <= 8)) or (
             parse_amounts(body) and not BUDGET_WORDS.search(body) and not parse_amounts(prev)
             and not find_people(body))  # fmt: skip
         last = (
@@ -378,9 +309,9 @@ class _Reader:
         if self._joins_last(body, category, dates, who):
             return
         content = self._subject(content, body, category, who)
-        attribute, value = _key(category, body, who, dates, self.context_event)
+        attribute, value = fact_key(category, body, who, dates, self.context_event)
         content = labelled(content, attribute.split(":", 1)[0])
-        if self.context_event and attribute == self.context_event and _event(body) is None:
+        if self.context_event and attribute == self.context_event and event_of(body) is None:
             content = f"{self.context_event.split(':', 1)[1].replace('_', ' ')}: {content}"
         if who and DECIDES.search(body) and category in ("stakeholder", "requirement", "amount"):
             attribute, value = "decision_maker", who.lower()
@@ -443,7 +374,7 @@ def dated_event(turns: Sequence[Turn]) -> str | None:
     """The deadline key the conversation was last about ("deadline:demo"), so "push it to
     Jan 6" in the next message moves that date."""
     for t in reversed(turns):
-        if find_dates(t.content, datetime(2026, 1, 1)) and (ev := _event(t.content)):
+        if find_dates(t.content, datetime(2026, 1, 1)) and (ev := event_of(t.content)):
             return f"deadline:{ev}"
     return None
 
@@ -462,7 +393,6 @@ _PLAIN_LABEL = re.compile(
     r"语音|录音|纪要|会议纪要|记录|备忘|小结|总结"
 )
 """A label that only says what kind of note follows: not written into each memory."""
-_TRIAL = re.compile(r"\b(?:pilot\w*|trial\w*|test\w*|poc)\b|试点|试用|测试|POC", re.I)
 _SAYS = re.compile(r"^(?:says?|said|adds?|added|and says|说|还说)\b|^(?:说|还说)", re.I)
 _PRONOUN_SUBJECT = re.compile(r"^(?:she|he|her|his|him|她|他)", re.I)
 _PRONOUN_START = re.compile(r"^(?:他|她)(?!们)")
@@ -488,19 +418,3 @@ def _full_name(clause: str, names: list[str]) -> str | None:
         if any(re.search(r"\b" + re.escape(w) + r"\b", clause) for w in parts):
             return name
     return None
-
-
-SINGLE_VALUED = ("budget", "decision_maker", "deal_stage", "seats", "team_size")
-
-
-def content_key(attribute: str, content: str, value: str | None = None) -> str:
-    """The versioning key of a fact another extractor (the LLM) found in a category:
-    single-valued attributes keep their name, dates are keyed by their event, the
-    rest by their content, so two requirements never supersede each other."""
-    head = attribute.split(":", 1)[0]
-    if head in SINGLE_VALUED or ":" in attribute:
-        return attribute
-    if head in ("deadline", "commitment", "timeline"):
-        event = _event(content)
-        return f"deadline:{event}" if event else f"{head}:{_h(content)}"
-    return f"{head}:{_h(content)}"
