@@ -40,7 +40,6 @@ from memagent.memory.llm_hybrid import (
     SortedLines,
     chunks,
     dedupe,
-    punctuated,
     to_memory,
     uncovered_lines,
 )
@@ -287,7 +286,6 @@ class LLMExtractor:
     async def _hybrid(self, turns: Sequence[Turn]) -> ExtractionResult:
         """The rules' facts, plus what the model reads in the clauses no rule fact covers
         (a few lines per call); a chunk the model fails on loses only its own lines."""
-        turns = punctuated(turns)
         rules = extract_rules(turns)[0]
         lines = uncovered_lines(turns, rules)
         if not lines:

@@ -207,22 +207,6 @@ def _skip(clause: str) -> bool:
     )
 
 
-_GAP = re.compile(r"(?<=[\u4e00-\u9fff）)])[ \t\u3000]+(?=[\u4e00-\u9fff（(])")
-_STOPS = re.compile(r"[。，！？；,.!?;\n]")
-
-
-def punctuated(turns: Sequence[Turn]) -> list[Turn]:
-    """The turns, a Chinese note typed without punctuation ("绿源农牧 养猪的 存栏30万头 …")
-    cut into sentences at its spaces: one "开玩笑" would otherwise void the whole note as
-    a single joke sentence."""
-    return [
-        Turn(t.role, _GAP.sub("。", t.content), t.id, t.at)
-        if t.role == "user" and not _STOPS.search(t.content) and _GAP.search(t.content)
-        else t
-        for t in turns
-    ]
-
-
 def chunks(lines: Sequence[Line], size: int = LINES_PER_CALL) -> list[list[Line]]:
     return [list(lines[i : i + size]) for i in range(0, len(lines), size)]
 

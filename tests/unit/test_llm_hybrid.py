@@ -13,7 +13,8 @@ from memagent.core.types import Turn
 from memagent.llm.model import LLMUnavailableError
 from memagent.memory.extract_rules import extract_rules
 from memagent.memory.extractors import LLMExtractor, llm_extractor
-from memagent.memory.llm_hybrid import dedupe, uncovered_lines
+from memagent.memory.llm_hybrid import Line, SortedLine, dedupe, to_memory, uncovered_lines
+from memagent.memory.llm_items import LLMMemory
 from memagent.memory.write_path import Candidate
 
 AT = "2026-11-12T10:00:00+08:00"
@@ -37,14 +38,14 @@ async def test_no_model_call_when_the_rules_read_every_clause() -> None:
 
 
 async def test_only_the_clauses_the_rules_did_not_read_reach_the_model() -> None:
-    text = "Victor Ramos is the CFO. He's lukewarm on us."
+    text = "Victor Ramos is the CFO. He reports to the board."
     model = scripted(_sorted((1, "stakeholder")))
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
-    assert _lines(model) == "1. He's lukewarm on us"
+    assert _lines(model) == "1. He reports to the board"
     contents = [c.content for c in res.candidates]
     assert contents[0] == "Victor Ramos: CFO."  # the rules' fact, as they wrote it
     # the model's clause in the user's own words, led by the person it refers back to
-    assert contents[1:] == ["Victor Ramos: He's lukewarm on us"]
+    assert contents[1:] == ["Victor Ramos: He reports to the board"]
     assert res.candidates[1].message_ids == ["m1"]
 
 
@@ -66,15 +67,15 @@ async def test_a_category_the_clause_cannot_hold_is_dropped() -> None:
     assert any(r.startswith("not a stakeholder") for r in res.reasons), res.reasons
 
 
-async def test_a_kind_the_rules_read_in_the_same_sentence_is_not_written_twice() -> None:
-    text = "两套系统数据不通，会员积分经常对不上，这是最大的痛点。"
-    rules = extract_rules([Turn("user", text, "m1", AT)])[0]
-    assert [c.attribute.split(":")[0] for c in rules] == ["pain_point"]
-    model = scripted(_sorted((1, "pain_point"), (2, "pain_point")))
-    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
-    assert len(model.seen) == 1
-    assert [c.content for c in res.candidates] == [c.content for c in rules]
-    assert any("rules read this sentence's pain_point" in r for r in res.reasons)
+def test_a_kind_the_rules_read_in_the_same_sentence_is_not_written_twice() -> None:
+    # "两套系统数据不通，收银也很慢": when the rules read the sentence's pain point, the
+    # model's pain point from its other clause would be a second memory of one fact
+    line = Line("收银也很慢", None, "收银也很慢", frozenset({"pain_point"}))
+    assert to_memory(SortedLine(n=1, c="pain_point"), [line]) == (
+        "the rules read this sentence's pain_point"
+    )
+    fresh = Line("收银也很慢", None, "收银也很慢", frozenset())
+    assert isinstance(to_memory(SortedLine(n=1, c="pain_point"), [fresh]), LLMMemory)
 
 
 async def test_a_long_note_is_sorted_in_chunks_and_a_failed_chunk_loses_only_its_lines() -> None:
@@ -153,13 +154,13 @@ def test_a_clause_only_the_model_reads_is_stored_by_the_worker() -> None:
     from memagent.evals.eval_replay import Replayer
 
     model = scripted(_sorted((1, "stakeholder")))
-    turns = ({"role": "user", "content": "Victor Ramos is the CFO. He's lukewarm on us.",
+    turns = ({"role": "user", "content": "Victor Ramos is the CFO. He reports to the board.",
               "at": AT},)  # fmt: skip
     with Replayer(llm_extractor(model)) as replayer:
         out = replayer.replay(Dialog(id="hy", turns=turns, gold=(), customer="orchard"))
     assert len(model.seen) == 1 and not out.errors
     assert sorted(m["content"] for m in out.confirmed) == [
-        "Victor Ramos: CFO.", "Victor Ramos: He's lukewarm on us"]  # fmt: skip
+        "Victor Ramos: CFO.", "Victor Ramos: He reports to the board"]  # fmt: skip
 
 
 def test_a_short_sentence_the_rules_did_not_read_goes_whole() -> None:
@@ -172,20 +173,9 @@ def test_a_short_sentence_the_rules_did_not_read_goes_whole() -> None:
 
 
 async def test_a_second_date_of_a_sentence_is_not_taken_by_the_rules_first() -> None:
-    text = ("I owe Elena a reference customer by the 13th, and she'll get Mark into the deep "
-            "dive scheduled for December 2.")  # fmt: skip
+    text = ("I owe Elena a reference customer by the 13th, and she'll get Mark into the site "
+            "walk scheduled for December 2.")  # fmt: skip
     model = scripted(_sorted((1, "timeline")))
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
-    assert _lines(model) == "1. she'll get Mark into the deep dive scheduled for December 2"
-    assert any("deep dive" in c.content and "2026-12-02" in c.content for c in res.candidates)
-
-
-async def test_a_chinese_note_typed_without_punctuation_is_read_sentence_by_sentence() -> None:
-    text = "云杉物流 做冷链的 有800辆车 运营总监是周敏 老周开玩笑说预算十个亿哈哈 他只看微信"
-    assert extract_rules([Turn("user", text, "m1", AT)])[0] == []  # one "joke" sentence
-    model = scripted(_sorted((1, "none"), (2, "none"), (3, "other")))
-    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
-    assert _lines(model) == "1. 云杉物流\n2. 做冷链的\n3. 有800辆车"
-    contents = " | ".join(c.content for c in res.candidates)
-    assert "800辆车" in contents and "周敏" in contents and "微信" in contents, contents
-    assert "十个亿" not in contents  # the joke is still no fact
+    assert _lines(model) == "1. she'll get Mark into the site walk scheduled for December 2"
+    assert any("site walk" in c.content and "2026-12-02" in c.content for c in res.candidates)
