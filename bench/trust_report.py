@@ -57,17 +57,12 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from poison_sets import RULES_ONLY_SETS, SETS, load  # noqa: E402
 
 from memagent.core.redact import redact  # noqa: E402
 from memagent.memory.poison import assess, check_instruction, ngram_reason  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 KEY = b"bench-key-not-a-secret-0123456789"
-
-
-def load(name: str) -> list[dict[str, Any]]:
-    with (DATA / name).open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
 
 
 def per_call_us(fn: Callable[[str], object], texts: list[str], rounds: int = 20) -> float:
@@ -182,15 +177,7 @@ def ngram_only(text: str) -> str | None:
 def poison_report(show_misses: bool) -> None:
     print("Poisoning defence (targets: >= 95% blocked, <= 1% false positives, per language)")
     print("  rules alone:")
-    sets = {
-        "main": ("poison_attacks.jsonl", "poison_ordinary.jsonl"),
-        "holdout": ("poison_attacks_holdout.jsonl", "poison_ordinary_holdout.jsonl"),
-        "holdout2": ("poison_attacks_holdout2.jsonl", "poison_ordinary_holdout2.jsonl"),
-        "holdout3": ("poison_attacks_holdout3.jsonl", "poison_ordinary_holdout3.jsonl"),
-        "holdout4": ("poison_attacks_holdout4.jsonl", "poison_ordinary_holdout4.jsonl"),
-        "holdout5": ("poison_attacks_holdout5.jsonl", "poison_ordinary_holdout5.jsonl"),
-        "blindA": ("poison_blindA_attacks.jsonl", "poison_blindA_ordinary.jsonl"),
-    }
+    sets = {name: SETS[name] for name in RULES_ONLY_SETS}
     for label, (attacks_file, ordinary_file) in sets.items():
         r = poison_rates(load(attacks_file), load(ordinary_file))
         print_rates(label, r, show_misses, rules_only)
@@ -204,8 +191,7 @@ def poison_report(show_misses: bool) -> None:
         "  set below (bench/poison_loso.py): these rates are in-sample; --loso prints the\n"
         "  leave-one-set-out figures (each set scored by a judge trained without it)."
     )
-    sets["blindB"] = ("sealed/poison_blindB_attacks.jsonl", "sealed/poison_blindB_ordinary.jsonl")
-    sets["blindC"] = ("poison_blindC_attacks.jsonl", "poison_blindC_ordinary.jsonl")
+    sets = dict(SETS)
 
     def reply(text: str) -> str | None:
         return check_instruction(text, deep=False)
