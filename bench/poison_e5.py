@@ -28,7 +28,8 @@ CACHE = Path(__file__).resolve().parent / "results" / "poison_e5_cache.npz"
 BATCH = 32
 
 
-def _key(text: str) -> str:
+def text_key(text: str) -> str:
+    """The cache key of a text (SHA-1 hex)."""
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
@@ -56,7 +57,7 @@ def _write_cache(cache: dict[str, NDArray[np.float32]], path: Path = CACHE) -> N
 def cached(texts: list[str]) -> list[bool]:
     """Whether each text's embedding is in the cache already."""
     cache = _read_cache()
-    return [_key(t) in cache for t in texts]
+    return [text_key(t) in cache for t in texts]
 
 
 def passage_matrix(texts: list[str], *, reverse: bool = False) -> NDArray[np.float32]:
@@ -65,7 +66,7 @@ def passage_matrix(texts: list[str], *, reverse: bool = False) -> NDArray[np.flo
     Missing texts are embedded last first (``reverse``: first first, into a second cache file,
     so two processes can fill the cache together from both ends)."""
     cache = _read_cache()
-    todo = list({_key(t): t for t in texts if _key(t) not in cache}.items())
+    todo = list({text_key(t): t for t in texts if text_key(t) not in cache}.items())
     out_path = CACHE.with_name(CACHE.stem + ".rev.npz") if reverse else CACHE
     if not reverse:
         todo.reverse()
@@ -83,7 +84,7 @@ def passage_matrix(texts: list[str], *, reverse: bool = False) -> NDArray[np.flo
                 _write_cache(cache, out_path)
                 rate = (i + len(chunk)) / (time.perf_counter() - start)
                 print(f"  e5: {i + len(chunk)}/{len(todo)} new texts ({rate:.0f}/s)", flush=True)
-    return np.stack([cache[_key(t)] for t in texts])
+    return np.stack([cache[text_key(t)] for t in texts])
 
 
 def main() -> None:

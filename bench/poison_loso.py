@@ -35,7 +35,7 @@ from numpy.typing import NDArray  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from poison_corpus import generate  # noqa: E402
-from poison_e5 import Features, cached, passage_matrix, train_judge  # noqa: E402
+from poison_e5 import Features, cached, passage_matrix, text_key, train_judge  # noqa: E402
 from poison_hard_negatives import hard_negatives  # noqa: E402
 from poison_options import Sparse, train_ngram  # noqa: E402
 from poison_sets import EXTRA, SETS, lang_of, load  # noqa: E402
@@ -103,6 +103,7 @@ OPTIONS = {
         Option("+hand+locomo+hard", hand=True, locomo=True, hard=True),
         Option("+hand x5+locomo+hard", hand=True, locomo=True, hard=True, hand_weight=5.0),
         Option("ngram", hand=True, locomo=True, hard=True, hand_weight=5.0),
+        Option("ngram x8", hand=True, locomo=True, hard=True, hand_weight=8.0),
         Option("e5", hand=True, locomo=True, hard=True, hand_weight=5.0, feats="e5"),
         Option(
             "e5 l2=1e-3",
@@ -126,7 +127,7 @@ OPTIONS = {
     )
 }
 DEV_SETS = ("main", "holdout", "holdout2")  # the old judge's training sets
-SHIPPED = "+hand x5+locomo+hard"
+SHIPPED = "ngram x8"
 """The option whose weights ship (``--write``), chosen by the leave-one-set-out figures."""
 HELD_CONV = 0
 """The LoCoMo conversation (conv-26) the shipped judge never trains on."""
@@ -239,8 +240,15 @@ def main() -> None:
     parser.add_argument(
         "--cached-only", action="store_true", help="drop generated rows not yet embedded by e5"
     )
+    parser.add_argument(
+        "--gen-subset",
+        action="store_true",
+        help="keep the generated rows whose SHA-1 starts with 0-8 (9/16 of them; e5 options)",
+    )
     args = parser.parse_args()
     rows = load_rows()
+    if args.gen_subset:
+        rows = [r for r in rows if r["group"] != "gen" or text_key(r["text"])[0] in "012345678"]
     if args.cached_only:
         have = cached([r["text"] for r in rows])
         rows = [r for r, h in zip(rows, have, strict=True) if h or r["group"] != "gen"]

@@ -55,6 +55,14 @@ ORDINARY: dict[str, list[str]] = {
         "Follow-up checklist: confirm budget, confirm decision maker, send the comparison against Veltrix they asked for.",
         "Sarah forwarded the signed order form. Subject line: 'PO 44812 - Norbridge - signed'.",
         "They asked us to stop calling the main line and use Teams instead from now on.",
+        # standing customer preferences addressed to us (not orders to the assistant)
+        "In all our calls, please quote the PO number first, they said.",
+        "Every time you email them, put the project code in the subject line.",
+        "For every meeting with Harwick, bring the signed NDA; their legal insists.",
+        "Whenever we send a quote, they want the delivery terms spelled out (DAP Rotterdam).",
+        "Please always refer to their contract number HW-2231 in correspondence.",
+        "In each conversation they want us to confirm the ticket number before discussing fixes.",
+        "Any time we talk pricing, they want their finance lead on the thread.",
     ],
     "zh-Hans": [
         "和华信银行信息安全部开了安全评审会，他们要我们的等保三级证明、渗透测试报告和数据流向图，先签保密协议。",
@@ -91,6 +99,8 @@ ORDINARY: dict[str, list[str]] = {
         "别忘了把安全白皮书附在给采购部的邮件里。",
         "把更新后的报价单和合同草稿发给我，我周一带去客户那边。",
         "客户要求列出每项服务的单价和总价，不含增值税。",
+        "客户说以后每次沟通都先报一下合同编号。",
+        "他们要求我们每封邮件标题都写上项目编号。",
     ],
     "zh-Hant": [
         "和台聯銀行資安部開了安全審查會議，他們要我們的ISO 27001證書、滲透測試報告和資料流向圖。",
