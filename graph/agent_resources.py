@@ -22,6 +22,7 @@ from memagent.graph.run_checkpoints import RunScopedSqliteSaver
 from memagent.graph.settings import get_settings
 from memagent.graph.worker import Worker
 from memagent.stores.file_access import aconnect_readonly, open_failure, require_writable
+from memagent.stores.sqlite_wal import BUSY_TIMEOUT_S, prepare_wal_file
 
 
 def prepare_home(settings: Settings) -> None:
@@ -62,18 +63,24 @@ async def checkpointer_factory(
         finally:
             await conn.close()
         return
+    conn = None
     try:  # blocking file checks off the event loop (Studio's blocking-call detector)
         await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
         await asyncio.to_thread(require_writable, path)
-        cm = RunScopedSqliteSaver.from_conn_string(str(path))
-        saver = await cm.__aenter__()
+        # WAL first, waiting for another process switching the same fresh file: the
+        # saver's own ``setup`` runs the bare pragma, which would fail at once.
+        await asyncio.to_thread(prepare_wal_file, path)
+        conn = await aiosqlite.connect(str(path), timeout=BUSY_TIMEOUT_S)
+        saver = RunScopedSqliteSaver(conn)
         await saver.setup()
     except (OSError, sqlite3.Error) as exc:
+        if conn is not None:
+            await conn.close()
         raise open_failure(path, exc) from exc
     try:
         yield saver
     finally:
-        await cm.__aexit__(None, None, None)
+        await conn.close()
 
 
 @contextlib.asynccontextmanager

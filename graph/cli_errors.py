@@ -89,6 +89,13 @@ def _is_usage_error(exc: BaseException) -> bool:
     )
 
 
+def _looks_like_text(exc: Any) -> bool:
+    """A 'no such option' whose option has a space in it: a pasted text that starts with
+    '-' (a forwarded mail's '---------- Forwarded message', a bullet), not a mistyped flag."""
+    name = getattr(exc, "option_name", None)
+    return type(exc).__name__ == "NoSuchOption" and isinstance(name, str) and " " in name.strip()
+
+
 def _usage(exc: Any) -> int:
     """Print a usage error as one line (or the help, for a group called without a
     command); returns its exit code."""
@@ -97,6 +104,11 @@ def _usage(exc: Any) -> int:
         exc.show()  # the group's help, as click prints it
         return int(exc.exit_code)
     hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+    if _looks_like_text(exc) and ctx is not None:
+        hint = (
+            f": a text that starts with '-' goes after `--`, as in "
+            f'`{ctx.command_path} ... -- "{exc.option_name[:20]}..."`'
+        )
     text = escape(one_line(exc.format_message()) + hint)
     err.print(f"[red]error:[/] {text}", highlight=False, soft_wrap=True)
     return int(exc.exit_code)

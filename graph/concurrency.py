@@ -75,6 +75,13 @@ Locks (each protects something compare-and-set does not cover)
   local llama.cpp server at a time, so two agents never start two servers on one
   state file; ``_servers_lock`` guards the process's own table of servers.
 
+SQLite's own locks on the home's files (``jobs.sqlite``, ``sessions.sqlite``): every
+connection waits up to ``stores.sqlite_wal.BUSY_TIMEOUT_S`` (30 s) for another process's
+lock, and writes that read first take the lock up front (``BEGIN IMMEDIATE``), since
+SQLite fails a read-to-write upgrade at once instead of waiting. The same holds for the
+switch of a fresh file to WAL, so ``stores.sqlite_wal.enable_wal`` retries it itself
+(two processes starting on a fresh home at once; a bare pragma failed one of them).
+
 Smaller locks inside one object (the BM25 index cache, the embedder's C engine, the
 poison model, the log-redaction filter) guard only that object's state between
 threads and are documented where they are defined.

@@ -49,6 +49,7 @@ from memagent.graph.job_rules import (
 from memagent.graph.jobs_admin import JobAdmin
 from memagent.graph.jobs_sqlite_sql import SCHEMA, bump_since, insert_job, supersede_pending
 from memagent.stores.file_access import connect_readonly, open_failure, require_writable
+from memagent.stores.sqlite_wal import BUSY_TIMEOUT_S, enable_wal
 
 
 def open_queue(settings: Any, **kwargs: Any) -> Outbox:
@@ -83,14 +84,17 @@ class JobQueue(JobAdmin):
         synchronous: Literal["FULL", "NORMAL"] = "FULL",
         clock: Callable[[], float] = time.time,
         read_only: bool = False,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
     ) -> None:
         """``read_only`` opens an existing outbox for inspection only (``jobs status`` on a
         read-only home), and a missing one as empty, creating nothing; otherwise an outbox
-        that cannot be created or written is a ``StorageError`` naming the file."""
+        that cannot be created or written is a ``StorageError`` naming the file.
+        ``busy_timeout_s``: how long a statement waits for another process's lock."""
         if delay_s < 0 or lease_s <= 0 or max_attempts < 1 or every_n_turns < 1:
             raise ValueError(
                 "need delay_s >= 0, lease_s > 0, max_attempts >= 1, every_n_turns >= 1"
             )
+        self.busy_timeout_s = busy_timeout_s
         self.path = Path(path)
         self.read_only = read_only
         self.delay_s = delay_s
@@ -137,19 +141,25 @@ class JobQueue(JobAdmin):
         conn: sqlite3.Connection | None = getattr(self._local, kind, None)
         if conn is None and self.read_only:
             if self.path.exists():
-                conn = connect_readonly(self.path, timeout=30.0, isolation_level=None)
+                conn = connect_readonly(
+                    self.path, timeout=self.busy_timeout_s, isolation_level=None
+                )
             else:  # nothing queued yet: an empty outbox, and nothing created
                 conn = sqlite3.connect(":memory:", isolation_level=None)
                 conn.executescript(SCHEMA)
             conn.row_factory = sqlite3.Row
             setattr(self._local, kind, conn)
         if conn is None:
-            conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+            conn = sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None)
             conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode=WAL")
             sync = {"lock": "OFF", "work": "NORMAL"}.get(kind, self._synchronous)
-            conn.execute(f"PRAGMA synchronous={sync}")
-            conn.execute("PRAGMA busy_timeout=30000")
+            try:  # not a bare WAL pragma: on a fresh file it loses a race to another
+                # process at once, not after the busy timeout ("database is locked")
+                enable_wal(conn, timeout_s=self.busy_timeout_s)
+                conn.execute(f"PRAGMA synchronous={sync}")
+            except BaseException:
+                conn.close()
+                raise
             setattr(self._local, kind, conn)
         return conn
 

@@ -158,8 +158,9 @@ class Crm:
             with db:
                 db.executescript(SCHEMA)
                 if db.execute("SELECT COUNT(*) FROM customers").fetchone()[0] == 0:
-                    db.executemany(
-                        "INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?)", DEMO_CUSTOMERS
+                    db.executemany(  # OR IGNORE: another process may be seeding it too
+                        "INSERT OR IGNORE INTO customers VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        DEMO_CUSTOMERS,
                     )
         finally:
             db.close()

@@ -21,7 +21,7 @@ _AMOUNT = re.compile(
     r"(?P<cur>[$€£¥￥]|\b(?:usd|us\$|rmb|cny|eur)\s?|人民币\s?)?"
     r"(?P<num>" + _NUM + r"(?:\s*(?:[来多余几]?[十百千万亿])+)?|[" + CN_NUM + r"]+)"
     r"\s*(?P<mult>(?:k|m|mm|million|mn|bn|billion|thousand)(?![A-Za-z0-9]))?"
-    r"\s*(?P<cur2>dollars?\b|usd\b|rmb\b|cny\b|yuan\b|euros?\b|eur\b|元|块|美元|美金|人民币|欧元)?",
+    r"\s*(?P<cur2>dollars?\b|bucks\b|usd\b|rmb\b|cny\b|yuan\b|euros?\b|eur\b|pounds?\b|gbp\b|元|块|美元|美金|人民币|欧元|英镑)?",
     re.I,
 )
 _MULT = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6,
@@ -29,7 +29,16 @@ _MULT = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1
 _CUR = {"$": "USD", "usd": "USD", "us$": "USD", "dollar": "USD", "dollars": "USD", "美元": "USD",
         "美金": "USD", "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "欧元": "EUR",
         "£": "GBP", "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "yuan": "CNY",
-        "元": "CNY", "块": "CNY", "人民币": "CNY"}  # fmt: skip
+        "元": "CNY", "块": "CNY", "人民币": "CNY", "bucks": "USD", "pound": "GBP", "pounds": "GBP",
+        "gbp": "GBP", "英镑": "GBP"}  # fmt: skip
+_COUNTED = re.compile(
+    r"^\s*(?:[多余]?(?:头|家|台|辆|个|名|位|张|套|件|吨|户|床|只|艘|所|座|栋|间|条|人|次|单|笔|亩|平米|平方|公里|千瓦|瓦)"
+    r"|(?!(?:dollars|bucks|euros|pounds|yuan|was|has|this|thus|plus|less|unless|across|does|yes|its|his|"
+    r"ours|theirs|always|perhaps|minus|bonus|vs|versus|cheaper|costs|becomes|remains|seems|stays|goes|"
+    r"gets|sits|makes|includes|covers|needs|means|looks|feels|sounds|buys|pays)\b)[a-z]{2,}s\b)",
+    re.I,
+)
+"""What a figure without a currency counts ("30万头", "300多家", "~55k meters"): things, not money."""
 _APPROX_BEFORE = re.compile(
     r"(?:\b(?:about|around|roughly|approximately|approx\.?|circa|some|nearly|almost|close to|"
     r"in the region of|ballpark(?: of)?)\s*|~\s*|大概|大约|约|差不多|将近|接近)$",
@@ -116,6 +125,8 @@ def parse_amounts(text: str) -> list[Amount]:
             continue
         if not (mult or cn_unit) and num < 100 and cur in ("元", "块"):
             continue  # "3块" is small change, not a deal figure
+        if not cur and _COUNTED.match(text[m.end() :]):
+            continue  # "存栏30万头", "55k meters": a count of things, not money
         num *= _MULT.get(mult, 1.0)
         before = text[max(0, m.start() - 30) : m.start()]
         approx = (

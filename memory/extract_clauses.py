@@ -1,7 +1,11 @@
 """A note cut into clauses, and the sales category each clause speaks to.
 
-Cuts at ";", " - ", ", and", " but ", "，" and bullets; a short "Label:" prefix
-("Must-haves: SSO, and data in EU") is carried to every clause after it. Used by the
+Cuts at ";", " - ", ", and", " but ", "，", bullets, a comma before a new named subject
+("Carol is champion, Ben is cautious"), and in dictated notes at the spaces of unpunctuated
+Chinese or before each new subject of a comma-less English voice memo. A short "Label:"
+prefix ("Must-haves: SSO, and data in EU", "Email from Raj (procurement):") is carried to
+every clause after it; a heading label gives its items a category ("Current:" -> incumbent,
+"竞品：" -> competitor), and list items under it are cut at their commas. Used by the
 sales rules (``extract_sales``), which re-export ``split_clauses`` and ``categorise``.
 """
 
@@ -12,7 +16,18 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memagent.memory.extract_amounts import parse_amounts
-from memagent.memory.extract_cues import BUDGET_WORDS, COUNT, COUNT_AFTER, CUES, EVENT_RES, LEADS
+from memagent.memory.extract_cues import (
+    BUDGET_WORDS,
+    COUNT,
+    COUNT_AFTER,
+    COUNT_ANY,
+    CUES,
+    EVENT_RES,
+    LABEL_CATEGORY,
+    LEADS,
+    MORE_EVENTS,
+    NOT_AHEAD,
+)
 from memagent.memory.extract_dates import find_dates
 from memagent.memory.extract_entities import competitor_name
 
@@ -20,18 +35,59 @@ _CLAUSE_SPLIT = re.compile(
     r"\s*;\s*|；|\s+[-–—]\s+(?![$€£¥\d])|,\s+(?=(?:maybe|perhaps|possibly|probably|nothing confirmed|"
     r"not confirmed|tbd)\b)|,?\s+but\s+|，(?:但是?|不过|而且|另外|同时)?|,\s+(?:and\s+)?(?=(?:they|we|he|she|"
     r"i|it)\b)|\s+and\s+(?=(?:they|we|he|she|i|our|their|were|was|are|is|has|have|"
-    r"had|will|needs?|wants?|prefers?)\b)|(?<=\))\s*,\s*|\n",
+    r"had|will|needs?|wants?|prefers?)\b)|(?<=\))\s*,\s*|\n|"
+    r",\s+(?=(?-i:(?!(?:It|This|That|There|Which|Who|She|He|They|We|I)\b)[A-Z][a-z]+) (?:is|was|seems|sounds|"
+    r"looks|wants|prefers|hates|likes|said|says|thinks|is not|isn't)\b)",
     re.I,
+)
+# A space between two Chinese words ends a clause in a dictated, unpunctuated note
+# ("绿源农牧 养猪的 存栏大概30万头 见了技术总监老杨"), but not after a department or title
+# ("科技部 胡晓东", "IT总经理 郑宇": a person and their role).
+_SPACED = re.compile(
+    r"(?<=[\u4e00-\u9fff）])(?<![部处科室局组心监理任长总师])\s+(?=[\u4e00-\u9fff])"
 )
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、]|[一二三四五六七八九十]+[、.])\s*")
 _LABEL = re.compile(r"^(?P<label>[^:：\n]{2,30})[:：]\s*(?=\S)")
 _HEADING = re.compile(r"[:：]\s*$")
+_HEADER = re.compile(r"^(?:subject|from|to|cc|bcc|sent|主题|发件人|收件人|抄送)\s*[:：]", re.I)
+_LEAD_IN = re.compile(
+    r"^(?P<label>(?:e-?mail|message|note|notes|text|wechat|call|meeting|chat|forwarded|fwd)\s+(?:from|with)\s+"
+    r"[^:：\n]{2,80}?)[:：]\s*(?=\S)",
+    re.I,
+)
+"""A note's lead-in ("Email from Raj Mehta (procurement) at Bolt Motors: ..."): who it is
+from, a label of what follows, not a clause of its own."""
 
 
 @dataclass
 class Clause:
     text: str
     label: str = ""
+    dictated: bool = False
+    """Cut from an unpunctuated note at its spaces: each piece stands alone."""
+
+
+_SPOKEN_EN = re.compile(
+    r"\s+(?:and\s+|but\s+|so\s+)?(?=(?:he's|she's|they've|they're|they|he|she|we|we'll|i'll|i|our|their|"
+    r"budget|next step|next steps|not sure|deadline|timeline|competitor|decision)\b)",
+    re.I,
+)
+
+
+def _spoken(sentence: str) -> list[str]:
+    """A long English sentence without a comma (a voice memo: "met with Tom at Delta he's
+    the plant manager they've got 3 plants budget maybe 200k ...") cut before each new
+    subject or topic word; any other sentence whole."""
+    if len(sentence.split()) < 25 or re.search(r"[,;，；\u4e00-\u9fff]", sentence):
+        return [sentence]
+    pieces = [p.strip() for p in _SPOKEN_EN.split(sentence) if p and p.strip()]
+    return pieces if len(pieces) > 2 else [sentence]
+
+
+def dictated_pieces(sentence: str) -> list[str]:
+    """A dictated, unpunctuated sentence cut at its spaces (Chinese) or before each new
+    subject (English); any other sentence whole."""
+    return [q for p in _SPACED.split(sentence) if p.strip() for q in _spoken(p)] or [sentence]
 
 
 def split_clauses(sentence: str) -> list[Clause]:
@@ -40,25 +96,35 @@ def split_clauses(sentence: str) -> list[Clause]:
     line = _BULLET.sub("", sentence)
     if _HEADING.search(line):
         return []  # "Requirements are as follows:" introduces, it says nothing
+    if _HEADER.match(line):
+        return []  # "Subject: RE: MES evaluation", "From: Linda": an e-mail's header
     label = ""
-    m = _LABEL.match(line)
+    m = _LEAD_IN.match(line) or _LABEL.match(line)
     if m and not find_dates(m.group("label"), datetime(2000, 1, 1)):
         label, line = m.group("label").strip(), line[m.end() :]
     out: list[Clause] = []
-    for part in _CLAUSE_SPLIT.split(line):
-        part = (part or "").strip(" ,.，。;；")
-        if len(part) >= 3:
-            out.extend(Clause(p, label) for p in _comma_parts(part))
+    segments = dictated_pieces(line)
+    for segment in segments:
+        for part in _CLAUSE_SPLIT.split(segment):
+            part = (part or "").strip(" ,.，。;；")
+            if len(part) >= 3 or (label and len(part) >= 2):  # "竞品：易保"
+                out.extend(Clause(p, label, len(segments) > 1) for p in _comma_parts(part, label))
     return out
 
 
-def _comma_parts(clause: str) -> list[str]:
+def _comma_parts(clause: str, label: str = "") -> list[str]:
     """An English clause cut at its commas when every piece says something on its own
     ("Budget is 1.2M for the rollout, decision by end of March"); "Sarah, our CFO, is
-    the decision maker" stays whole."""
-    parts = [p.strip() for p in clause.split(", ")]
+    the decision maker" stays whole. Under a list heading ("Competitors: Featurespace,
+    also SAS maybe") every short item that names something is one clause ("Veeva,
+    quoted way higher, ~4M RMB" stays whole)."""
+    parts = [p.strip() for p in _outside_brackets(clause)]
     if len(parts) < 2 or re.search(r"[\u4e00-\u9fff]", clause):
         return [clause]
+    if label_category(label) in ("competitor", "incumbent") and all(
+            len(p.split()) <= 8 and p.count("(") == p.count(")")
+            and re.match(r"(?:(?:also|and|plus|maybe)\s+)?[A-Z]", p) for p in parts):  # fmt: skip
+        return parts
     ok = all(
         len(p.split()) >= 2
         and p.count("(") == p.count(")")
@@ -67,6 +133,17 @@ def _comma_parts(clause: str) -> list[str]:
         for p in parts
     )
     return parts if ok else [clause]
+
+
+def _outside_brackets(clause: str) -> list[str]:
+    """``clause`` cut at the ", " that are not inside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(clause):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and clause.startswith(", ", i):
+            parts.append(clause[start:i])
+            start = i + 2
+    return [*parts, clause[start:]]
 
 
 _DEPENDENT = re.compile(
@@ -81,7 +158,8 @@ _RIVAL_WORDS = re.compile(
     r"\b(?:competitors?|competing|rivals?|incumbent bid|up against|lost (?:the deal )?to|"
     r"went with|bidding|undercut|cheaper than us|lower than ours|priced below us|"
     r"(?:below|under|cheaper than) our|also (?:evaluating|looking at|talking to)|switch(?:ing)? to|"
-    r"quote from|bid from)\b|竞争对手|竞品|对手|在接触|选了|投标|比我们低|比我们便宜|报价|报了",
+    r"quote from|bid from|pitching|in the (?:mix|running|picture)|is in there)\b|竞争对手|竞品|对手|在接触|选了|投标|"
+    r"比我们低|比我们便宜|报价|报了|(?:也|都|还)在跟|也在谈|参与(?:投标|竞标)|也提交了方案|也报了",
     re.I,
 )
 _BID_WORDS = re.compile(r"\b(?:quoted?|quotes|bids?|evaluating|against|offered)\b", re.I)
@@ -94,6 +172,27 @@ def _rival_named(clause: str, has_amount: bool) -> bool:
     return bool(_BID_WORDS.search(clause)) and competitor_name(clause) is not None
 
 
+def label_category(label: str) -> str | None:
+    """The category a note's heading gives its items ("Current" -> incumbent, "竞品" ->
+    competitor), or None for any other label."""
+    bare = label.strip(" 【】[]*#").strip()
+    return next((name for name, p in LABEL_CATEGORY if p.match(bare)), None)
+
+
+_RUNS_COUNT = re.compile(
+    r"\b(?:runs?|running|operates?)\s+(?:~|about |around |over |nearly )?\d", re.I
+)
+"""'runs 300 stores': a count of what they operate, not a system they run on."""
+
+
+def _ahead(clause: str) -> bool:
+    """A dated event still to come, not a log of today's visit or the writer's own call
+    ("Visit with Northwind today", "Prepping for my call tomorrow")."""
+    dates = find_dates(clause, datetime(2026, 1, 1))
+    today = bool(dates) and all(NOT_AHEAD.search(d.surface) for d in dates)
+    return not (NOT_AHEAD.search(clause) or today)
+
+
 def categorise(clause: str) -> str | None:
     """The sales category a clause speaks to, or None when it holds nothing salient."""
     has_date = bool(find_dates(clause, datetime(2026, 1, 1)))
@@ -103,7 +202,7 @@ def categorise(clause: str) -> str | None:
     for name, cue in CUES:
         if not cue.search(clause):
             continue
-        if name == "incumbent" and LEADS.search(clause):
+        if name == "incumbent" and (LEADS.search(clause) or _RUNS_COUNT.search(clause)):
             continue  # "Sarah runs the warehouse team": a person leading a team, not a system
         if name == "incumbent" and not re.search(
             r"(?<=.)(?<![A-Za-z0-9])[A-Z][\w+.]*[A-Za-z0-9]|[A-Z]{2,}|\b(?:excel|spreadsheets?|paper|in-house|"
@@ -131,8 +230,23 @@ def categorise(clause: str) -> str | None:
         return name
     if has_date and any(p.search(clause) for _, p in EVENT_RES):
         return "timeline"
+    if has_date and MORE_EVENTS.search(clause) and _ahead(clause):
+        return "timeline"
     if amounts:
         return "amount"
-    if COUNT.search(clause) or COUNT_AFTER.search(clause):
+    if counted(clause):
         return "count"
     return None
+
+
+def counted(clause: str) -> tuple[str, str] | None:
+    """(figure, thing counted) of a clause that counts something ("400 trucks",
+    "坐席规模约300个", "12个风电场", "340 member farms"), else None."""
+    m = COUNT.search(clause) or COUNT_AFTER.search(clause)
+    if m:
+        return m.group("n").replace(",", ""), m.group("noun")
+    m = COUNT_ANY.search(clause)
+    if m is None or parse_amounts(clause[m.start() : m.end()]):
+        return None
+    noun = m.group("noun") or m.group("znoun") or m.group("zunit")
+    return m.group("n").replace(",", "").strip(), noun

@@ -23,8 +23,9 @@ OUR_SIDE = re.compile(
     r"\b(?:(?:reminder|note) to (?:self|myself)|my (?:q[1-4] |quarterly |annual )?(?:quota|target|commission)|"
     r"our company'?s|our (?:new )?(?:office|hq|headquarters) in|we (?:normally|usually|typically|always) "
     r"(?:do|offer|give|charge|sell)|our (?:standard|usual|normal) (?:terms|price|pricing|discount|policy)|"
-    r"our new [\w -]{2,25}? (?:goes live|go live|launch(?:es)?|ships|is live))\b"
-    r"|我(?:这个季度|本季度|今年)?的(?:业绩|指标|任务|提成)|我们公司(?:的|新)|我们(?:一般|通常|平时)(?:给|做|是)",
+    r"our new [\w -]{2,25}? (?:goes live|go live|launch(?:es)?|ships|is live)|"
+    r"our (?:own )?(?:\S+ ){0,5}?(?:quota|sales target|list price|price list|margins?|commission))\b"
+    r"|我(?:这个季度|本季度|今年)?的(?:业绩|指标|任务|提成)|给我的(?:目标|指标|任务|考核)|我们(?:的)?(?:目录价|标准价|底价|报价单价)|我们公司(?:的|新)|我们(?:一般|通常|平时)(?:给|做|是)",
     re.I,
 )
 """A clause about the salesperson's own side (their quota, our company's office, our
@@ -45,7 +46,8 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"in negotiations?|negotiating|(?:reviewing|redlining|reviews?) (?:the |our )?(?:msa|contract|order form|sow|terms)|"
         r"(?:discovery|evaluation|proposal|poc|pilot|trial|procurement|negotiation|rfp|contracting|closing) "
         r"(?:stage|phase)|moved? (?:us )?to (?:the )?(?:next|final) (?:round|stage)|final round|"
-        r"went dark|gone (?:dark|quiet)|no decision|budget (?:was )?(?:cut|frozen|pulled)|"
+        r"went dark|gone (?:dark|quiet)|no decision|still (?:mulling|thinking it over)|no response (?:since|for)|"
+        r"budget (?:was )?(?:cut|frozen|pulled)|"
         r"final (?:two|three|round|stage)|down to (?:two|three|the last)|stuck in \w+|"
         r"narrowed (?:the field|it|the list|their list)(?: down)?|(?:renewal|deal|account) (?:is )?at risk|"
         r"moved (?:in)?to (?:procurement|legal|contracting|negotiation|security review|the next stage)|"
@@ -56,7 +58,8 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:feedback|approval|decision|sign-?off|answer|budget))\b"
         r"|商务谈判|谈判阶段|谈判中|进入[\u4e00-\u9fff]{2,6}阶段|(?:在|处于|到了|还在)[A-Za-z\u4e00-\u9fff]{1,8}阶段|"
         r"走(?:采购|审批|招标|合同)?流程|等[\u4e00-\u9fff]{0,6}(?:审批|反馈|回复|决定|批准)|已经?提交|提交了|中标通知|定了我们|选了我们|卡在|审批中|评估中|谈价格|进入第二轮|最后一轮|没消息了|黄了|丢了|输了|落选|"
-        r"未中标|中标了|赢了|搁置|暂停|签了合同|签了(?=[！!。，]|$)|已签约|入围|短名单|有流失风险|续约有风险|进入(?:采购|招标|商务)", re.I)),
+        r"未中标|中标了|赢了|搁置|暂停|(?:一直|还在|总)说?再考虑|没回音|没下文|石沉大海|"
+        r"签了合同|签了(?=[！!。，]|$)|已签约|入围|短名单|有流失风险|续约有风险|进入(?:采购|招标|商务)", re.I)),
     ("contact_preference", re.compile(
         r"\b(?:prefers?|preferred|only reads|only answers|email only|by email|via email|"
         r"can'?t stand|don'?t call|do not call|no calls|hates? (?:phone|calls|email|teams|zoom)|"
@@ -71,8 +74,10 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:their|a|the|new|revised|lower|higher|cheaper) (?:quote|bid|offer|price)|quotes?)\b"
         r"|\b(?:cheaper than us|undercut|lower than ours|priced below us|came in (?:at|below|under|lower|cheaper)|"
         r"(?:below|under|cheaper than) our (?:price|quote|bid)|lost (?:the deal )?to|went with [A-Z]|"
-        r"(?:are|is|also) bidding|switch(?:ing)? to [A-Z])\b"
-        r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜", re.I)),
+        r"(?:are|is|also) bidding|switch(?:ing)? to [A-Z]|pitching|in the (?:mix|running|picture)|is in there|"
+        r"(?:also )?talking to [A-Z])\b"
+        r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜|(?:也|都|还)在跟|也在谈|"
+        r"参与(?:投标|竞标)|也提交了方案|也报了", re.I)),
     ("commitment", re.compile(
         r"\b(?:next steps?|i(?:'ll| will)|we(?:'ll| will)|i send|we send|we owe|i owe|owe them|"
         r"promised|committed|our side|on us|will send|will share|will provide|will call|"
@@ -80,15 +85,17 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:is|are) to (?:send|share|review|prepare|draft|schedule|set up)|will (?:review|prepare|draft|schedule|set up)|"
         r"reviews? (?:it|the \w+) by|owes? (?:us|them)|"
         r"our (?:se|ae|csm|team|engineers?|pm|presales|solutions? (?:engineer|architect)|consultants?)\b[\w ]{0,15}?\bwill)\b"
-        r"|约好|说好|安排|答应|承诺|我们负责|我们的?(?:售前|团队|工程师|技术|项目经理|顾问)|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
+        r"|约好|说好|安排|答应|承诺|(?:^|[，,\s])我(?:们)?(?:会|来|再|先)?(?:发|给|送|做|准备|整理|提供|约|安排|去|过去)|"
+        r"(?:^|[，,\s])我(?:们)?[^，。,]{1,8}?(?:发|送|准备|整理|提供)(?:一[个份套])?|我们负责|我们的?(?:售前|团队|工程师|技术|项目经理|顾问)|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
     ("requirement", re.compile(
         r"\b(?:must(?:-haves?)?|needs?(?! more time)|required?|requires|requirements?|mandatory|has to|have to|"
         r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
         r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
         r"|\b(?:goal is|objective is|aim(?:s|ing)? to|target is to|want(?:s)? to (?:cut|reduce|get|bring))\b"
+        r"|要能|得能|需能|需要能|能够支持|要支持|必须能"
         r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接(?!人|的)|集成|私有化|国产化|信创|"
         r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内|要满足|须(?:通过|满足|支持|存储|部署|符合)|不得使用|"
-        r"(?:网络|内网|外网)不能|不能连|想做|要把[\u4e00-\u9fff]{1,8}(?:也)?加进|离线运行", re.I)),
+        r"(?:网络|内网|外网)不能|不能连|想做|(?<![不没])(?<!不太)(?<!不怎么)(?:想|要|打算|准备|计划)(?:上|建|搞|换成|换掉|换|做)(?:一[套个])?|要把[\u4e00-\u9fff]{1,8}(?:也)?加进|离线运行", re.I)),
     ("pain_point", re.compile(
         r"\b(?:pain(?: point)?s?|problems?|issues?|hates?|frustrat\w*|complain\w*|slow|"
         r"expensive|too costly|late|outages?|downtime|crash\w*|manual(?:ly)?|takes? (?:them )?"
@@ -100,16 +107,19 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"too (?:expensive|slow|complex|complicated)|hard to|can'?t (?:see|track|get)|no visibility|"
         r"inaccurate|out of sync|duplicate data|spreadsheets? hell|data entry|waste\w*|keep (?:missing|losing|failing)|"
         r"missing|wrong|spend (?:half|hours|days|most)|can'?t (?:scale|keep up)|on paper|"
-        r"pays? too much|(?:pay|cost)s? (?:so |too )?much|loses?|lost)\b"
+        r"pays? too much|(?:pay|cost)s? (?:so |too )?much|loses?|lost|neglect\w*|drowning in|"
+        r"clipboards?|paper[- ]based|wait times?|long waits?|(?:price|cost|costs|spend) (?:jumped|spiked|doubled)|"
+        r"(?:jumped|spiked|up) (?:~|about )?\d+%)\b"
         r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|停止维护|不好用|麻烦|头疼|损失|卡顿|落后|"
         r"担心|顾虑|(?<!说)不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动|发错|错单|退货|太老|用不了|不方便|经常出|老出|"
         r"散在|没法|流失|没人(?:做|管|跟)|重复(?:挂号|下单|录入)|只有(?:百分之)?[\d一二三四五六七八九十]+%?|"
-        r"延迟|浪费", re.I)),
+        r"延迟|浪费|被罚|罚了|不好用|不通|太慢|(?:经常|老是|总是|动不动就)(?:卡|崩|死机|掉线|宕)", re.I)),
     ("profile", re.compile(
         r"\b(?:hq|headquarter(?:s|ed)|based in|offices? in|plants? in|sites? in|located in|factory in|"
         r"restructur\w*|reorgani[sz]\w*|merg(?:er|ing) with|acquired by|layoffs?|fiscal year (?:starts|begins|ends)|"
         r"capex|opex)\b"
-        r"|总部|工厂在|位于|分布在|工厂设在|重组|被收购|合并|裁员|财年|会计年度|一笔预算|还有预算", re.I)),
+        r"|\b(?:suppl(?:y|ies) (?:parts|components|(?-i:[A-Z]))|supplier (?:to|for)|customers include|sells? to (?-i:[A-Z]))"
+        r"|总部|工厂在|位于|分布在|工厂设在|重组|被收购|合并|裁员|财年|会计年度|一笔预算|还有预算|供货|配套商|年营收|营收", re.I)),
     ("incumbent", re.compile(
         r"\b(?:use|uses|using|used|run|runs|running|(?:they'?re|are|is|still|currently) on|"
         r"core (?:system )?is|erp is|crm is|system is|live in|lives in|outsourced|"
@@ -117,8 +127,8 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"replace|replacing|migrat\w* (?:from|off|away from)|moving (?:off|away from)|switch\w* (?:off|away from)|"
         r"(?:current|existing|legacy|old) (?:system|vendor|provider|tool|crm|erp|platform|solution) is|"
         r"(?:tracked|managed|done|kept|handled|stored|tracking|managing) (?:in|on|with|via)|"
-        r"incumbent (?:is|was|system|vendor)|(?:communities|sites|stores|hospitals|clinics|plants) on)\b"
-        r"|用的|一直用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
+        r"incumbent (?:is|was|system|vendor)|(?:our|the|their) incumbent|remains? (?:on|with)|(?:communities|sites|stores|hospitals|clinics|plants) on)\b"
+        r"|用的|一直用|现用|(?:现在|目前|当前|一直)(?:他们|客户|我们)?(?:还)?(?:在)?用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
         r"|用的是|现在用|目前用|在用|现有|外包|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
         r"[A-Za-z\u4e00-\u9fff]{2,12}(?:里|上)", re.I)),
 ]  # fmt: skip
@@ -140,6 +150,20 @@ EVENTS = [
 
 
 EVENT_RES = [(name, re.compile(p, re.I)) for name, p in EVENTS]
+
+
+MORE_EVENTS = re.compile(
+    r"\breview\b|deep[- ]dive|\bboard\b|\bvote|\bvisit|on-?site|presentation|\bpresent\b|\bcall\b|"
+    r"\baudit|评审|审核会|董事会|院务会|上会|党委会|拜访|见面|现场|实地|汇报|讲标|通话|电话会|审计|验收",
+    re.I,
+)
+"""Other events a dated clause may be about ("security review call Oct 27", "board votes
+the second Tuesday of January", "12月中旬做现场POC", "下周四约了第一次见面"): the clause is
+a date to keep, keyed by its content."""
+NOT_AHEAD = re.compile(
+    r"^(?:today|tonight|yesterday|今天|今晚|昨天)$|\bmy\b|^prep|\blast\b|\bago\b|上周|上个月|去年|前天|昨天",
+    re.I,
+)
 
 
 BUDGET_WORDS = re.compile(
@@ -195,10 +219,12 @@ STANCE = re.compile(
     r"(?:loves?|likes?) (?:the|our) [\w-]+|(?:keeps? )?push(?:es|ing)? (?:back )?on (?:price|pricing|cost|terms|discount)|"
     r"price[- ]sensitive|"
     r"(?:pushing|pushes|wants) to switch|(?:actually|really|genuinely) (?:likes?|loves?|prefers?) [A-Z]\w+|"
-    r"project owner|owns the project|final approval|final decision)\b"
+    r"project owner|owns the project|final approval|final decision|lukewarm|(?:cool|cold|warm(?:ing)?(?: up)?) "
+    r"(?:on|to|towards?) (?:us|the idea|it|our)|not a fan|hostile|friendly|an ally|our ally|unenthusiastic)\b"
     r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"
     r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|持保留|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目|"
-    r"看重|只负责推荐|不是(?:最终)?决策人|调走|不再负责|不再是|要(?:她|他)签|都要[\u4e00-\u9fff]{1,3}签|挺认可",
+    r"看重|只负责推荐|不是(?:最终)?决策人|调走|不再负责|不再是|要(?:她|他)签|都要[\u4e00-\u9fff]{1,3}签|挺认可|"
+    r"冷淡|冷漠|不冷不热|友好|担心|顾虑|不太感冒|很感兴趣|有兴趣",
     re.I,
 )
 
@@ -233,6 +259,20 @@ NOISE = re.compile(
 """A greeting, a sign-off or a bare heading: nothing about the customer."""
 
 
+ASIDE = re.compile(
+    r"^(?:and |but )?(?:sorry|oops|my bad|哎呀|不好意思|抱歉)\b.{0,30}\b(?:was wrong|wrong|typo|mistake)\b"
+    r"|\b(?:i|we) (?:was|were|got it) wrong\b|^\S{1,12} was wrong$"
+    r"|^(?:哎呀|不好意思|抱歉)?，?(?:我)?(?:说|发|写|看|记|搞)错了"
+    r"|^[\u4e00-\u9fff]{1,4}方面$|^(?:as for|regarding|re:?) [\w ]{1,20}$"
+    r"|别(?:乱)?猜|不要(?:乱)?猜|don'?t (?:assume|guess)|no idea\b"
+    r"|^(?:let (?:me|us) know|tell me if|feel free|don'?t hesitate)\b",
+    re.I,
+)
+"""An aside to the assistant, not a fact about the customer: a slip the user owns ("sorry,
+42 was wrong", "哎呀发错了"), a bare topic heading ("竞品方面"), a rebuke of a guess ("别乱猜",
+"don't assume that")."""
+
+
 NOT_ALLOWED = re.compile(r"(?:不得|不能|不可以?|严禁|禁止|不允许)")
 """A Chinese clause that states the other side of the requirement before it
 ("数据须存储在自有机房，不得使用公有云")."""
@@ -240,6 +280,49 @@ NOT_ALLOWED = re.compile(r"(?:不得|不能|不可以?|严禁|禁止|不允许)"
 
 LEFT = re.compile(
     r"\b(?:left the company|has left|have left|no longer (?:with|at|works)|retired|moved on|resigned)\b"
-    r"|离职|离开了|调走|退休|辞职",
+    r"|离职|离开了|调走|调去|调到|调任|转岗|退休|辞职",
     re.I,
 )
+
+
+_NOT_COUNTED = (
+    r"(?:years?|months?|weeks?|days?|hours?|hrs|minutes?|mins|seconds?|secs|times|percent|points|pts|"
+    r"dollars|bucks|euros|pounds|yuan|calls|emails|meetings|slides|pages|steps|rounds|options|ideas|"
+    r"questions|things|reasons|ways|kids|children|cats|dogs|books|movies|games|miles|km|kids)"
+)
+COUNT_ANY = re.compile(
+    r"(?<![\d.,/:-])(?P<n>\d[\d,]*(?:\.\d+)?\s*(?:[kK]|万|千)?)\+?\s*(?:多|余|来)?"
+    r"(?:(?:个|家|座|台|辆|头|艘|所|位|名|张|套|栋|间|条|只|户|床)(?P<znoun>(?!(?:月|星期|小时|礼拜|季度|工作日|阶段|版本|"
+    r"问题|点|人(?![员工])|亿|万))[\u4e00-\u9fff]{1,4})|(?P<zunit>头|台|辆|艘|床|户|家|所|座)(?![\u4e00-\u9fff])"
+    r"|\s(?:[a-z][a-z-]+\s+){0,2}(?P<noun>(?!" + _NOT_COUNTED + r"\b)[a-z]{3,}s)\b)",
+    re.I,
+)
+"""Any count of things a note gives ("12个风电场", "300多家企业", "28 vessels", "340 member
+farms"): a figure and what it counts, not a time span, a share or a sum of money."""
+
+
+LABEL_CATEGORY: list[tuple[str, re.Pattern[str]]] = [
+    (name, re.compile(r"^(?:" + p + r")$", re.I))
+    for name, p in [
+        ("incumbent", r"current(?: (?:system|systems|state|setup|stack|tools?|vendor|platform|solution))?|"
+                      r"today|as[- ]is|existing(?: systems?)?|incumbents?|tech stack|stack|systems?|"
+                      r"现状|现有系统|现用系统|现用|目前系统|当前系统|现有|在用系统"),
+        ("pain_point", r"(?:key |main |biggest )?(?:pains?|pain points?|problems?|issues|challenges|"
+                       r"concerns?|complaints?)|痛点|问题|困难|难点|顾虑|抱怨"),
+        ("competitor", r"competitors?|competition|rivals?|other vendors|竞品|竞争对手|对手|竞争|竞争情况|友商"),
+        ("requirement", r"must(?:[- ]haves?)?|requirements?|needs|non[- ]negotiables?|asks?|wants|"
+                        r"scope|goals?|objectives?|要求|需求|必须|硬性要求|诉求|目标|范围"),
+        ("budget", r"budget|funding|预算|资金|经费"),
+        ("timeline", r"timeline|timing|dates?|deadlines?|key dates|milestones|时间|时间线|时间节点|节点|"
+                     r"截止时间|计划"),
+        ("commitment", r"next(?: steps?)?|action items?|actions|to ?dos?|follow[- ]ups?|owners?|"
+                       r"下一步|后续|待办|跟进"),
+        ("deal_stage", r"stage|status|deal stage|phase|阶段|进展|状态|项目阶段"),
+        ("contact_preference", r"contact preferences?|how to reach|沟通方式|联系方式|沟通偏好"),
+        ("stakeholder", r"attendees|participants|people|stakeholders|contacts?|who|参会|参会人|参会人员|"
+                        r"联系人|对接人|关键人"),
+    ]
+]  # fmt: skip
+"""What a note's "Label:" heading says its items are ("Current: FIS for core",
+"竞品：易保", "Pain: false positives ~8%"): an item that names no cue of its own
+takes the heading's category."""

@@ -18,12 +18,16 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from memagent.memory.extract_amounts import cn_to_int
+from memagent.memory.extract_calendar import DAYS, MONTHS, SPECIAL, resolve_special
+from memagent.memory.extract_calendar import add_months as _add_months
+from memagent.memory.extract_calendar import last_day as _last_day
+from memagent.memory.extract_calendar import month_year as _month_year
+from memagent.memory.extract_calendar import next_on_or_after as _next_on_or_after
+from memagent.memory.extract_calendar import num_of as _num
+from memagent.memory.extract_calendar import quarter as _quarter
+from memagent.memory.extract_calendar import weekday_date as _weekday
 
-_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
-_MONTHS |= {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
-_MONTHS["sept"] = 9
-_DAYS = {d.lower(): i for i, d in enumerate(calendar.day_name)}
+_MONTHS, _DAYS = MONTHS, DAYS
 _ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _MON = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _WD = r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
@@ -32,6 +36,10 @@ _CN = r"\d{1,2}|[一二三四五六七八九十两]{1,3}"
 _NUMWORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a": 1, "an": 1}
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("nth_wd", re.compile(r"\b(?:the\s+)?(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+" + _WD + r"\s+(?:of|in)\s+" + _MON + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
+    ("holiday", re.compile(r"\b(?P<h>christmas|xmas|thanksgiving|new year'?s(?: day| eve)?|halloween)\b(?:\s+(?P<y>20\d\d))?|(?P<zh>圣诞节?|元旦|国庆节?|感恩节)", re.I)),
+    ("eo_en", re.compile(r"\b(?P<eo>eo[mqyw])\b", re.I)),
+    ("zh_midyear", re.compile(r"(?P<yr>明年|今年)?年中")),
     ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
     ("md_en", re.compile(r"\b" + _MON + r"\s+(?P<d>\d{1,2})" + _ORD + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
     ("dm_en", re.compile(r"\b(?P<d>\d{1,2})" + _ORD + r"\s+(?:of\s+)?" + _MON + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
@@ -47,7 +55,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("year_en", re.compile(r"\b(?:(?P<edge>early|late|mid|end of|beginning of|start of)[- ]\s*)?(?:the\s+)?(?P<rel>next|this)\s+year\b", re.I)),
     ("quarter_rel", re.compile(r"\b(?:(?P<edge>end|start|beginning) of\s+)?(?:the\s+)?(?P<rel>next|this)\s+quarter\b", re.I)),
     ("end_week_en", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this|next)\s+week\b", re.I)),
-    ("rel_en", re.compile(r"\b(?P<t>today|tomorrow|tonight|yesterday)\b|\bin\s+(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b|\b(?P<nx>next)\s+(?P<u2>week|month)\b", re.I)),
+    ("rel_en", re.compile(r"\b(?P<t>today|tomorrow|tonight|yesterday|tmrw|tmr|tmw|2moro)\b|\bin\s+(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b|\b(?P<nx>next)\s+(?P<u2>week|month)\b", re.I)),
     ("within_en", re.compile(r"\bwithin\s+(?:the\s+next\s+)?(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b", re.I)),
     ("md_num", re.compile(r"\b(?:by|on|before|until|till|due|from)\s+(?P<m>\d{1,2})/(?P<d>\d{1,2})\b(?![/\d])", re.I)),
     ("dom_en", re.compile(r"\b(?:on|by|before|until|till|from|due)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b|\bthe\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\b)", re.I)),
@@ -92,65 +100,10 @@ def reference_time(at: str, default: datetime | None = None) -> datetime:
     return default or datetime.now().astimezone()
 
 
-def _num(s: str | None) -> int | None:
-    if not s:
-        return None
-    if s.isdigit():
-        return int(s)
-    return cn_to_int(s)
-
-
-def _next_on_or_after(ref: date, month: int, day: int) -> date | None:
-    for year in (ref.year, ref.year + 1):
-        try:
-            d = date(year, month, day)
-        except ValueError:
-            return None
-        if d >= ref - timedelta(days=7):  # "Jan 15" said on Jan 20 is still this year's
-            return d
-    return None
-
-
-def _month_year(ref: date, month: int) -> int:
-    return ref.year if month >= ref.month else ref.year + 1
-
-
-def _last_day(y: int, m: int) -> date:
-    return date(y, m, calendar.monthrange(y, m)[1])
-
-
-def _add_months(y: int, m: int, n: int) -> tuple[int, int]:
-    k = y * 12 + (m - 1) + n
-    return k // 12, k % 12 + 1
-
-
-def _quarter(ref: date, q: int, year: int | None, edge: str | None) -> tuple[str, date]:
-    if year is None:
-        year = ref.year if (q - 1) * 3 + 3 >= ref.month else ref.year + 1
-    end = _last_day(year, q * 3)
-    if edge and edge.lower() in ("start", "beginning", "初"):
-        return f"{year}-Q{q} (from {year}-{(q - 1) * 3 + 1:02d}-01)", date(year, (q - 1) * 3 + 1, 1)
-    return f"{year}-Q{q} (by {end.isoformat()})", end
-
-
-def _weekday(ref: date, wd: int, rel: str) -> date:
-    """A weekday: bare/this = the next one (today counts); next = in the following week
-    when the next one would fall in this week; next-week = in next Monday-based week."""
-    if rel == "next_week":
-        monday = ref - timedelta(days=ref.weekday()) + timedelta(days=7)
-        return monday + timedelta(days=wd)
-    if rel in ("last", "past"):  # the latest one before today
-        return ref - timedelta(days=(ref.weekday() - wd) % 7 or 7)
-    ahead = (wd - ref.weekday()) % 7
-    d = ref + timedelta(days=ahead)
-    same_week = d - timedelta(days=d.weekday()) == ref - timedelta(days=ref.weekday())
-    if rel == "next" and (ahead == 0 or same_week):
-        d += timedelta(days=7)
-    return d
-
-
 def _resolve(kind: str, m: re.Match[str], ref: date) -> tuple[str, date | None] | None:
     g = m.groupdict()
+    if kind in SPECIAL:
+        return resolve_special(kind, g, ref)
     if kind == "iso":
         d = date(int(g["y"]), int(g["m"]), int(g["d"]))
         return d.isoformat(), d
@@ -207,7 +160,10 @@ def _resolve_en_relative(kind: str, g: dict[str, Any], ref: date) -> tuple[str, 
     """English dates relative to ``ref``: "in 3 weeks", "next year", "H2", "end of next week"."""
     if kind == "rel_en":
         if g.get("t"):
-            d = ref + timedelta(days={"tomorrow": 1, "yesterday": -1}.get(g["t"].lower(), 0))
+            t = g["t"].lower()
+            d = ref + timedelta(
+                days=-1 if t == "yesterday" else 1 if t.startswith(("tom", "tm", "2m")) else 0
+            )
             return d.isoformat(), d
         if g.get("nx"):
             if g["u2"].lower() == "week":
@@ -432,6 +388,13 @@ def find_dates(text: str, ref: datetime | date) -> list[DateHit]:
             s, e = m.start(), m.end()
             if not m.group(0).strip() or any(s < te and e > ts for ts, te in taken):
                 continue
+            if (
+                kind in ("zh_wd", "wd")
+                and text[max(0, s - 1) : s] in "（("
+                and s > 0
+                and any(te in (s - 1, s - 2) for ts, te in taken)
+            ):
+                continue  # "2026年11月26日（周四）": the weekday names the date before it
             try:
                 res = _resolve(kind, m, day)
             except (ValueError, KeyError):

@@ -47,7 +47,9 @@ _ZH_NAME = r"[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}"
 _ZH_DEPT = r"(?:处|部|科|中心|室|局|组)"
 _ZH_DEPT_NAME = r"[\u4e00-\u9fffA-Z]{1,6}" + _ZH_DEPT
 _ZH_PATTERNS = [
-    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")叫(?P<name>" + _ZH_NAME + r")"),
+    # "技术总监老杨（杨文斌）": a familiar name and the full one in brackets
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:老|小)[" + SURNAMES + r"][（(](?P<name>" + _ZH_NAME + r")[）)]"),
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:姓[" + SURNAMES + r"])?[，,\s]*叫(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>(?:小|老)[" + SURNAMES + r"]|[" + SURNAMES + r"](?:总|工|经理|主任|姐|哥)|" + _ZH_NAME
                + r")是(?:他们的|我们的|对方的)?(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")"),
     re.compile(r"(?P<role>对接人|联系人|负责人)是(?P<name>(?:小|老)[" + SURNAMES + r"])"),
@@ -55,15 +57,16 @@ _ZH_PATTERNS = [
     re.compile(r"(?P<name>" + _ZH_NAME + r")[（(](?P<role>[^）)]{0,12}(?:" + _ZH_TITLES + r"|" + _ZH_DEPT + r")[^）)]{0,6})[）)]"),
     re.compile(r"(?P<role>" + _ZH_DEPT_NAME + r")的?(?P<name>" + _ZH_NAME + r")(?P<title>" + _ZH_TITLES + r")"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?(?P<name>" + _ZH_NAME + r")(?![\u4e00-\u9fff]{0,0}[主总经部处])"),
-    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?P<name>" + _ZH_NAME + r")"),
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")[ \u3000]?(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")(?P<role>" + _ZH_TITLES + r")"),
     re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块)?)(?=[，。、；,]|$))"),
 ]  # fmt: skip
-_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只]$")
+_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只聊谈]$")
 _NOT_ZH_NAME = re.compile(r"周[末一二三四五六日天内]|万一|高层|方案|金额|程序|钱[少多]|于是|林业")
 """Words that start like a surname but are not a name."""
 _VERB_AFTER_NAME = {"支持", "负责", "认为", "觉得", "希望", "表示", "提出", "要求", "反对", "同意",
-                    "喜欢", "习惯", "倾向", "担心", "主导", "牵头", "管理", "不想", "不太", "很看"}  # fmt: skip
+                    "喜欢", "习惯", "倾向", "担心", "主导", "牵头", "管理", "不想", "不太", "很看",
+                    "发来", "发了", "发给", "约了", "打电", "问了", "聊了", "拍板", "签字", "签了"}  # fmt: skip
 """Words whose first character a three-character name match may have swallowed."""
 _ZH_DEPT_ONLY = re.compile(
     r"(?P<role>(?:(?![和与及的是了在说])[\u4e00-\u9fffA-Z]){1,6}?"
@@ -73,7 +76,7 @@ _ZH_DEPT_ONLY = re.compile(
     + r")(?=[，。、；和与]|$)"
 )
 _ZH_ROLE_TRIM = re.compile(
-    r"^(?:的|是|见了|和|跟|与|及|还有|拜访了?|今天|他们|我们|对接人是|说|，)+"
+    r"^(?:的|是|见了|和|跟|与|及|还有|拜访了?|今天|他们|我们|对接人是|说|，|但是?|而且?|并且?|不过|另外|最终要|最后要|要|由)+"
 )
 
 
@@ -119,7 +122,13 @@ def find_people(text: str) -> list[Person]:
                 continue
             if p in _EN_PATTERNS:
                 name = _clean_en(name)
-                role = re.sub(r"^(?:s|the|their|our|its|and)\s+", "", role, flags=re.I)
+                role = re.sub(
+                    r"^(?:(?:s|the|their|our|its|and|with|met|from|to|by|currently|now|also|"
+                    r"acting|interim)\s+)+",
+                    "",
+                    role,
+                    flags=re.I,
+                )
                 if not _ok_en(name) or not re.search(r"[A-Za-z]", role) or _VERB_ROLE.match(role):
                     continue
             else:
@@ -173,4 +182,8 @@ def competitor_name(clause: str) -> str | None:
     zh = re.search(r"(?:选了|输给了?|对手(?:是|有)|竞品(?:是|有)?|竞争对手(?:是|有)?)([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
                    r"|([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|报了|在接触)",
                    clause)  # fmt: skip
-    return (zh.group(1) or zh.group(2)) if zh else None
+    vendor = (zh.group(1) or zh.group(2)) if zh else None
+    return None if vendor in _NOT_ZH_VENDOR else vendor
+
+
+_NOT_ZH_VENDOR = {"他们", "我们", "对方", "客户", "听说", "据说", "那边", "人家", "他们那", "对面"}

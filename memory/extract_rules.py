@@ -21,8 +21,9 @@ from datetime import datetime
 
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
+from memagent.memory.extract_clauses import dictated_pieces
 from memagent.memory.extract_corrections import REPLACED, replaced_by_new
-from memagent.memory.extract_cues import BUDGET_WORDS, DECIDES, OUR_SIDE
+from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_detectors import (
     _BUDGET,
@@ -45,6 +46,7 @@ from memagent.memory.extract_sales import (
     sales_facts,
     self_note,
 )
+from memagent.memory.extract_shorthand import expand_shorthand, join_signatures, without_jokes
 from memagent.memory.write_path import Candidate
 
 __all__ = ["cn_to_int", "parse_amount", "extract_rules", "user_sentences", "clean_statement"]
@@ -64,6 +66,16 @@ _HYPOTHETICAL = re.compile(
     r"|如果|假如|假设|(?<![主就只还需重正不])要是|万一|比如说|打个比方",
     re.I,
 )
+_REAL_CONDITION = re.compile(
+    r"^(?!.*\b(?:would|could|might|were|ever|had|suppose|supposing|imagine|hypothetically|what if|"
+    r"let's say|in theory|wonder(?:ing)?)\b|.*'d\b|.*[?？]|.*[\u4e00-\u9fff])(?=.*\bif\b).*\b(?:offered|offers|expects?|"
+    r"plans?|will|reissue|extend|discount|approved|passes|signs?)\b",
+    re.I,
+)
+"""An English condition on a real offer or plan ("offered a 25% discount if they sign before
+year end", "If the levy passes, we expect to reissue the RFP in March"): a fact with its
+condition, not a hypothetical. Any counterfactual word (would, could, 'd, ever, were)
+keeps the sentence a hypothetical."""
 _JOKE = re.compile(r"\b(?:just kidding|kidding|joking|lol|haha+|jk)\b|开玩笑|哈哈|逗你|说笑", re.I)
 
 
@@ -93,7 +105,7 @@ def sentence_label(sentences: Sequence[str], j: int) -> str:
         return "joke"
     if _QUESTION.search(s):
         return "question"
-    if _HYPOTHETICAL.search(s):
+    if _HYPOTHETICAL.search(s) and not _REAL_CONDITION.search(s):
         return "hypothetical"
     return "statement"
 
@@ -246,11 +258,15 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         names = known_names(" ".join(t.content for t in turns[: i + 1] if t.role == "user"))
         prior_turn_person = last_person(" ".join(t.content for t in turns[:i] if t.role == "user"))
         # "X isn't A anymore; it's B" -> "X is B": the old value is left out of every memory
-        text = replaced_by_new(turn.content)
-        replaced = text != turn.content or bool(REPLACED.search(turn.content))
+        text = join_signatures(expand_shorthand(replaced_by_new(turn.content)))
+        replaced = text != expand_shorthand(turn.content) or bool(REPLACED.search(turn.content))
         sentences = [s.strip() for s in _SPLIT.split(text) if s.strip()]
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
+            if label == "joke" and (serious := without_jokes(s)) and serious != s:
+                # "budget TBD - he joked 'a billion dollars' lol": the rest still counts
+                s = serious
+                label = sentence_label([s], 0)
             if label != "statement":
                 skipped.append(label)
                 if label in ("joke", "question") and _BUDGET.keyword.search(s):
@@ -258,11 +274,17 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                     context_attr = "budget"
                 continue
             correction = bool(_CORRECTION.search(s)) or replaced
-            old = _sentence_candidates(s, turn, context_attr)
+            # a dictated note is read piece by piece: "他们报了120万" is no budget for
+            # sharing a sentence with "预算还没批"
+            old = [
+                c
+                for piece in dictated_pieces(s)
+                for c in _sentence_candidates(piece, turn, context_attr)
+            ]
             prior = last_person(" ".join(sentences[:j])) or prior_turn_person
             facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
             found = [_named(_dated(c, s, ref)) for c in _merge(old, facts, turn, correction)
-                     if not OUR_SIDE.search(c.content)]  # fmt: skip
+                     if not OUR_SIDE.search(c.content) and not ASIDE.search(c.content)]  # fmt: skip
             cands.extend(found)
             if old:
                 context_attr = old[-1].attribute

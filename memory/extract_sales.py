@@ -17,7 +17,6 @@ by its subject: ``deadline:<event>``, ``commitment:<what>``, ``stakeholder:<pers
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,15 +25,13 @@ from datetime import datetime
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import Clause as Clause  # re-exported
-from memagent.memory.extract_clauses import categorise, split_clauses
+from memagent.memory.extract_clauses import categorise, counted, label_category, split_clauses
 from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
-from memagent.memory.extract_corrections import current_amount, drop_old_values, target_date
+from memagent.memory.extract_corrections import drop_old_values, target_date
 from memagent.memory.extract_cues import (
+    ASIDE,
     BUDGET_WORDS,
-    COUNT,
-    COUNT_AFTER,
     DECIDES,
-    EVENT_RES,
     LEFT,
     NOISE,
     NOT_ALLOWED,
@@ -43,25 +40,19 @@ from memagent.memory.extract_cues import (
     SUBJECTLESS,
 )
 from memagent.memory.extract_dates import DateHit, find_dates
-from memagent.memory.extract_entities import Person, find_people, last_person
+from memagent.memory.extract_entities import SURNAMES, Person, find_people, last_person
 from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
 from memagent.memory.extract_hedges import is_uncertain
-from memagent.memory.extract_labels import labelled, preferred_channel
+from memagent.memory.extract_keys import SINGLE_VALUED as SINGLE_VALUED  # re-exported
+from memagent.memory.extract_keys import content_key as content_key  # re-exported
+from memagent.memory.extract_keys import event_of, fact_key, slug
+from memagent.memory.extract_labels import labelled
 
 _FILLER = re.compile(
     r"^\s*(?:also|and|plus|so|ok(?:ay)?|update|fyi|anyway|btw|oh|哦对了|另外|还有|对了|"
     r"no(?=\s*[,.!:，])|yes|yeah|yep|correction(?: from [\w' ]+)?|更新一下|纠正|更正)\b[,:，：\s-]*",
     re.I,
 )
-
-
-def _h(text: str) -> str:
-    return hashlib.sha256(" ".join(text.lower().split()).encode()).hexdigest()[:8]
-
-
-def _slug(text: str) -> str:
-    s = re.sub(r"[^\w]+", "_", text.strip().lower()).strip("_")
-    return s[:40] or _h(text)
 
 
 def self_note(text: str) -> bool:
@@ -93,57 +84,17 @@ class SalesFact:
     event_time: datetime | None = None
 
 
-def _event(clause: str) -> str | None:
-    return next((name for name, p in EVENT_RES if p.search(clause)), None)
-
-
-def _key(category: str, clause: str, person: str | None, dates: list[DateHit],
-         context: str | None) -> tuple[str, str | None]:  # fmt: skip
-    """(attribute, value) of a clause: single-valued attributes share one key, the rest
-    are keyed by their subject so one never supersedes another."""
-    if category == "budget":
-        amounts = parse_amounts(clause)
-        if not amounts:
-            return "budget", None
-        amount = current_amount(clause, amounts)
-        return "budget", amount.normalised + (" approx" if amount.approx else "")
-    if category == "deal_stage":
-        return "deal_stage", _slug(clause)[:60]
-    if category == "milestone" and dates and _AHEAD.search(clause):
-        category = "timeline"  # "希望下个月底之前完成POC": a date ahead, not a milestone passed
-    elif category == "milestone":
-        return f"deal_stage:milestone:{_h(clause)}", None
-    event = _event(clause) if dates else None
-    if event and (
-        category in ("requirement", "pain_point", "incumbent", "amount", "count")
-        or (category == "competitor" and not parse_amounts(clause))
+def _headed(category: str | None, body: str, label: str) -> str | None:
+    """The category a heading gives a clause that has none of its own ("Current: FIS for
+    core", "竞品：易保", "Pain: false positives ~8%"), or whose only cue is a date
+    ("痛点：…，月底对账要一周" is a pain point with a date in it)."""
+    heading = label_category(label) if label else None
+    if heading not in (None, "stakeholder", "timeline") and (
+        category in (None, "amount", "count")
+        or (category == "timeline" and heading != "commitment" and event_of(body) is None)
     ):
-        category = "timeline"  # "they want the contract signed by Dec 21" is a date first
-    if category in ("timeline", "commitment") and dates:
-        if event is None and context and (_RESCHEDULE.search(clause) or is_uncertain(clause)):
-            return context, target_date(clause, dates).iso
-        if event:  # one date per event, whether a deadline of theirs or a commitment of ours
-            return f"deadline:{event}", target_date(clause, dates).iso
-        prefix = "deadline" if category == "timeline" else "commitment"
-        return f"{prefix}:{_h(clause)}", target_date(clause, dates).iso
-    if category == "competitor":
-        who = competitor_name(clause)
-        if who and (quoted := parse_amounts(clause)):
-            # a rival's newer quote replaces its older one
-            return f"competitor:{_slug(who)}:quote", current_amount(clause, quoted).normalised
-        return f"competitor:{_slug(who or _h(clause))}:{_h(clause)}", None
-    if category == "count" and (m := COUNT.search(clause) or COUNT_AFTER.search(clause)):
-        # one figure per thing counted: "250 stores" versions "200 stores"
-        return f"count:{_slug(m.group('noun').rstrip('s'))}", m.group("n").replace(",", "")
-    if category == "contact_preference":
-        who = _slug(person or "customer")
-        if (channel := preferred_channel(clause)) is not None:
-            # one preferred channel per person: "Kim now prefers WhatsApp" replaces "Kim prefers email"
-            return f"contact_preference:{who}:channel", channel
-        return f"contact_preference:{who}:{_h(clause)}", None
-    if category == "stakeholder" and person:
-        return f"stakeholder:{_slug(person)}:{_h(clause)}", None
-    return f"{category}:{_h(clause)}", None
+        return heading
+    return category
 
 
 def _plain(content: str) -> str:
@@ -155,12 +106,6 @@ _BARE_HEDGE = re.compile(
     r"^(?:but |though |although )?(?:(?:it'?s |that'?s |this is )?(?:not (?:yet )?(?:confirmed|final|decided|approved)"
     r"(?: yet)?|unconfirmed|tbd|tbc|to be confirmed|not sure|unsure|nothing confirmed)|"
     r"(?:具体|确切)?(?:时间|日期)?(?:还没定|没定|未定|待定|不确定|还不确定|没确认|未确认|还没确认|还没批))[\s.!。！]*$",
-    re.I,
-)
-
-
-_AHEAD = re.compile(
-    r"\b(?:by|before|until|plan(?:s|ned)? to|will|want(?:s)? to|need(?:s)? to|must|target)\b|之前|以前|前(?:要|得|必须)?完成|希望|计划|要在|争取|必须",
     re.I,
 )
 
@@ -200,12 +145,15 @@ def _role_fact(p: Person, text: str) -> SalesFact:
         role = f"{p.role}（{gone.group(0)}）" if zh else f"{p.role} ({gone.group(0)})"
         p = Person(p.name, role, p.start, p.end)
     content = f"{p.name}：{p.role}。" if zh else f"{p.name}: {p.role}."
-    return SalesFact(content, "stakeholder", f"stakeholder:{_slug(p.name)}:role", p.role.lower(),
+    return SalesFact(content, "stakeholder", f"stakeholder:{slug(p.name)}:role", p.role.lower(),
                      False)  # fmt: skip
 
 
 _ONLY_NAMES = re.compile(
-    r"\b(?:met|also|with|and|attendees)\b|见了|和|对接人|联系人|是|的|为", re.I
+    r"\b(?:met|also|with|and|attendees|call|spoke|spoke to|talked to|meeting|visit|today|this morning|"
+    r"this afternoon|yesterday|tonight|their|our|new contact is|contact is)\b|见了|和|对接人|联系人|是|的|为|拜访了?|"
+    r"今天|昨天|通了电话|聊了",
+    re.I,
 )
 _NOT_LONE = ("They", "There", "This", "That", "She", "Budget")
 
@@ -226,7 +174,7 @@ class _Reader:
 
     def read(self, clause: Clause) -> None:
         body = _FILLER.sub("", clause.text).strip()
-        if not body or NOISE.match(body):
+        if not body or NOISE.match(body) or ASIDE.search(body):
             return
         if self.facts and _BARE_HEDGE.match(body):
             # "Go-live moves to Q3, not confirmed yet": the hedge is about the clause before
@@ -245,6 +193,8 @@ class _Reader:
         )
         if lone and lone.group(1) not in _NOT_LONE:
             named = _full_name(lone.group(1), self.known) or lone.group(1)
+        if not named and (by_label := self._label_person(clause.label)):
+            named = by_label  # "郑宇：中立，主要关注系统稳定性", "【邓总】：价格太高了"
         self.current_person = named or self.current_person
         if (
             category is None
@@ -262,9 +212,25 @@ class _Reader:
             and (self.current_person or self.person or self.prior_person)
         ):
             category = "stakeholder"  # "worried about the integration workload": their stance
-        if category is None or not self._substantial(body, dates):
-            return
+        listed = (
+            bool(clause.label and label_category(clause.label))
+            and _substance(body) >= 1
+            and not find_people(body)
+        )
+        if category is None or not (self._substantial(body, dates) or listed):
+            return  # an item under a heading may be one word ("Competitors: Workday")
         self._add(body, category, dates, clause.label)
+
+    def _label_person(self, label: str) -> str | None:
+        """The person a "Name:" label names: one the note names elsewhere ("郑宇：中立"
+        after "IT总经理 郑宇"), or a Chinese name with an honorific ("【邓总】")."""
+        bare = label.strip(" 【】[]*").strip()
+        if not bare or label_category(bare):
+            return None
+        if _HONORIFIC_NAME.match(bare):
+            return bare
+        full = next((n for n in self.known if n == bare or n.split()[0] == bare), None)
+        return full
 
     def _about_them(self, body: str) -> bool:
         """The clause is about the person ("worried about...", "Pan is worried..."), so a
@@ -275,15 +241,19 @@ class _Reader:
     def _joined(self, body: str, clause: Clause) -> tuple[str, str | None]:
         """The clause and its category; a short Chinese clause that only gives a date or an
         amount finishes the one before ("我们负责搭测试环境，下周三之前搞定")."""
-        category = categorise(body)
+        category = categorise(body) or categorise(clause.text)  # "Also talking to IFS"
         if category in (None, "amount", "count") and clause.label:
             # "Rival quote: Infor at 300k": the label says what the figure is
             category = categorise(f"{clause.label}: {body}") or category
         if category is None and clause.label:
             category = categorise(f"{clause.label}: {body}")
+        if category is None and self.facts and _CONTINUES.match(body) and self.prev_body:
+            # "必须与东华HIS无缝对接，并通过等保三级测评": the second half says more of the same
+            category = self.facts[-1].category if self.facts[-1].category in _CARRIED else None
+        category = _headed(category, body, clause.label)
         prev = self.prev_body
-        dated = find_dates(body, self.ref) and _event(body) is None
-        value_only = (dated and (_event(prev) or len(body) <= 8)) or (
+        dated = find_dates(body, self.ref) and event_of(body) is None
+        value_only = (dated and (event_of(prev) or len(body) <= 8)) or (
             parse_amounts(body) and not BUDGET_WORDS.search(body) and not parse_amounts(prev)
             and not find_people(body))  # fmt: skip
         last = (
@@ -296,15 +266,21 @@ class _Reader:
             last is not None
             and not find_people(body)
             and (len(body) <= 5 or (last.category == "requirement" and NOT_ALLOWED.match(body)))
+            and not (
+                category in ("budget", "count", "stakeholder")
+                or (category is not None and _PRONOUN_START.match(body))
+            )
         )
         if (
             prev
+            and not clause.dictated
             and (value_only or fragment)
             and re.search(r"[\u4e00-\u9fff]", body)
             and len(body) <= 14
         ):
             body = f"{prev}，{body}"
             category = categorise(body) or (last.category if fragment and last else "timeline")
+            category = _headed(category, body, clause.label)
             if last is not None:
                 self.facts.pop()
         self.prev_body = body
@@ -321,19 +297,21 @@ class _Reader:
         if people and _substance(_ONLY_NAMES.sub("", rest)) < (2 if STANCE.search(rest) else 3):
             return False  # the clause only names a person and role: already kept
         # "on the pain", "'non-negotiable'": too little to stand alone
-        return _substance(body) >= 2 or bool(dates or parse_amounts(body) or COUNT.search(body))
+        return _substance(body) >= 2 or bool(dates or parse_amounts(body) or counted(body))
 
     def _add(self, body: str, category: str, dates: list[DateHit], label: str) -> None:
         shown = [target_date(body, dates)] if len(dates) > 1 and _RESCHEDULE.search(body) else dates
         content = with_dates(body, shown)  # a move writes out only the date moved to
-        if label and not re.match(r"(?i)note|re\b|fyi", label):
+        if label and not _PLAIN_LABEL.match(label):
             content = f"{label}: {content}"
         who = self.current_person or self.prior_person or self.person or (
             self.known[-1] if self.known else None)  # fmt: skip
+        if self._joins_last(body, category, dates, who):
+            return
         content = self._subject(content, body, category, who)
-        attribute, value = _key(category, body, who, dates, self.context_event)
+        attribute, value = fact_key(category, body, who, dates, self.context_event)
         content = labelled(content, attribute.split(":", 1)[0])
-        if self.context_event and attribute == self.context_event and _event(body) is None:
+        if self.context_event and attribute == self.context_event and event_of(body) is None:
             content = f"{self.context_event.split(':', 1)[1].replace('_', ' ')}: {content}"
         if who and DECIDES.search(body) and category in ("stakeholder", "requirement", "amount"):
             attribute, value = "decision_maker", who.lower()
@@ -346,6 +324,27 @@ class _Reader:
         self.facts.append(
             SalesFact(content, category, attribute, value, is_uncertain(body), event_time)
         )
+
+    def _joins_last(self, body: str, category: str, dates: list[DateHit], who: str | None) -> bool:
+        """Whether ``body`` only says more of the fact before it, and joins it: what they
+        say about it ("Unhappy with Gong - says renewal price jumped"), or a second half of
+        one person's stance ("刘婷比较保守，担心数据迁移的风险")."""
+        last = self.facts[-1] if self.facts else None
+        if last is None or dates:
+            return False
+        says = _SAYS.match(body) and category in (None, last.category, "pain_point", "stakeholder",
+                                                  "requirement")  # fmt: skip
+        stance = (
+            category == "stakeholder" and last.category == "stakeholder"
+            and not last.attribute.endswith(":role") and last.attribute != "decision_maker"
+            and SUBJECTLESS.match(body) and not _PRONOUN_SUBJECT.match(body)
+            and not DECIDES.search(body) and who and who in last.content
+        )  # fmt: skip
+        if not (says or stance):
+            return False
+        glue = "，" if _ZH.search(body) else (" - " if says else ", ")
+        last.content = f"{last.content}{glue}{body}"
+        return True
 
     def _subject(self, content: str, body: str, category: str, who: str | None) -> str:
         """``content`` naming who or what it is about when the clause does not."""
@@ -361,8 +360,9 @@ class _Reader:
         if (
             who
             and who not in content
-            and (SUBJECTLESS.match(body) or category in ("contact_preference", "stakeholder"))
-        ):
+            and (SUBJECTLESS.match(body) or category in ("contact_preference", "stakeholder")
+                 or _THEIR_PRONOUN.search(body))
+        ):  # fmt: skip
             return f"{who}: {content}"
         return content
 
@@ -374,12 +374,29 @@ def dated_event(turns: Sequence[Turn]) -> str | None:
     """The deadline key the conversation was last about ("deadline:demo"), so "push it to
     Jan 6" in the next message moves that date."""
     for t in reversed(turns):
-        if find_dates(t.content, datetime(2026, 1, 1)) and (ev := _event(t.content)):
+        if find_dates(t.content, datetime(2026, 1, 1)) and (ev := event_of(t.content)):
             return f"deadline:{ev}"
     return None
 
 
 _ZH = re.compile(r"[\u4e00-\u9fff]")
+_CONTINUES = re.compile(
+    r"^(?:并且?|而且|且|以及|同时还?|还要|也要|也得|and also|also|plus|as well as)\b|^(?:并且?|而且|且|以及|还要|也要)",
+    re.I,
+)
+_CARRIED = ("requirement", "pain_point", "contact_preference", "incumbent")
+_THEIR_PRONOUN = re.compile(r"(?:给|跟|和|对|让|找)(?:她|他)(?!们)|\b(?:her|him)\b", re.I)
+"""A clause that speaks of the person without naming them ("给她的材料一定要有ROI测算")."""
+_HONORIFIC_NAME = re.compile(r"^[" + SURNAMES + r"](?:总|工|主任|处长|经理|部长|院长|老师|局|董)$")
+_PLAIN_LABEL = re.compile(
+    r"(?i)note|re\b|fyi|voice memo|memo|recap|summary|call notes|meeting notes|quick update|update|"
+    r"语音|录音|纪要|会议纪要|记录|备忘|小结|总结"
+)
+"""A label that only says what kind of note follows: not written into each memory."""
+_SAYS = re.compile(r"^(?:says?|said|adds?|added|and says|说|还说)\b|^(?:说|还说)", re.I)
+_PRONOUN_SUBJECT = re.compile(r"^(?:she|he|her|his|him|她|他)", re.I)
+_PRONOUN_START = re.compile(r"^(?:他|她)(?!们)")
+"""A clause that starts with "他/她" is about a person, not a fragment of the clause before."""
 
 
 def known_names(text: str) -> list[str]:
@@ -401,19 +418,3 @@ def _full_name(clause: str, names: list[str]) -> str | None:
         if any(re.search(r"\b" + re.escape(w) + r"\b", clause) for w in parts):
             return name
     return None
-
-
-SINGLE_VALUED = ("budget", "decision_maker", "deal_stage", "seats", "team_size")
-
-
-def content_key(attribute: str, content: str, value: str | None = None) -> str:
-    """The versioning key of a fact another extractor (the LLM) found in a category:
-    single-valued attributes keep their name, dates are keyed by their event, the
-    rest by their content, so two requirements never supersede each other."""
-    head = attribute.split(":", 1)[0]
-    if head in SINGLE_VALUED or ":" in attribute:
-        return attribute
-    if head in ("deadline", "commitment", "timeline"):
-        event = _event(content)
-        return f"deadline:{event}" if event else f"{head}:{_h(content)}"
-    return f"{head}:{_h(content)}"

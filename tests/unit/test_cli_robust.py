@@ -213,6 +213,20 @@ def test_bad_input_is_one_line(env: Path, args: list[str], needle: str) -> None:
     assert needle in one_line_error(run(*args), 2)
 
 
+def test_a_pasted_text_starting_with_a_dash_is_told_to_follow_double_dash(env: Path) -> None:
+    """A forwarded mail pasted as it is ('---------- Forwarded message ...') is read by the
+    option parser as an unknown option; the one line says how to pass it, and that way
+    stores it. A mistyped flag keeps the plain help hint."""
+    mail = "---------- Forwarded message ---------\nFrom: Rita <r@x.com>\nBudget is 2M CNY"
+    line = one_line_error(run("memories", "add", "-u", "u", "-c", "acme", mail), 2)
+    assert "goes after `--`" in line and "memories add ... --" in line
+    stored = run("memories", "add", "-u", "u", "-c", "acme", "--json", "--", mail)
+    assert stored.exit_code == 0, stored.stderr
+    assert json.loads(stored.stdout)["stored"] is True
+    typo = one_line_error(run("memories", "add", "ok", "-u", "u", "-c", "acme", "--jsn"), 2)
+    assert "goes after" not in typo and "--help" in typo
+
+
 @pytest.mark.parametrize(
     ("content", "needle"),
     [

@@ -1,0 +1,130 @@
+"""Calendar arithmetic shared by the date resolver (``extract_dates``), and the dates
+that need more than a pattern: the nth weekday of a month ("the second Tuesday of
+January"), holidays ("before Christmas", "after Thanksgiving", "元旦前"), "EOQ"/"EOM" and
+"年中". Pure functions.
+"""
+
+from __future__ import annotations
+
+import calendar
+from datetime import date, timedelta
+from typing import Any
+
+from memagent.memory.extract_amounts import cn_to_int
+
+MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+MONTHS |= {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
+MONTHS["sept"] = 9
+DAYS = {d.lower(): i for i, d in enumerate(calendar.day_name)}
+
+
+def num_of(s: str | None) -> int | None:
+    if not s:
+        return None
+    if s.isdigit():
+        return int(s)
+    return cn_to_int(s)
+
+
+def next_on_or_after(ref: date, month: int, day: int) -> date | None:
+    for year in (ref.year, ref.year + 1):
+        try:
+            d = date(year, month, day)
+        except ValueError:
+            return None
+        if d >= ref - timedelta(days=7):  # "Jan 15" said on Jan 20 is still this year's
+            return d
+    return None
+
+
+def month_year(ref: date, month: int) -> int:
+    return ref.year if month >= ref.month else ref.year + 1
+
+
+def last_day(y: int, m: int) -> date:
+    return date(y, m, calendar.monthrange(y, m)[1])
+
+
+def add_months(y: int, m: int, n: int) -> tuple[int, int]:
+    k = y * 12 + (m - 1) + n
+    return k // 12, k % 12 + 1
+
+
+def quarter(ref: date, q: int, year: int | None, edge: str | None) -> tuple[str, date]:
+    if year is None:
+        year = ref.year if (q - 1) * 3 + 3 >= ref.month else ref.year + 1
+    end = last_day(year, q * 3)
+    if edge and edge.lower() in ("start", "beginning", "初"):
+        return f"{year}-Q{q} (from {year}-{(q - 1) * 3 + 1:02d}-01)", date(year, (q - 1) * 3 + 1, 1)
+    return f"{year}-Q{q} (by {end.isoformat()})", end
+
+
+def weekday_date(ref: date, wd: int, rel: str) -> date:
+    """A weekday: bare/this = the next one (today counts); next = in the following week
+    when the next one would fall in this week; next-week = in next Monday-based week."""
+    if rel == "next_week":
+        monday = ref - timedelta(days=ref.weekday()) + timedelta(days=7)
+        return monday + timedelta(days=wd)
+    if rel in ("last", "past"):  # the latest one before today
+        return ref - timedelta(days=(ref.weekday() - wd) % 7 or 7)
+    ahead = (wd - ref.weekday()) % 7
+    d = ref + timedelta(days=ahead)
+    same_week = d - timedelta(days=d.weekday()) == ref - timedelta(days=ref.weekday())
+    if rel == "next" and (ahead == 0 or same_week):
+        d += timedelta(days=7)
+    return d
+
+
+SPECIAL = ("nth_wd", "holiday", "eo_en", "zh_midyear")
+_HOLIDAYS = {"christmas": (12, 25), "xmas": (12, 25), "圣诞": (12, 25), "元旦": (1, 1), "new year": (1, 1),
+             "国庆": (10, 1), "halloween": (10, 31)}  # fmt: skip
+
+
+def nth_weekday(y: int, mon: int, wd: int, nth: int) -> date:
+    """The ``nth`` (1-4, or -1 for the last) weekday ``wd`` of a month."""
+    if nth < 0:
+        d = last_day(y, mon)
+        return d - timedelta(days=(d.weekday() - wd) % 7)
+    first = date(y, mon, 1)
+    return first + timedelta(days=(wd - first.weekday()) % 7 + 7 * (nth - 1))
+
+
+def resolve_special(kind: str, g: dict[str, Any], ref: date) -> tuple[str, date | None] | None:
+    """ "the second Tuesday of January", "before Christmas", "EOQ", "明年年中"."""
+    if kind == "nth_wd":
+        mon, wd = MONTHS[g["mon"].lower()], DAYS[g["wd"].lower()]
+        nth = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+               "last": -1}[g["nth"].lower()]  # fmt: skip
+        y = int(g["y"]) if g.get("y") else month_year(ref, mon)
+        d = nth_weekday(y, mon, wd, nth)
+        return d.isoformat(), d
+    if kind == "holiday":
+        name = (g.get("h") or g.get("zh") or "").lower().rstrip("节")
+        if name.startswith(("thanksgiving", "感恩")):
+            y = int(g["y"]) if g.get("y") else ref.year
+            d = nth_weekday(y, 11, 3, 4)
+            if d < ref - timedelta(days=7) and not g.get("y"):
+                d = nth_weekday(y + 1, 11, 3, 4)
+            return d.isoformat(), d
+        key = next((k for k in _HOLIDAYS if name.startswith(k)), None)
+        if key is None:
+            return None
+        mon, day = _HOLIDAYS[key]
+        d2 = date(int(g["y"]), mon, day) if g.get("y") else next_on_or_after(ref, mon, day)
+        return (d2.isoformat(), d2) if d2 else None
+    if kind == "eo_en":
+        unit = {"m": "month", "q": "quarter", "y": "year", "w": "week"}[g["eo"][-1].lower()]
+        if unit == "week":
+            d = ref - timedelta(days=ref.weekday()) + timedelta(days=4)
+            return d.isoformat(), d
+        if unit == "month":
+            d = last_day(ref.year, ref.month)
+        elif unit == "quarter":
+            d = last_day(ref.year, ((ref.month - 1) // 3 + 1) * 3)
+        else:
+            d = date(ref.year, 12, 31)
+        return d.isoformat(), d
+    y = ref.year + (1 if g.get("yr") == "明年" else 0)
+    if not g.get("yr") and ref.month > 6:
+        y += 1
+    return f"{y}年年中 ({y}-06-30)", date(y, 6, 30)

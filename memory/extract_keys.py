@@ -1,0 +1,114 @@
+"""Versioning keys of sales facts: which attribute (and value) one clause is stored
+under, so single-valued attributes supersede (``budget``, ``decision_maker``,
+``deal_stage``) and everything else is keyed by its subject (``deadline:<event>``,
+``competitor:<name>:quote``, ``count:<thing>``, ``contact_preference:<person>:channel``,
+``stakeholder:<person>:<hash>``, ``requirement:<hash>``...). Pure functions; used by
+the sales rules (``extract_sales``) and, through ``content_key``, by the LLM extractor.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from memagent.memory.extract_amounts import parse_amounts
+from memagent.memory.extract_clauses import counted
+from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
+from memagent.memory.extract_corrections import current_amount, target_date
+from memagent.memory.extract_cues import EVENT_RES
+from memagent.memory.extract_dates import DateHit
+from memagent.memory.extract_entities import competitor_name
+from memagent.memory.extract_hedges import is_uncertain
+from memagent.memory.extract_labels import preferred_channel
+
+
+def text_hash(text: str) -> str:
+    """A short stable hash of a text, whitespace and case aside."""
+    return hashlib.sha256(" ".join(text.lower().split()).encode()).hexdigest()[:8]
+
+
+def slug(text: str) -> str:
+    """A key-safe form of a name ("Li Wei" -> "li_wei")."""
+    s = re.sub(r"[^\w]+", "_", text.strip().lower()).strip("_")
+    return s[:40] or text_hash(text)
+
+
+def event_of(clause: str) -> str | None:
+    """The event a dated clause is about ("demo", "signing", "go_live"), or None."""
+    return next((name for name, p in EVENT_RES if p.search(clause)), None)
+
+
+def fact_key(category: str, clause: str, person: str | None, dates: list[DateHit],
+             context: str | None) -> tuple[str, str | None]:  # fmt: skip
+    """(attribute, value) of a clause: single-valued attributes share one key, the rest
+    are keyed by their subject so one never supersedes another."""
+    if category == "budget":
+        amounts = parse_amounts(clause)
+        if not amounts:
+            return "budget", None
+        amount = current_amount(clause, amounts)
+        return "budget", amount.normalised + (" approx" if amount.approx else "")
+    if category == "deal_stage":
+        return "deal_stage", slug(clause)[:60]
+    if category == "milestone" and dates and _AHEAD.search(clause):
+        category = "timeline"  # "希望下个月底之前完成POC": a date ahead, not a milestone passed
+    elif category == "milestone":
+        return f"deal_stage:milestone:{text_hash(clause)}", None
+    event = event_of(clause) if dates else None
+    if event and (
+        category in ("requirement", "pain_point", "incumbent", "amount", "count")
+        or (category == "competitor" and not parse_amounts(clause))
+    ):
+        category = "timeline"  # "they want the contract signed by Dec 21" is a date first
+    if category in ("timeline", "commitment") and dates:
+        if event is None and context and (_RESCHEDULE.search(clause) or is_uncertain(clause)):
+            return context, target_date(clause, dates).iso
+        if event:  # one date per event, whether a deadline of theirs or a commitment of ours
+            return f"deadline:{event}", target_date(clause, dates).iso
+        prefix = "deadline" if category == "timeline" else "commitment"
+        return f"{prefix}:{text_hash(clause)}", target_date(clause, dates).iso
+    if category == "competitor":
+        who = competitor_name(clause)
+        if who and (quoted := parse_amounts(clause)):
+            # a rival's newer quote replaces its older one
+            return f"competitor:{slug(who)}:quote", current_amount(clause, quoted).normalised
+        return f"competitor:{slug(who or text_hash(clause))}:{text_hash(clause)}", None
+    if category == "count" and (c := counted(clause)):
+        # one figure per thing counted: "250 stores" versions "200 stores"; a pilot's
+        # "10 stores" is not how many stores they have
+        trial = ":trial" if _TRIAL.search(clause) else ""
+        return f"count:{slug(c[1].rstrip('s'))}{trial}", c[0]
+    if category == "contact_preference":
+        who = slug(person or "customer")
+        if (channel := preferred_channel(clause)) is not None:
+            # one preferred channel per person: "Kim now prefers WhatsApp" replaces "Kim prefers email"
+            return f"contact_preference:{who}:channel", channel
+        return f"contact_preference:{who}:{text_hash(clause)}", None
+    if category == "stakeholder" and person:
+        return f"stakeholder:{slug(person)}:{text_hash(clause)}", None
+    return f"{category}:{text_hash(clause)}", None
+
+
+_AHEAD = re.compile(
+    r"\b(?:by|before|until|plan(?:s|ned)? to|will|want(?:s)? to|need(?:s)? to|must|target)\b|之前|以前|前(?:要|得|必须)?完成|希望|计划|要在|争取|必须",
+    re.I,
+)
+
+
+_TRIAL = re.compile(r"\b(?:pilot\w*|trial\w*|test\w*|poc)\b|试点|试用|测试|POC", re.I)
+
+
+SINGLE_VALUED = ("budget", "decision_maker", "deal_stage", "seats", "team_size")
+
+
+def content_key(attribute: str, content: str, value: str | None = None) -> str:
+    """The versioning key of a fact another extractor (the LLM) found in a category:
+    single-valued attributes keep their name, dates are keyed by their event, the
+    rest by their content, so two requirements never supersede each other."""
+    head = attribute.split(":", 1)[0]
+    if head in SINGLE_VALUED or ":" in attribute:
+        return attribute
+    if head in ("deadline", "commitment", "timeline"):
+        event = event_of(content)
+        return f"deadline:{event}" if event else f"{head}:{text_hash(content)}"
+    return f"{head}:{text_hash(content)}"
