@@ -42,8 +42,7 @@ from poison_sets import EXTRA, SETS, lang_of, load  # noqa: E402
 from poison_written import written  # noqa: E402
 
 from memagent.memory.poison import assess  # noqa: E402
-from memagent.memory.poison_joint import JOINT_PATH, JointModel  # noqa: E402
-from memagent.memory.poison_ngram import DIM, NGRAM_PATH, NgramModel  # noqa: E402
+from memagent.memory.poison_ngram import NGRAM_PATH, NgramModel  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = SETS
@@ -283,25 +282,11 @@ def main() -> None:
         # LoCoMo conv-26 (conversation 0) stays out, so its false-positive figure stays honest
         train = np.array([in_training(r, opt, "", HELD_CONV) for r in rows])
         y = np.array([r["label"] for r in rows])
-        if opt.feats == "ngram":
-            w, b = fit(x.subset(train), y[train], row_weights(rows, opt)[train], opt.l2)
-            NgramModel(w.astype(np.float32), b, thr).save(NGRAM_PATH)
-            print(f"wrote {NGRAM_PATH} ({args.write}, threshold logit {thr:.2f})")
-            return
-        f = features_for(rows, x, opt).subset(train)
-        judge = train_judge(
-            f, y[train], l2=opt.l2, l2_dense=opt.l2_dense, weights=row_weights(rows, opt)[train]
-        )
-        assert judge.u is not None and judge.mean is not None
-        ngram = judge.w if judge.w is not None else np.zeros(DIM)
-        JointModel(
-            ngram.astype(np.float32),
-            judge.mean.astype(np.float32),
-            (judge.scale * judge.u).astype(np.float32),
-            judge.b,
-            thr,
-        ).save(JOINT_PATH)
-        print(f"wrote {JOINT_PATH} ({args.write}, threshold logit {thr:.2f})")
+        if opt.feats != "ngram":
+            raise SystemExit("only n-gram options ship (the joint judge is measured, not shipped)")
+        w, b = fit(x.subset(train), y[train], row_weights(rows, opt)[train], opt.l2)
+        NgramModel(w.astype(np.float32), b, thr).save(NGRAM_PATH)
+        print(f"wrote {NGRAM_PATH} ({args.write}, threshold logit {thr:.2f})")
 
 
 if __name__ == "__main__":

@@ -199,9 +199,10 @@ def main() -> None:
         from memagent.memory.poison import classifier
 
         clf = classifier()
+        pt = clf.threshold or 1.0
 
         def e5(rows: list[dict[str, Any]]) -> NDArray[np.bool_]:
-            return np.array([clf.reason(r["text"]) is not None for r in rows])
+            return np.array([(clf.probability(model_input(r["text"])) or 0.0) >= pt for r in rows])
 
         e5_h, e5_a = e5(gen_test), e5(blind)
     for name, rows, parts in (

@@ -189,7 +189,7 @@ def poison_report(show_misses: bool) -> None:
         print("  rules + learned judges: skipped (MEMAGENT_POISON_MODEL=off)")
         return
     print(
-        "  rules + n-gram judge (+ joint n-gram/e5 judge in the background). Both train on every\n"
+        "  rules + n-gram judge (+ e5 probe in the background). The n-gram judge trains on every\n"
         "  set below (bench/poison_loso.py): these rates are in-sample; --loso prints the\n"
         "  leave-one-set-out figures (each set scored by a judge trained without it)."
     )
@@ -206,8 +206,7 @@ def poison_report(show_misses: bool) -> None:
     r = poison_rates(a_att, a_ord, check_instruction)
     print_rates("blindA", r, show_misses, check_instruction)
     print(
-        f"           background (+ joint judge), by language: "
-        f"{by_language(a_att, a_ord, check_instruction)}"
+        f"           background path (+ e5), by language: {by_language(a_att, a_ord, check_instruction)}"
     )
     print(f"           n-gram judge alone, by language: {by_language(a_att, a_ord, ngram_only)}")
     locomo_report(reply)
@@ -225,21 +224,8 @@ def poison_report(show_misses: bool) -> None:
     )
     p50, p95, worst = latencies_ms(check_instruction, sample)
     print(
-        f"  background cost (worker: rules + n-gram judge + joint judge, embedding included), "
-        f"per text: p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms"
-    )
-    from memagent.stores.embeddings import E5Embeddings
-
-    def stored_then_checked(text: str) -> str | None:
-        return check_instruction(text)
-
-    embedder = E5Embeddings()
-    for text in sample[-40:]:  # the store has embedded these (its cache keeps the last 64)
-        embedder.embed_documents([text])
-    p50, p95, worst = latencies_ms(stored_then_checked, sample[-40:])
-    print(
-        f"  background cost when the store's vector is reused (40 texts): p50 {p50:.1f} ms, "
-        f"p95 {p95:.1f} ms, max {worst:.1f} ms"
+        f"  background cost (worker: rules + n-gram judge + e5 probe), per text: p50 "
+        f"{p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms"
     )
     print(f"  load average while measuring: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print("  (bench/poison_llm_judge.py measures the local-LLM judge, option (b), not shipped)")

@@ -46,8 +46,8 @@ CONTEXT_TURNS = 2
 as good as 3 with shorter texts."""
 SCREEN_DEEP = False
 """Episodes are screened by the injection rules and the n-gram judge (as the write config's
-``instruction_model`` says), never the background judge that embeds (the e5 probe before it
-read 49 of LoCoMo conv-26's 419 turns as orders at p=1.00). The n-gram judge trains on LoCoMo chat turns of the other conversations
+``instruction_model`` says), never the e5 probe: it read 49 of LoCoMo conv-26's 419 turns as
+orders at p=1.00. The n-gram judge trains on LoCoMo chat turns of the other conversations
 and reads none of conv-26's as orders (``bench/poison_loso.py``). An episode is quoted in
 the briefing as the user's own dated words, inside the data block."""
 EPISODE_TYPE = "episode"

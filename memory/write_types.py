@@ -53,7 +53,7 @@ class WriteConfig:
     """The learned injection screen on top of the rules; None: ``MEMAGENT_POISON_MODEL``
     of the process (library callers), the settings' ``poison_model`` otherwise."""
     instruction_deep: bool | None = None
-    """Also the joint n-gram + e5 judge (``check_instruction(deep=...)``): the background worker's
+    """Also the e5 probe (``check_instruction(deep=...)``): the background worker's
     screen; a write a user waits for (``memories add``) runs the rules and n-gram judge."""
 
     @classmethod

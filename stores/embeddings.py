@@ -23,7 +23,6 @@ import hashlib
 import math
 import re
 import threading
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.embeddings import Embeddings
@@ -33,8 +32,6 @@ if TYPE_CHECKING:
     from memagent.core.settings import Settings
 
 E5_DIMS = 384
-RECENT_PASSAGES = 64
-"""Passage vectors ``E5Embeddings`` keeps, most recent first (64 x 384 floats)."""
 MINILM_DIMS = 384
 
 
@@ -50,7 +47,6 @@ class E5Embeddings(Embeddings):
     _model: Any = None
     _model_variant: str | None = None
     _lock = threading.Lock()
-    _recent: OrderedDict[tuple[str, str], tuple[float, ...]] = OrderedDict()
 
     def __init__(self, *, num_threads: int = 1, variant: str = "original") -> None:
         self.num_threads = num_threads
@@ -67,24 +63,12 @@ class E5Embeddings(Embeddings):
             return cls._model
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        """Passage vectors; a text embedded moments ago (the poisoning screen embeds a memory
-        just before the store indexes it) is answered from a small cache of recent ones."""
         if not texts:
             return []
         model = self._get()
-        cls = type(self)
         with self._lock:  # the C engine is not documented as re-entrant
-            missing = list(dict.fromkeys(t for t in texts if (self.variant, t) not in cls._recent))
-            if missing:
-                out = model.passage(missing)
-                for t, row in zip(missing, out.reshape(len(missing), -1), strict=True):
-                    cls._recent[(self.variant, t)] = tuple(map(float, row))
-            rows = [list(cls._recent[(self.variant, t)]) for t in texts]
-            for t in texts:
-                cls._recent.move_to_end((self.variant, t))
-            while len(cls._recent) > RECENT_PASSAGES:
-                cls._recent.popitem(last=False)
-        return rows
+            out = model.passage(list(texts))
+        return [list(map(float, row)) for row in out.reshape(len(texts), -1)]
 
     def embed_query(self, text: str) -> list[float]:
         model = self._get()
