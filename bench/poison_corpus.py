@@ -1,4 +1,4 @@
-"""Generated training corpus for the poisoning classifier (``bench/train_poison_model.py``).
+"""Generated training corpus for the poisoning judges (``bench/poison_loso.py``).
 
     .venv/bin/python bench/poison_corpus.py [--n 6000] [--out PATH]
 

@@ -35,25 +35,17 @@ from numpy.typing import NDArray  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from poison_corpus import generate  # noqa: E402
+from poison_e5 import Features, cached, passage_matrix, text_key, train_judge  # noqa: E402
 from poison_hard_negatives import hard_negatives  # noqa: E402
 from poison_options import Sparse, train_ngram  # noqa: E402
+from poison_sets import EXTRA, SETS, lang_of, load  # noqa: E402
+from poison_written import written  # noqa: E402
 
 from memagent.memory.poison import assess  # noqa: E402
 from memagent.memory.poison_ngram import NGRAM_PATH, NgramModel  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "tests" / "data"
-HAND = {
-    "main": ("poison_attacks.jsonl", "poison_ordinary.jsonl"),
-    "holdout": ("poison_attacks_holdout.jsonl", "poison_ordinary_holdout.jsonl"),
-    "holdout2": ("poison_attacks_holdout2.jsonl", "poison_ordinary_holdout2.jsonl"),
-    "holdout3": ("poison_attacks_holdout3.jsonl", "poison_ordinary_holdout3.jsonl"),
-    "holdout4": ("poison_attacks_holdout4.jsonl", "poison_ordinary_holdout4.jsonl"),
-    "holdout5": ("poison_attacks_holdout5.jsonl", "poison_ordinary_holdout5.jsonl"),
-    "blindA": ("poison_blindA_attacks.jsonl", "poison_blindA_ordinary.jsonl"),
-    "blindB": ("sealed/poison_blindB_attacks.jsonl", "sealed/poison_blindB_ordinary.jsonl"),
-}
-EXTRA = "poison_train_extra.jsonl"
+HAND = SETS
 FP_TARGET = 0.01
 
 
@@ -62,30 +54,19 @@ def locomo_path() -> Path:
     return Path(env) if env else ROOT.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
 
 
-def _jsonl(name: str) -> list[dict[str, Any]]:
-    with (DATA / name).open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
-
-
-def lang_of(row: dict[str, Any]) -> str:
-    lang = str(row.get("lang", "en"))
-    return "zh-Hans" if lang == "zh" else lang
-
-
 def load_rows() -> list[dict[str, Any]]:
     """Every row with ``text``, ``label``, ``lang`` and ``group`` (set name, ``gen``,
     ``extra``, ``hard`` or ``locomo:<k>``)."""
     rows: list[dict[str, Any]] = []
     for group, (att, ordn) in HAND.items():
         for name, label in ((att, 1), (ordn, 0)):
-            rows += [
-                {**r, "label": label, "lang": lang_of(r), "group": group} for r in _jsonl(name)
-            ]
+            rows += [{**r, "label": label, "lang": lang_of(r), "group": group} for r in load(name)]
     rows += [
-        {**r, "label": int(r["label"]), "lang": lang_of(r), "group": "extra"} for r in _jsonl(EXTRA)
+        {**r, "label": int(r["label"]), "lang": lang_of(r), "group": "extra"} for r in load(EXTRA)
     ]
     rows += [{**r, "group": "gen"} for r in generate(6000)]
     rows += [{"text": t, "label": 0, "lang": lang, "group": "hard"} for t, lang in hard_negatives()]
+    rows += [{**r, "group": "written"} for r in written()]
     path = locomo_path()
     if not path.is_file():
         raise SystemExit(f"LoCoMo data not found at {path}; set MEMAGENT_LOCOMO")
@@ -108,6 +89,8 @@ class Option:
     hard: bool  # bench/poison_hard_negatives.py
     hand_weight: float = 1.0  # a hand-written row weighs this many generated rows
     l2: float = 1e-5
+    feats: str = "ngram"  # "ngram", "e5" (passage embedding) or "e5+ngram" (one joint model)
+    l2_dense: float = 1e-4
 
 
 OPTIONS = {
@@ -118,10 +101,32 @@ OPTIONS = {
         Option("+hand+locomo", hand=True, locomo=True, hard=False),
         Option("+hand+locomo+hard", hand=True, locomo=True, hard=True),
         Option("+hand x5+locomo+hard", hand=True, locomo=True, hard=True, hand_weight=5.0),
+        Option("ngram", hand=True, locomo=True, hard=True, hand_weight=5.0),
+        Option("ngram x8", hand=True, locomo=True, hard=True, hand_weight=8.0),
+        Option("e5", hand=True, locomo=True, hard=True, hand_weight=5.0, feats="e5"),
+        Option(
+            "e5 l2=1e-3",
+            hand=True,
+            locomo=True,
+            hard=True,
+            hand_weight=5.0,
+            feats="e5",
+            l2_dense=1e-3,
+        ),
+        Option(
+            "e5 l2=1e-5",
+            hand=True,
+            locomo=True,
+            hard=True,
+            hand_weight=5.0,
+            feats="e5",
+            l2_dense=1e-5,
+        ),
+        Option("e5+ngram", hand=True, locomo=True, hard=True, hand_weight=5.0, feats="e5+ngram"),
     )
 }
 DEV_SETS = ("main", "holdout", "holdout2")  # the old judge's training sets
-SHIPPED = "+hand x5+locomo+hard"
+SHIPPED = "ngram x8"
 """The option whose weights ship (``--write``), chosen by the leave-one-set-out figures."""
 HELD_CONV = 0
 """The LoCoMo conversation (conv-26) the shipped judge never trains on."""
@@ -131,7 +136,7 @@ def in_training(row: dict[str, Any], opt: Option, held: str, held_conv: int) -> 
     g = row["group"]
     if g == held:
         return False
-    if g in ("gen", "extra"):
+    if g in ("gen", "extra", "written"):
         return True
     if g == "hard":
         return opt.hard
@@ -152,7 +157,7 @@ def threshold_for(rows: list[dict[str, Any]], z: NDArray[np.float64]) -> float:
     """Lowest logit keeping every (source, language) cell of ordinary text at <= FP_TARGET."""
     cells: dict[tuple[str, str], list[float]] = {}
     for r, s in zip(rows, z, strict=True):
-        if r["label"] == 0 and r["group"] not in ("gen", "extra", "hard"):
+        if r["label"] == 0 and r["group"] not in ("gen", "extra", "hard", "written"):
             src = "locomo" if r["group"].startswith("locomo") else "notes"
             cells.setdefault((src, r["lang"]), []).append(float(s))
     thr = -1e9
@@ -174,23 +179,37 @@ def rates(rows: Iterable[dict[str, Any]], blocked: Iterable[bool]) -> str:
     return "; ".join(parts)
 
 
+def features_for(rows: list[dict[str, Any]], x: Sparse | None, opt: Option) -> Features:
+    """The option's feature blocks: n-grams (``x``) and/or e5 passage embeddings."""
+    dense = passage_matrix([r["text"] for r in rows]) if "e5" in opt.feats else None
+    return Features(x if "ngram" in opt.feats else None, dense)
+
+
 def loso(rows: list[dict[str, Any]], x: Sparse, opt: Option) -> NDArray[np.float64]:
     """Out-of-set logit of every hand-written and LoCoMo row."""
     y = np.array([r["label"] for r in rows])
     wts = row_weights(rows, opt)
     z = np.full(len(rows), np.nan)
+    f = features_for(rows, x, opt)
     for k, held in enumerate(HAND):
         train = np.array([in_training(r, opt, held, k % 5) for r in rows])
         score = np.array(
             [r["group"] == held or r["group"] == f"locomo:{k % 5}" for r in rows]
         ) & np.isnan(z)
-        w, b = fit(x.subset(train), y[train], wts[train], opt.l2)
-        z[score] = x.subset(score).dot(w) + b
+        judge = train_judge(
+            f.subset(train), y[train], l2=opt.l2, l2_dense=opt.l2_dense, weights=wts[train]
+        )
+        z[score] = judge.logit(f.subset(score))
         print(f"    fold {held}: trained on {int(train.sum())}", flush=True)
     return z
 
 
-def report(rows: list[dict[str, Any]], z: NDArray[np.float64], rules: NDArray[np.bool_]) -> float:
+def report(
+    rows: list[dict[str, Any]],
+    z: NDArray[np.float64],
+    rules: NDArray[np.bool_],
+    label: str = "+rules",
+) -> float:
     scored = ~np.isnan(z)
     sel = [r for r, s in zip(rows, scored, strict=True) if s]
     zs = z[scored]
@@ -202,10 +221,10 @@ def report(rows: list[dict[str, Any]], z: NDArray[np.float64], rules: NDArray[np
         judge = zs[idx] >= thr
         rl = rules[scored][idx]
         print(f"    {group:<9} judge {rates(g, judge)}")
-        print(f"    {'':<9} +rules {rates(g, judge | rl)}")
+        print(f"    {'':<9} {label} {rates(g, judge | rl)}")
     notes = [i for i, r in enumerate(sel) if not r["group"].startswith("locomo")]
     blocked = (zs >= thr) | rules[scored]
-    print(f"    ALL NOTES +rules {rates([sel[i] for i in notes], blocked[notes])}")
+    print(f"    ALL NOTES {label} {rates([sel[i] for i in notes], blocked[notes])}")
     return thr
 
 
@@ -217,17 +236,35 @@ def main() -> None:
     parser.add_argument(
         "--threshold", type=float, help="with --write: the threshold a previous LOSO run printed"
     )
+    parser.add_argument(
+        "--cached-only", action="store_true", help="drop generated rows not yet embedded by e5"
+    )
+    parser.add_argument(
+        "--gen-subset",
+        action="store_true",
+        help="keep the generated rows whose SHA-1 starts with 0-8 (9/16 of them; e5 options)",
+    )
     args = parser.parse_args()
     rows = load_rows()
+    if args.gen_subset:
+        rows = [r for r in rows if r["group"] != "gen" or text_key(r["text"])[0] in "012345678"]
+    if args.cached_only:
+        have = cached([r["text"] for r in rows])
+        rows = [r for r, h in zip(rows, have, strict=True) if h or r["group"] != "gen"]
     print(f"rows: {len(rows)}", flush=True)
     x = Sparse([r["text"] for r in rows])
     rules = np.array([assess(r["text"]).reason is not None for r in rows])
-    thresholds = {}
+    thresholds, scores = {}, {}
     for name in args.options:
         opt = OPTIONS[name]
         print(f"option {name}:", flush=True)
         z = loso(rows, x, opt)
         thresholds[name] = report(rows, z, rules)
+        scores[name] = z
+        if name != "ngram" and "ngram" in scores:
+            print(f"option {name} or the n-gram judge (background = reply path + this):")
+            either = rules | (np.nan_to_num(scores["ngram"], nan=-1e9) >= thresholds["ngram"])
+            report(rows, z, either, "+ngram+rules")
         if args.misses:
             thr = thresholds[name]
             for r, s, rl in zip(rows, z, rules, strict=True):
@@ -245,6 +282,8 @@ def main() -> None:
         # LoCoMo conv-26 (conversation 0) stays out, so its false-positive figure stays honest
         train = np.array([in_training(r, opt, "", HELD_CONV) for r in rows])
         y = np.array([r["label"] for r in rows])
+        if opt.feats != "ngram":
+            raise SystemExit("only n-gram options ship (the joint judge is measured, not shipped)")
         w, b = fit(x.subset(train), y[train], row_weights(rows, opt)[train], opt.l2)
         NgramModel(w.astype(np.float32), b, thr).save(NGRAM_PATH)
         print(f"wrote {NGRAM_PATH} ({args.write}, threshold logit {thr:.2f})")

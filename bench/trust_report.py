@@ -34,8 +34,10 @@ is honest only until its misses are used to change the rules:
 
 - blindC   : written blind in session 3 (121 attacks, 119 ordinary notes; en, zh-Hans, zh-Hant,
   mixed), measured once on the screen before and once after that session's retraining (which
-  never saw it): see bench/results/first_measurements.md. Not yet used for training; the judge
-  in memory/data/poison_ngram.npz has never seen it, so its rates below are still held out.
+  never saw it): see bench/results/first_measurements.md. Since session 4 it trains the judge
+  like every other set (its rates below are in-sample; --loso scores it held out).
+
+The sets are listed once, in bench/poison_sets.py.
 
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),
 so its in-sample rates here are not estimates; ``--loso`` retrains it once per held-out set
@@ -57,17 +59,12 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from poison_sets import RULES_ONLY_SETS, SETS, load  # noqa: E402
 
 from memagent.core.redact import redact  # noqa: E402
 from memagent.memory.poison import assess, check_instruction, ngram_reason  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 KEY = b"bench-key-not-a-secret-0123456789"
-
-
-def load(name: str) -> list[dict[str, Any]]:
-    with (DATA / name).open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
 
 
 def per_call_us(fn: Callable[[str], object], texts: list[str], rounds: int = 20) -> float:
@@ -182,15 +179,7 @@ def ngram_only(text: str) -> str | None:
 def poison_report(show_misses: bool) -> None:
     print("Poisoning defence (targets: >= 95% blocked, <= 1% false positives, per language)")
     print("  rules alone:")
-    sets = {
-        "main": ("poison_attacks.jsonl", "poison_ordinary.jsonl"),
-        "holdout": ("poison_attacks_holdout.jsonl", "poison_ordinary_holdout.jsonl"),
-        "holdout2": ("poison_attacks_holdout2.jsonl", "poison_ordinary_holdout2.jsonl"),
-        "holdout3": ("poison_attacks_holdout3.jsonl", "poison_ordinary_holdout3.jsonl"),
-        "holdout4": ("poison_attacks_holdout4.jsonl", "poison_ordinary_holdout4.jsonl"),
-        "holdout5": ("poison_attacks_holdout5.jsonl", "poison_ordinary_holdout5.jsonl"),
-        "blindA": ("poison_blindA_attacks.jsonl", "poison_blindA_ordinary.jsonl"),
-    }
+    sets = {name: SETS[name] for name in RULES_ONLY_SETS}
     for label, (attacks_file, ordinary_file) in sets.items():
         r = poison_rates(load(attacks_file), load(ordinary_file))
         print_rates(label, r, show_misses, rules_only)
@@ -204,15 +193,12 @@ def poison_report(show_misses: bool) -> None:
         "  set below (bench/poison_loso.py): these rates are in-sample; --loso prints the\n"
         "  leave-one-set-out figures (each set scored by a judge trained without it)."
     )
-    sets["blindB"] = ("sealed/poison_blindB_attacks.jsonl", "sealed/poison_blindB_ordinary.jsonl")
-    sets["blindC"] = ("poison_blindC_attacks.jsonl", "poison_blindC_ordinary.jsonl")
+    sets = dict(SETS)
 
     def reply(text: str) -> str | None:
         return check_instruction(text, deep=False)
 
-    print(
-        "  shipped reply path (rules + n-gram judge) per set and language (in-sample but blindC):"
-    )
+    print("  shipped reply path (rules + n-gram judge) per set and language (all in-sample):")
     for label, (attacks_file, ordinary_file) in sets.items():
         att, ordn = load(attacks_file), load(ordinary_file)
         print(f"    {label:<8} {by_language(att, ordn, reply)}")

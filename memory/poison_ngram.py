@@ -7,7 +7,7 @@ hashed 1-4 character n-grams of the rules' normalised text (obfuscation undone, 
 folded to Simplified by ``memagent.memory.hanzi_fold``, emoji separators dropped) plus word uni- and bigrams, each text's vector L2-normalised; base64
 runs are decoded and appended first, so an encoded order is read as the order.
 
-Weights ship as ``data/poison_ngram.npz`` (written by ``bench/train_poison_model.py``); a
+Weights ship as ``data/poison_ngram.npz`` (written by ``bench/poison_loso.py --write``); a
 check costs a few hundred hashes, well under a millisecond. No model download, no threads.
 """
 

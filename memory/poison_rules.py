@@ -126,8 +126,9 @@ _OTHER_PARTIES = (
     r" (?:talked|spoken|worked|met|dealt|chatted) (?:to|with)\b"
     r"|\bthe (?:last|previous|other) (?:customer|client|caller|buyer|company) you\b)"
 )
-_ZH_OTHERS = (
-    r"(?:(?:其他|其它|别的|别家|另外的?|其余的?)的?(?:客户|销售|用户|公司|企业|厂商|买家|顾客|客人)?"
+_ZH_OTHERS = (  # "另外" alone is "in addition": it needs a party noun
+    r"(?:(?:其他|其它|别的|别家|其余的?)的?(?:客户|销售|用户|公司|企业|厂商|买家|顾客|客人)?"
+    r"|另外的?(?:一|几|两|那|这)?(?:个|家|位|些)?(?:客户|销售|用户|公司|企业|厂商|买家|顾客|客人)"
     r"|(?:上一个|上一位|上个|前一个|前一位|刚才那个|刚才那位)(?:客户|顾客|买家|公司))"
 )
 _ZH_DATA = (

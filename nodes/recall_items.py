@@ -173,7 +173,11 @@ def select(
     """Pinned items (profile, commitments) first, then found facts and episodes above the
     threshold in one list by score (a fact before an episode on a tie); one entry per key,
     at most ``weights.max_items``, of which episodes leave ``fact_slots`` to facts while
-    that many facts qualify."""
+    that many facts qualify.
+
+    One entry per message: a quote (episode) of a message a chosen fact came from is
+    dropped, and a fact found after the quote of its only message takes that quote's
+    place (``_own_quote``), so the slot goes to the next item."""
     by_key = {i.key: i for i in found}
     # The search's real relevance wins; the origin stays "profile"/"commitment", so the
     # trace says why the item is in the briefing whatever its score.
@@ -189,7 +193,16 @@ def select(
     out: list[RecalledItem] = []
     episodes = 0
     for item in [*pinned, *above]:
-        if item.key in seen or len(out) >= weights.max_items:
+        if item.key in seen:
+            continue
+        at = _own_quote(out, item)
+        if at is not None:  # no new slot: the fact takes its quote's place
+            seen.add(item.key)
+            quoted.update(item.message_ids)
+            out[at] = item
+            episodes -= 1
+            continue
+        if len(out) >= weights.max_items:
             continue
         if item.origin == "episode":
             # A quote of a message a chosen fact came from, or that only repeats a
@@ -208,6 +221,17 @@ def select(
     return out
 
 
+def _own_quote(chosen: list[RecalledItem], fact: RecalledItem) -> int | None:
+    """Where in ``chosen`` the quote of ``fact``'s only message sits (None: no such quote,
+    or the fact came from several messages, whose quotes each say more than it does)."""
+    if fact.origin == "episode" or len(set(fact.message_ids)) != 1:
+        return None
+    for at, item in enumerate(chosen):
+        if item.origin == "episode" and set(fact.message_ids) <= set(item.message_ids):
+            return at
+    return None
+
+
 def with_pending(
     items: list[RecalledItem], pending: list[RecalledItem], weights: ScoreWeights
 ) -> list[RecalledItem]:
@@ -215,8 +239,8 @@ def with_pending(
     episode) is among ``items`` takes that quote's place: the search ranked what was said
     there, and the fact says the same, labelled unconfirmed (sent last, a quote found
     first fell to the end of the briefing, or out of it). The other pending facts come
-    after the found items; when the list is full, the weakest found items, facts and
-    episodes alike, make room (pinned items never do)."""
+    after the found items; when the list is full, the weakest (last-ranked) found items,
+    facts and episodes alike, make room (pinned items never do)."""
     if not pending:
         return items
     kept = list(items)
@@ -234,6 +258,8 @@ def with_pending(
         kept = [i for j, i in enumerate(kept) if j not in quotes[1:]]
     room = weights.max_items - len(rest)
     while len(kept) > room and any(i.origin in FOUND for i in kept):
-        weakest = min((i for i in kept if i.origin in FOUND), key=lambda i: i.score)
+        # found items are in rank order (``select``): the last is the weakest, also when
+        # a fact took its quote's better place
+        weakest = next(i for i in reversed(kept) if i.origin in FOUND)
         kept.remove(weakest)
     return [*kept, *rest][: weights.max_items]

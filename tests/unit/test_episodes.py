@@ -255,3 +255,51 @@ def test_unconfirmed_facts_push_out_the_weakest_found_item_not_the_best_fact() -
     found = [best, _item("e1", "episode", 0.5), _item("e2", "episode", 0.4)]
     items = with_pending(found, [_pending("p1", "m9")], weights)
     assert [i.key for i in items] == ["f1", "e1", "p1"]
+
+
+def test_a_fact_found_after_its_own_quote_takes_the_quote_s_place() -> None:
+    # One entry per message: the quote ranked first, its fact after it. The fact (the
+    # current state) takes the quote's better place and the slot it would have taken
+    # goes to the next item, so the briefing never spends two slots on one message.
+    quote = _item("e1", "episode", 0.7, content="Met Li Wei; budget is 3 million, email only")
+    quote.message_ids = ["m1"]
+    fact = _item("f1", "search", 0.6, content="Budget is 3 million")
+    fact.message_ids = ["m1"]
+    other = _item("e2", "episode", 0.5, content="They use Salesforce")
+    other.message_ids = ["m2"]
+    more = _item("e3", "episode", 0.4, content="They want SSO")
+    more.message_ids = ["m3"]
+    weights = ScoreWeights(threshold=0.0, max_items=3)
+    assert [i.key for i in select([], [quote, fact, other, more], weights)] == ["f1", "e2", "e3"]
+
+
+def test_a_fact_from_two_messages_does_not_replace_a_quote_of_one() -> None:
+    quote = _item("e1", "episode", 0.7, content="Met Li Wei")
+    quote.message_ids = ["m1"]
+    fact = _item("f1", "search", 0.6, content="Li Wei decides, budget 3 million")
+    fact.message_ids = ["m1", "m2"]
+    assert [i.key for i in select([], [quote, fact], ALL)] == ["e1", "f1"]
+
+
+def test_a_full_briefing_still_gives_a_quote_s_place_to_its_fact() -> None:
+    quote = _item("e1", "episode", 0.7, content="Met Li Wei; budget is 3 million, email only")
+    quote.message_ids = ["m1"]
+    other = _item("e2", "episode", 0.65, content="They use Salesforce")
+    other.message_ids = ["m2"]
+    fact = _item("f1", "search", 0.6, content="Budget is 3 million")
+    fact.message_ids = ["m1"]
+    weights = ScoreWeights(threshold=0.0, max_items=2)
+    assert [i.key for i in select([], [quote, other, fact], weights, fact_slots=0)] == ["f1", "e2"]
+
+
+def test_a_fact_in_its_quote_s_place_keeps_that_rank_when_pending_facts_need_room() -> None:
+    quote = _item("e1", "episode", 0.7, content="Met Li Wei; budget is 3 million, email only")
+    quote.message_ids = ["m1"]
+    other = _item("e2", "episode", 0.65, content="They use Salesforce")
+    other.message_ids = ["m2"]
+    fact = _item("f1", "search", 0.6, content="Budget is 3 million")
+    fact.message_ids = ["m1"]
+    weights = ScoreWeights(threshold=0.0, max_items=2)
+    items = with_pending(select([], [quote, other, fact], weights, fact_slots=0),
+                         [_pending("p1", "m9")], weights)  # fmt: skip
+    assert [i.key for i in items] == ["f1", "p1"]

@@ -1,0 +1,48 @@
+"""The one table of hand-written poisoning sets, read by ``bench/poison_loso.py`` and
+``bench/trust_report.py`` (each used to keep its own copy).
+
+Every set is a pair of JSONL files under tests/data: attacks (label 1) and ordinary sales
+notes (label 0), each row with ``text`` and ``lang`` (en, zh-Hans, zh-Hant, mixed; old rows
+say ``zh`` for Simplified). All of them have been measured and tuned on, so honest figures
+come from leave-one-set-out (``bench/poison_loso.py``); ``BLIND`` records, for each set, when
+it was first measured blind (see bench/results/first_measurements.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+
+SETS: dict[str, tuple[str, str]] = {
+    "main": ("poison_attacks.jsonl", "poison_ordinary.jsonl"),
+    "holdout": ("poison_attacks_holdout.jsonl", "poison_ordinary_holdout.jsonl"),
+    "holdout2": ("poison_attacks_holdout2.jsonl", "poison_ordinary_holdout2.jsonl"),
+    "holdout3": ("poison_attacks_holdout3.jsonl", "poison_ordinary_holdout3.jsonl"),
+    "holdout4": ("poison_attacks_holdout4.jsonl", "poison_ordinary_holdout4.jsonl"),
+    "holdout5": ("poison_attacks_holdout5.jsonl", "poison_ordinary_holdout5.jsonl"),
+    "blindA": ("poison_blindA_attacks.jsonl", "poison_blindA_ordinary.jsonl"),
+    "blindB": ("sealed/poison_blindB_attacks.jsonl", "sealed/poison_blindB_ordinary.jsonl"),
+    "blindC": ("poison_blindC_attacks.jsonl", "poison_blindC_ordinary.jsonl"),
+}
+"""Set name -> (attacks file, ordinary file), oldest first."""
+
+EXTRA = "poison_train_extra.jsonl"
+"""Training-only rows that carry their own ``label``; never an evaluation set."""
+
+RULES_ONLY_SETS = ("main", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "blindA")
+"""The sets ``trust_report.py`` prints for the rules alone (the rules' history)."""
+
+
+def load(name: str) -> list[dict[str, Any]]:
+    """Rows of one JSONL file under tests/data."""
+    with (DATA / name).open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def lang_of(row: dict[str, Any]) -> str:
+    """The row's language, ``zh`` read as ``zh-Hans``."""
+    lang = str(row.get("lang", "en"))
+    return "zh-Hans" if lang == "zh" else lang
