@@ -288,7 +288,8 @@ LEFT = re.compile(
 _NOT_COUNTED = (
     r"(?:years?|months?|weeks?|days?|hours?|hrs|minutes?|mins|seconds?|secs|times|percent|points|pts|"
     r"dollars|bucks|euros|pounds|yuan|calls|emails|meetings|slides|pages|steps|rounds|options|ideas|"
-    r"questions|things|reasons|ways|kids|children|cats|dogs|books|movies|games|miles|km|kids)"
+    r"questions|things|reasons|ways|kids|children|cats|dogs|books|movies|games|miles|km|kids|"
+    r"words|characters|chars|lines|sentences|paragraphs|bullets|letters)"
 )
 COUNT_ANY = re.compile(
     r"(?<![\d.,/:-])(?P<n>\d[\d,]*(?:\.\d+)?\s*(?:[kK]|万|千)?)\+?\s*(?:多|余|来)?"

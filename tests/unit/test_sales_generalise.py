@@ -201,6 +201,13 @@ def test_a_pilots_count_does_not_replace_the_accounts() -> None:
 
 
 @pytest.mark.parametrize(
+    "text", ["Keep every proposal under 500 words.", "Summaries of at most 200 characters, please."]
+)
+def test_a_length_limit_on_text_is_not_a_count_of_the_account(text: str) -> None:
+    assert not [c for c in _run(text) if c.attribute.startswith("count")], _texts(_run(text))
+
+
+@pytest.mark.parametrize(
     ("text", "iso"),
     [
         ("The board meets the third Wednesday of March.", "2027-03-17"),
