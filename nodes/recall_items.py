@@ -7,6 +7,7 @@ into the briefing; ``with_pending`` adds the unconfirmed facts after them. Split
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -184,7 +185,7 @@ def select(
     pinned = [replace(by_key[p.key], origin=p.origin) if p.key in by_key else p for p in pinned]
     above = sorted(
         (i for i in found if i.score >= weights.threshold),
-        key=lambda i: (-i.score, i.origin == "episode"),
+        key=lambda i: (_only_asks(i), -i.score, i.origin == "episode"),
     )
     facts = {i.key: _plain(i.content) for i in [*pinned, *above] if i.origin != "episode"}
     episode_cap = weights.max_items - min(fact_slots, len(facts))
@@ -219,6 +220,16 @@ def select(
         seen.add(item.key)
         out.append(item)
     return out
+
+
+_ASKS = re.compile(r"^[^.!。！;；\n]*[?？]\s*$")
+
+
+def _only_asks(item: RecalledItem) -> bool:
+    """A quote that is one question and nothing else ("What is Acme's budget now?"): what
+    the user asked says nothing about the customer, so it only fills slots no statement
+    wants (the salesperson's earlier questions crowded out the fact they asked about)."""
+    return item.origin == "episode" and bool(_ASKS.match(item.content.strip()))
 
 
 def _own_quote(chosen: list[RecalledItem], fact: RecalledItem) -> int | None:

@@ -303,3 +303,20 @@ def test_a_fact_in_its_quote_s_place_keeps_that_rank_when_pending_facts_need_roo
     items = with_pending(select([], [quote, other, fact], weights, fact_slots=0),
                          [_pending("p1", "m9")], weights)  # fmt: skip
     assert [i.key for i in items] == ["f1", "p1"]
+
+
+def test_an_earlier_question_gives_way_to_what_was_said() -> None:
+    # The salesperson's own earlier questions ("What is Acme's budget now?") match a new
+    # question about the account better than the note that answers it; a quote that only
+    # asks says nothing about the customer, so it takes a slot only when no statement does
+    # (the sales stories lost "They need SSO with Okta" to three earlier questions).
+    asked = _item("e1", "episode", 0.9, content="What is Acme's budget now?")
+    asked_zh = _item("e2", "episode", 0.85, content="华信的预算是多少？")
+    said = _item("e3", "episode", 0.5, content="They need SSO with Okta.")
+    mixed = _item("e4", "episode", 0.4, content="Budget is 2M. Who signs?")
+    weights = ScoreWeights(threshold=0.0, max_items=3)
+    assert [i.key for i in select([], [asked, asked_zh, said, mixed], weights)] == [
+        "e3",
+        "e4",
+        "e1",
+    ]
