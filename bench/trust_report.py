@@ -37,6 +37,11 @@ is honest only until its misses are used to change the rules:
   never saw it): see bench/results/first_measurements.md. Since session 4 it trains the judge
   like every other set (its rates below are in-sample; --loso scores it held out).
 
+- blindD   : written blind in session 4 (114 attacks, 114 ordinary notes; en 52, zh-Hans 28,
+  zh-Hant 17, mixed 17 each), measured once on the session-start screen and once after that
+  session's retraining (which never saw it): see bench/results/first_measurements.md. The
+  judge shipped in session 4 was not trained on it; a later retraining will be.
+
 The sets are listed once, in bench/poison_sets.py.
 
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),
