@@ -7,11 +7,11 @@ into the briefing; ``with_pending`` adds the unconfirmed facts after them. Split
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from memagent.memory.extract_triggers import chatter
 from memagent.memory.scoring import ScoreWeights, score
 
 FACT_SLOTS = 3
@@ -222,14 +222,12 @@ def select(
     return out
 
 
-_ASKS = re.compile(r"^[^.!。！;；\n]*[?？]\s*$")
-
-
 def _only_asks(item: RecalledItem) -> bool:
-    """A quote that is one question and nothing else ("What is Acme's budget now?"): what
-    the user asked says nothing about the customer, so it only fills slots no statement
-    wants (the salesperson's earlier questions crowded out the fact they asked about)."""
-    return item.origin == "episode" and bool(_ASKS.match(item.content.strip()))
+    """A quote that states nothing, only questions or small talk ("What is Acme's budget
+    now?", ``chatter``): what the user asked says nothing about the customer, so it only
+    fills slots no statement wants (the salesperson's earlier questions crowded out the fact
+    they asked about)."""
+    return item.origin == "episode" and chatter(item.content)
 
 
 def _own_quote(chosen: list[RecalledItem], fact: RecalledItem) -> int | None:
