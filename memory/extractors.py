@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.types import Turn
@@ -200,21 +200,29 @@ class MalformedExtractionError(ValueError):
     """The model's answer held no JSON object, even after one retry."""
 
 
-async def _ask(model: BaseChatModel, messages: list[Any]) -> list[Any]:
+async def _ask(
+    model: BaseChatModel,
+    messages: list[Any],
+    parse: Callable[[str], list[Any]] | None = None,
+    *,
+    retry: str = RETRY_JSON,
+    schema: type[BaseModel] = LLMExtraction,
+) -> list[Any]:
     """Raw items from the model; parsed leniently so valid items survive a bad one.
 
     The strict, bounded schema is what the model is asked for; validation happens
     per item afterwards (``to_candidates``), so one out-of-range field drops one item.
+    The hybrid's sorting call passes its own ``parse``, ``retry`` prompt and ``schema``.
     """
     from memagent.llm.adapter import ask_parsed, response_format
 
     return await ask_parsed(
         model,
         messages,
-        _memories,
+        parse or _memories,
         failure=lambda text, exc: MalformedExtractionError(f"malformed extraction JSON: {exc}"),
-        retry_prompt=lambda exc: RETRY_JSON,
-        response_format=response_format(LLMExtraction),
+        retry_prompt=lambda exc: retry,
+        response_format=response_format(schema),
     )
 
 
@@ -297,8 +305,13 @@ class LLMExtractor:
             numbered = "\n".join(f"{i}. {line.text}" for i, line in enumerate(chunk, 1))
             human = SORT_USER.format(note=note[:1200], lines=numbered)
             try:
-                sorted_lines = await _sort(self.model, [SystemMessage(SORT_SYSTEM),
-                                                         HumanMessage(human)])  # fmt: skip
+                sorted_lines = await _ask(
+                    self.model,
+                    [SystemMessage(SORT_SYSTEM), HumanMessage(human)],
+                    _sorted,
+                    retry=RETRY_SORT,
+                    schema=SortedLines,
+                )
             except MalformedExtractionError as exc:
                 reasons.append(f"{exc}; {len(chunk)} line(s) left to the rules")
                 continue
@@ -319,20 +332,6 @@ class LLMExtractor:
         return ExtractionResult(
             kept, found.dropped + twins, reasons + found.reasons + ["a twin"] * twins
         )
-
-
-async def _sort(model: BaseChatModel, messages: list[Any]) -> list[Any]:
-    """The model's sorted lines (items that do not validate are left out)."""
-    from memagent.llm.adapter import ask_parsed, response_format
-
-    return await ask_parsed(
-        model,
-        messages,
-        _sorted,
-        failure=lambda text, exc: MalformedExtractionError(f"malformed extraction JSON: {exc}"),
-        retry_prompt=lambda exc: RETRY_SORT,
-        response_format=response_format(SortedLines),
-    )
 
 
 def _sorted(text: str) -> list[Any]:
