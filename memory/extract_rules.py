@@ -46,6 +46,7 @@ from memagent.memory.extract_sales import (
     sales_facts,
     self_note,
 )
+from memagent.memory.extract_script import Script
 from memagent.memory.extract_shorthand import expand_shorthand, join_signatures, without_jokes
 from memagent.memory.write_path import Candidate
 
@@ -242,7 +243,16 @@ def _named(c: Candidate) -> Candidate:
 def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     """Candidates from the user turns, plus the reasons sentences were skipped.
 
-    Dates are resolved against each message's own time (``Turn.at``)."""
+    Dates are resolved against each message's own time (``Turn.at``); Traditional
+    Chinese is read folded and its memories written back in the user's characters."""
+    script = Script(turns)
+    cands, skipped = _extract(script.folded(turns))
+    if script.traditional:
+        cands = [c.model_copy(update={"content": script.restore(c.content)}) for c in cands]
+    return cands, skipped
+
+
+def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     cands: list[Candidate] = []
     skipped: list[str] = []
     event: str | None = None
