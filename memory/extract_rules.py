@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memagent.core.types import Turn
+from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
 from memagent.memory.extract_clauses import dictated_pieces
 from memagent.memory.extract_corrections import REPLACED, replaced_by_new
@@ -295,6 +296,9 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
             found = [_named(_dated(c, s, ref)) for c in _merge(old, facts, turn, correction)
                      if not OUR_SIDE.search(c.content) and not ASIDE.search(c.content)]  # fmt: skip
+            # "Brian wants calls" after "Brian Foley, VP of Lending": the memory says who
+            found = [c.model_copy(update={"content": with_full_names(c.content, names)})
+                     for c in found]  # fmt: skip
             cands.extend(found)
             if old:
                 context_attr = old[-1].attribute

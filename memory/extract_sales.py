@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memagent.core.types import Turn
+from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import Clause as Clause  # re-exported
 from memagent.memory.extract_clauses import categorise, counted, label_category, split_clauses
@@ -130,7 +131,13 @@ def sales_facts(
     ``prior_person`` the last one named before this statement ("He is our champion")."""
     reader = _Reader(ref, list(dict.fromkeys([*known_names(text), *names])), last_person(text),
                      prior_person, context_event)  # fmt: skip
-    reader.facts = [_role_fact(p, text) for p in find_people(text)]
+    people = find_people(text)
+    # "Brian is actually SVP of Member Experience" after "Brian Foley": a role by first name
+    seen = {p.name for p in people}
+    full = with_full_names(text, reader.known)
+    reader.facts = [_role_fact(p, text) for p in people] + [
+        _role_fact(p, full) for p in find_people(full) if p.name not in seen
+    ]
     for clause in split_clauses(drop_old_values(text)):
         reader.read(clause)
     return reader.facts, reader.context_event

@@ -36,3 +36,84 @@ def test_traditional_chinese_is_read_and_kept_in_its_own_characters(
 ) -> None:
     facts = _facts(text)
     assert _has(facts, *words), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "role"),
+    [
+        (
+            "Had coffee with Marta Øvergård, she's their head of logistics.",
+            "Marta Øvergård",
+            "head of logistics",
+        ),
+        ("Lunch with Sean O'Malley he's the CFO and a golfer", "Sean O'Malley", "CFO"),
+        (
+            "Our contact is Dana Whitfield, she runs purchasing for the group.",
+            "Dana Whitfield",
+            "purchasing",
+        ),
+        ("Their COO is a woman called Irene Castillo, very sharp.", "Irene Castillo", "COO"),
+        ("Present: Omar Haddad (Hd of Data), Lea Brun (Dir. Finance)", "Lea Brun", "Dir"),
+        ("对接人：孙悦，集团信息中心副主任，人很爽快", "孙悦", "信息中心副主任"),
+        ("技术负责人是他们新来的贺立军，之前在华为。", "贺立军", "技术负责人"),
+        ("去了物流部，见到了物流部的彭经理彭建国，聊得不错", "彭建国", "物流部经理"),
+        ("與會：採購處處長 鄭文彬、財務長 葉淑芬", "葉淑芬", "財務長"),
+    ],
+)
+def test_people_named_with_their_role_in_apposition(text: str, name: str, role: str) -> None:
+    facts = _facts(text)
+    assert _has(facts, "role", name, role), facts
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "words"),
+    [
+        (
+            "Spoke with Nadia Petrov, she's VP Supply Chain at Corvel.",
+            "Correction: Nadia is actually the COO, not VP Supply Chain.",
+            ("Nadia Petrov", "COO"),
+        ),
+        (
+            "The champion is Marcus Lindqvist, Director of IT.",
+            "Mr Lindqvist wants the security questionnaire by next Friday.",
+            ("Marcus Lindqvist", "questionnaire"),
+        ),
+        ("拜访了采购总监邓丽华。", "邓总说她更喜欢微信沟通，别打电话。", ("邓丽华", "微信")),
+        ("見了廠長吳志遠。", "吳廠長希望下週二前收到報價。", ("吳志遠", "報價")),
+    ],
+)
+def test_a_person_later_named_by_first_name_or_title_is_written_in_full(
+    first: str, later: str, words: tuple[str, ...]
+) -> None:
+    facts = _facts(first, later)
+    assert _has(facts, *words), facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bettina only answers on Telegram, never cold calls.",
+        "陈总监习惯用LINE联络。",
+        "財務長偏好書面往來。",
+    ],
+)
+def test_messaging_apps_and_writing_are_contact_preferences(text: str) -> None:
+    assert _has(_facts(text), "contact_preference"), _facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("- 預算：新台幣900萬，已經董事會核准", ("budget", "900萬", "核准")),
+        ("竞争者：云图科技，报价比我们高两成", ("competitor", "云图科技", "两成")),
+        ("决策：管委会，每月第一个周一开会", ("管委会", "开会")),
+        ("comp: Brightline also pitching", ("competitor", "Brightline")),
+        ("bdgt: roughly 80k for year one", ("budget", "80k")),
+        ("curr. tools: Zendesk plus shared inbox", ("Zendesk",)),
+    ],
+)
+def test_a_heading_in_shorthand_or_with_its_head_word_gives_its_item_a_category(
+    text: str, words: tuple[str, ...]
+) -> None:
+    facts = _facts(text)
+    assert _has(facts, *words), facts
