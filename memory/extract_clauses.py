@@ -105,10 +105,11 @@ def split_clauses(sentence: str) -> list[Clause]:
     if m and not find_dates(m.group("label"), datetime(2000, 1, 1)):
         label, line = m.group("label").strip(), line[m.end() :]
     out: list[Clause] = []
-    if _ONE_ITEM.search(line) and label_category(label) and len(line) <= 60:
-        # "预算：港币250万，已获批", "竞品：纷享销客，报了260万": one item, its commas go on
+    item = _ONE_ITEM.search(line.rstrip("。！？!? ")) and label_category(label) and len(line) <= 60
+    if item:
+        # "预算：港币250万，已获批", "竞品：纷享销客 报了260万": one item, its commas go on
         line = line.replace("，", _KEPT_COMMA)
-    segments = dictated_pieces(line)
+    segments = [line] if item else dictated_pieces(line)
     for segment in segments:
         for part in _CLAUSE_SPLIT.split(segment):
             part = (part or "").strip(" ,.，。;；").replace(_KEPT_COMMA, "，")

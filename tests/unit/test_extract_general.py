@@ -117,3 +117,54 @@ def test_a_heading_in_shorthand_or_with_its_head_word_gives_its_item_a_category(
 ) -> None:
     facts = _facts(text)
     assert _has(facts, *words), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "dropped"),
+    [
+        (
+            "quick recap from Orion Freight we saw Paula Mendes she's the COO, budget for phase one "
+            "is 90k and if phase one works they would roll out to all 12 depots, she wants weekly "
+            "status mails, and Motive pitched them last month",
+            ("90k",),
+            "12 depots",
+        ),
+        (
+            "星河物流今天聊得不错，一期预算80万，要是一期效果好，明年就扩到全部仓库，下周五前给他们方案，"
+            "他们IT负责人是钟磊",
+            ("80万",),
+            "全部仓库",
+        ),
+    ],
+)
+def test_a_conditional_inside_a_long_note_voids_only_its_own_clause(
+    text: str, kept: tuple[str, ...], dropped: str
+) -> None:
+    facts = _facts(text)
+    assert _has(facts, *kept), facts
+    assert not _has(facts, dropped), facts
+
+
+def test_a_short_hypothetical_is_still_not_a_memory() -> None:
+    assert _facts("If they had 2 million to spend, we would sell them 500 seats.") == []
+    assert _facts("如果他们预算有500万，我们就能拿下整个项目。") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("4. 預算：公司核了新台幣600萬，超出部分要董事會同意。", ("600萬", "董事會")),
+        ("- 竞品：云图科技 报了180万", ("云图科技", "180万")),
+    ],
+)
+def test_an_item_under_a_heading_keeps_its_parts_together(
+    text: str, words: tuple[str, ...]
+) -> None:
+    facts = _facts(text)
+    assert _has(facts, *words), facts
+
+
+def test_a_role_restated_in_the_stakeholder_memory_is_not_kept_twice() -> None:
+    facts = _facts("- 对接人：邱婷，信息中心主任，很支持我们")
+    assert _has(facts, "邱婷", "信息中心主任", "支持"), facts
+    assert len([f for f in facts if "邱婷" in f]) == 1, facts
