@@ -97,7 +97,10 @@ def _topic_of(turns: Sequence[Turn]) -> str | None:
     return None
 
 
-_PIECE = re.compile(r"(?<=[,;，；])\s*|\s+(?=(?:and |but |so )?(?:if|unless|suppose|assuming)\b)|(?<=[\u4e00-\u9fff])(?=如果|假如|假设|万一|要是)", re.I)
+_PIECE = re.compile(
+    r"(?<=[,;，；])\s*|\s+(?=(?:and |but |so )?(?:if|unless|suppose|assuming)\b)|(?<=[\u4e00-\u9fff])(?=如果|假如|假设|万一|要是)",
+    re.I,
+)
 _THEN = re.compile(
     r"^(?:then\b|we'?d\b|they'?d\b|it'?d\b|he'?d\b|she'?d\b|i'?d\b|.*\b(?:would|could|might)\b)"
     r"|^(?:那就|那么|那|则)|^[\u4e00-\u9fff]{0,6}(?:就|会|再|可以|能)",
