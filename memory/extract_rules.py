@@ -63,7 +63,7 @@ _SPLIT = re.compile(
 """Sentence ends; "Dr. Helen", "Dir. of Engineering" and "incl. implementation" go on."""
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*[。！]?$|\b(?:can you|could you|do you|would you)\b", re.I)
 _HYPOTHETICAL = re.compile(
-    r"(?<!asked )(?<!asks )(?<!ask )(?<!check )(?<!see )(?<!wondering )(?<!know )(?<!whether )"
+    r"(?<!asked )(?<!asks )(?<!ask )(?<!check )(?<!see )(?<!wondering )(?<!know )(?<!whether )(?<!sure )"
     r"\b(?:if|suppose|supposing|imagine|hypothetically|what if|let's say|in theory|would be)\b"
     r"|如果|假如|假设|(?<![主就只还需重正不])要是|万一|比如说|打个比方",
     re.I,

@@ -43,7 +43,7 @@ from memagent.memory.extract_cues import (
 from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.extract_entities import SURNAMES, Person, find_people, last_person
 from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
-from memagent.memory.extract_hedges import is_uncertain
+from memagent.memory.extract_hedges import DOUBT_ABOUT, is_uncertain
 from memagent.memory.extract_keys import SINGLE_VALUED as SINGLE_VALUED  # re-exported
 from memagent.memory.extract_keys import content_key as content_key  # re-exported
 from memagent.memory.extract_keys import event_of, fact_key, slug
@@ -156,6 +156,11 @@ def _role_fact(p: Person, text: str) -> SalesFact:
                      False)  # fmt: skip
 
 
+_TITLE_LINE = re.compile(
+    r"\b(?:fwd?|fw|forwarded|recap|summary|minutes|notes|debrief|visit report|call report)\b|"
+    r"转发|转寄|纪要|记录|小结|总结|简报",
+    re.I,
+)
 _ONLY_NAMES = re.compile(
     r"\b(?:met|also|with|and|attendees|call|spoke|spoke to|talked to|meeting|visit|today|this morning|"
     r"this afternoon|yesterday|tonight|their|our|new contact is|contact is)\b|见了|和|对接人|联系人|是|的|为|拜访了?|"
@@ -183,7 +188,7 @@ class _Reader:
         body = _FILLER.sub("", clause.text).strip()
         if not body or NOISE.match(body) or ASIDE.search(body):
             return
-        if self.facts and _BARE_HEDGE.match(body):
+        if self.facts and (_BARE_HEDGE.match(body) or DOUBT_ABOUT.match(body)):
             # "Go-live moves to Q3, not confirmed yet": the hedge is about the clause before
             self.facts[-1].uncertain = True
             return
@@ -226,7 +231,21 @@ class _Reader:
         )
         if category is None or not (self._substantial(body, dates) or listed):
             return  # an item under a heading may be one word ("Competitors: Workday")
+        if category == "timeline" and self._logged(body, dates, clause.label):
+            return  # "Fwd: discovery call 11 Nov", "转发：高层汇报会纪要（11月6日）": a record
         self._add(body, category, dates, clause.label)
+
+    def _logged(self, body: str, dates: list[DateHit], label: str) -> bool:
+        """A dated line that records a meeting already held (a forwarded note's title, a
+        visit log's date): every date is before the message's own day, or the line is a
+        note's title and none is after it."""
+        days = [d.day for d in dates if d.day is not None]
+        if not days or len(days) < len(dates):
+            return False
+        today = self.ref.date()
+        return all(d < today for d in days) or (
+            bool(_TITLE_LINE.search(f"{label} {body}")) and all(d <= today for d in days)
+        )
 
     def _label_person(self, label: str) -> str | None:
         """The person a "Name:" label names: one the note names elsewhere ("郑宇：中立"

@@ -164,3 +164,34 @@ def test_a_role_restated_in_the_stakeholder_memory_is_not_kept_twice() -> None:
     facts = _facts("- 对接人：邱婷，信息中心主任，很支持我们")
     assert _has(facts, "邱婷", "信息中心主任", "支持"), facts
     assert len([f for f in facts if "邱婷" in f]) == 1, facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rivet Labs quoted 90k, not sure if that includes support.",
+        "据说远景软件也在接触他们，不清楚是不是同一个项目。",
+        "决策人是副总裁蒋文涛，待确认",
+    ],
+)
+def test_a_fact_the_note_doubts_is_held_as_uncertain(text: str) -> None:
+    cands = extract_rules([Turn("user", text, id="m0", at=AT)])[0]
+    doubted = [c for c in cands if c.attribute.startswith(("competitor", "decision_maker"))]
+    assert doubted, [(c.attribute, c.confidence) for c in cands]
+    assert all(c.confidence < 0.9 for c in doubted), [(c.attribute, c.confidence) for c in cands]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fwd: Lumen Dairy / intro call 28 Sep",
+        "转发：华盛电机 现场调研纪要（9月30日）",
+        "Recap of the site visit on Oct 2",
+    ],
+)
+def test_a_note_title_with_a_past_date_is_not_a_deadline(text: str) -> None:
+    assert not _has(_facts(text), "deadline"), _facts(text)
+
+
+def test_a_dated_event_still_ahead_is_kept() -> None:
+    assert _has(_facts("Vendor selection deadline is Oct 20."), "2026-10-20")
