@@ -202,3 +202,23 @@ def competitor_name(clause: str) -> str | None:
 
 
 _NOT_ZH_VENDOR = {"他们", "我们", "对方", "客户", "听说", "据说", "那边", "人家", "他们那", "对面"}
+
+
+_PRONOUN_ROLE = re.compile(
+    r"(?:^|[,;:.，；：]\s*)(?:he|she)(?:'s|’s| is)\s+(?:actually |now |really |in fact )?(?:the |their |our |its )?(?:new )?"
+    r"(?P<role>(?i:" + _TITLE_EN + r"))\b(?!\s+(?:of|at|for)\s+(?-i:[A-Z]))"
+    r"|(?:^|[，；：。]\s*)(?:他|她)(?:其实|现在)?是(?:他们的?|对方的?)?(?P<zrole>[\u4e00-\u9fffA-Za-z]{0,8}?"
+    + _ZH_TITLES
+    + r")(?=[，。；,]|$)",
+    re.I,
+)
+
+
+def pronoun_role(text: str, person: str | None) -> Person | None:
+    """ "Correction, she's the CDO, not CTO" / "她其实是财务总监": the role of the person the
+    conversation is about, said with a pronoun."""
+    m = _PRONOUN_ROLE.search(text)
+    if person is None or m is None:
+        return None
+    role = (m.group("role") or m.group("zrole")).strip()
+    return Person(person, role, m.start(), m.end())

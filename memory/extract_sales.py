@@ -41,7 +41,13 @@ from memagent.memory.extract_cues import (
     SUBJECTLESS,
 )
 from memagent.memory.extract_dates import DateHit, find_dates
-from memagent.memory.extract_entities import SURNAMES, Person, find_people, last_person
+from memagent.memory.extract_entities import (
+    SURNAMES,
+    Person,
+    find_people,
+    last_person,
+    pronoun_role,
+)
 from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
 from memagent.memory.extract_hedges import DOUBT_ABOUT, is_uncertain
 from memagent.memory.extract_keys import SINGLE_VALUED as SINGLE_VALUED  # re-exported
@@ -138,6 +144,8 @@ def sales_facts(
     reader.facts = [_role_fact(p, text) for p in people] + [
         _role_fact(p, full) for p in find_people(full) if p.name not in seen
     ]
+    if not people and (said := pronoun_role(text, prior_person)) is not None:
+        reader.facts.append(_role_fact(said, text))  # "correction, she's the CDO"
     for clause in split_clauses(drop_old_values(text)):
         reader.read(clause)
     return reader.facts, reader.context_event

@@ -195,3 +195,26 @@ def test_a_note_title_with_a_past_date_is_not_a_deadline(text: str) -> None:
 
 def test_a_dated_event_still_ahead_is_kept() -> None:
     assert _has(_facts("Vendor selection deadline is Oct 20."), "2026-10-20")
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "old", "new"),
+    [
+        (
+            "New contact at Halden Foods is Elif Aydin, she's the CFO.",
+            "Correction, she's the COO, not the CFO.",
+            "cfo",
+            "coo",
+        ),
+        ("对接人是孙静，采购经理。", "更正一下，她其实是财务总监。", "对接人", "财务总监"),
+    ],
+)
+def test_a_role_corrected_with_a_pronoun_replaces_the_old_role(
+    first: str, later: str, old: str, new: str
+) -> None:
+    turns = [Turn("user", t, id=f"m{i}", at=AT) for i, t in enumerate((first, later))]
+    roles = [
+        (c.attribute, c.value) for c in extract_rules(turns)[0] if c.attribute.endswith(":role")
+    ]
+    assert roles[-1][1] == new, roles
+    assert len({a for a, _ in roles}) == 1, roles  # one key: the new role supersedes the old
