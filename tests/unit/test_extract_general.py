@@ -218,3 +218,9 @@ def test_a_role_corrected_with_a_pronoun_replaces_the_old_role(
     ]
     assert roles[-1][1] == new, roles
     assert len({a for a, _ in roles}) == 1, roles  # one key: the new role supersedes the old
+
+
+def test_each_persons_stance_in_one_sentence_is_kept() -> None:
+    facts = _facts("见了采购经理白露和IT主管华强，白露挺感兴趣，华强还没表态。")
+    assert _has(facts, "白露", "感兴趣"), facts
+    assert _has(facts, "华强", "没表态"), facts
