@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memagent.core.types import Turn
+from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_rules import extract_rules
 
 AT = "2026-10-05T09:00:00+08:00"
@@ -224,3 +225,22 @@ def test_each_persons_stance_in_one_sentence_is_kept() -> None:
     facts = _facts("见了采购经理白露和IT主管华强，白露挺感兴趣，华强还没表态。")
     assert _has(facts, "白露", "感兴趣"), facts
     assert _has(facts, "华强", "没表态"), facts
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "currency"),
+    [
+        ("She said two hundred fifty thousand pounds, give or take.", 250000, "GBP"),
+        ("They can do one point five million dollars next year.", 1500000, "USD"),
+        ("Roughly three hundred grand for the pilot.", 300000, ""),
+        ("Twenty-five thousand euros for training.", 25000, "EUR"),
+    ],
+)
+def test_amounts_written_in_words(text: str, value: int, currency: str) -> None:
+    found = parse_amounts(text)
+    assert [(a.value, a.currency) for a in found] == [(value, currency)], found
+
+
+@pytest.mark.parametrize("text", ["a million reasons to switch", "two million users a month"])
+def test_worded_counts_are_not_amounts(text: str) -> None:
+    assert parse_amounts(text) == []
