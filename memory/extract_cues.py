@@ -362,3 +362,10 @@ HEADING_STEMS: list[tuple[str, re.Pattern[str]]] = [
 ]
 """A Chinese heading by its head word ("合规要求" -> requirement, "竞争者" -> competitor);
 the word that ends last wins, as the head of a Chinese noun comes last ("决策时间")."""
+
+TITLE_LINE = re.compile(
+    r"\b(?:fwd?|fw|forwarded|recap|summary|minutes|notes|debrief|visit report|call report)\b|"
+    r"转发|转寄|纪要|记录|小结|总结|简报",
+    re.I,
+)
+"""A note's title line ("Fwd: discovery call 11 Nov", "转发：会议纪要（11月6日）")."""

@@ -39,6 +39,7 @@ from memagent.memory.extract_cues import (
     SELF_NOTE,
     STANCE,
     SUBJECTLESS,
+    TITLE_LINE,
 )
 from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.extract_entities import (
@@ -164,11 +165,6 @@ def _role_fact(p: Person, text: str) -> SalesFact:
                      False)  # fmt: skip
 
 
-_TITLE_LINE = re.compile(
-    r"\b(?:fwd?|fw|forwarded|recap|summary|minutes|notes|debrief|visit report|call report)\b|"
-    r"转发|转寄|纪要|记录|小结|总结|简报",
-    re.I,
-)
 _ONLY_NAMES = re.compile(
     r"\b(?:met|also|with|and|attendees|call|spoke|spoke to|talked to|meeting|visit|today|this morning|"
     r"this afternoon|yesterday|tonight|their|our|new contact is|contact is)\b|见了|和|对接人|联系人|是|的|为|拜访了?|"
@@ -252,7 +248,7 @@ class _Reader:
             return False
         today = self.ref.date()
         return all(d < today for d in days) or (
-            bool(_TITLE_LINE.search(f"{label} {body}")) and all(d <= today for d in days)
+            bool(TITLE_LINE.search(f"{label} {body}")) and all(d <= today for d in days)
         )
 
     def _label_person(self, label: str) -> str | None:
