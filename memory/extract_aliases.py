@@ -27,9 +27,10 @@ def _unique(candidates: list[str]) -> str | None:
 
 
 def with_full_names(text: str, names: Sequence[str]) -> str:
-    """``text`` with each short form of exactly one of ``names`` written as that full name."""
-    en = [n for n in names if " " in n]
-    zh = [n for n in names if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", n)]
+    """``text`` with each short form of exactly one of ``names`` written as that full name
+    (a name the text already writes in full is left alone: "Hannah Lee: Hannah sends ...")."""
+    en = [n for n in names if " " in n and n not in text]
+    zh = [n for n in names if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", n) and n not in text]
     if zh:
         text = _ZH_SHORT.sub(lambda m: _zh(m, text, zh), text)
     if en:
