@@ -40,6 +40,7 @@ from memagent.memory.llm_hybrid import (
     SortedLines,
     chunks,
     dedupe,
+    statement_sentences,
     to_memory,
     uncovered_lines,
 )
@@ -154,13 +155,17 @@ def transcript(turns: Sequence[Turn]) -> str:
 
 
 def to_candidates(
-    items: Sequence[dict[str, Any] | LLMMemory], turns: Sequence[Turn]
+    items: Sequence[dict[str, Any] | LLMMemory],
+    turns: Sequence[Turn],
+    sentences: Sequence[tuple[str, str, bool]] | None = None,
 ) -> ExtractionResult:
-    """Validate model items one by one into candidates; count and explain drops."""
+    """Validate model items one by one into candidates; count and explain drops.
+    ``sentences``: the user's labelled sentences the items are checked against (the
+    rules' ``user_sentences`` unless given)."""
     out = ExtractionResult()
     user_turns = [t for t in turns if t.role == "user"]
     user_text = " ".join(t.content for t in user_turns)
-    sentences = user_sentences(turns)
+    sentences = user_sentences(turns) if sentences is None else sentences
     dates = [d.iso for t in user_turns for d in find_dates(t.content, reference_time(t.at))]
     for raw in items[:MAX_ITEMS]:
         try:
@@ -327,7 +332,9 @@ class LLMExtractor:
                     reasons.append(memory)
                 else:
                     items.append(memory)
-        found = with_rule_facts(to_candidates(items, turns), rules)
+        found = with_rule_facts(
+            to_candidates(items, turns, statement_sentences(turns, clause_hedges=True)), rules
+        )
         kept, twins = dedupe(rules, found.candidates[len(rules) :])
         return ExtractionResult(
             kept, found.dropped + twins, reasons + found.reasons + ["a twin"] * twins

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -21,7 +21,8 @@ from memagent.core.types import Turn
 from memagent.memory.extract_clauses import split_clauses
 from memagent.memory.extract_dates import DateHit, find_dates, reference_time
 from memagent.memory.extract_entities import find_people, last_person
-from memagent.memory.extract_rules import parse_amount, user_sentences
+from memagent.memory.extract_hedges import is_uncertain
+from memagent.memory.extract_rules import parse_amount, sentence_label, user_sentences
 from memagent.memory.extract_sales import self_note, with_dates
 from memagent.memory.extract_triggers import chatter
 from memagent.memory.llm_items import LLMMemory, _bigrams, _similarity
@@ -134,6 +135,13 @@ _HEADER = re.compile(
     re.I,
 )
 """Where the salesperson was, not what the customer is."""
+_TITLE = re.compile(
+    r"^[\w .&'’-]{2,40}[,，–—-]\s*\d{1,2}/\d{1,2}(?:/\d{2,4})?$|\bactivity\s*[:：|]|"
+    r"^[\w .&'’-]{2,40}[–—:-]\s*(?:call |visit |meeting |prep )?(?:notes|recap|summary|memo)$",
+    re.I,
+)
+"""A note's title line ("Northwind Freight, 11/16", "Harbor Analytics call recap",
+"Account: Kestrel Energy | Activity: On-site visit | Date: 11/10/2026")."""
 _MYSELF = re.compile(r"^(?:i|i'm|i've|i'll|i'd|im|me)\b|^(?:我)(?!们)", re.I)
 _REFERS_BACK = re.compile(r"^(?:he|she|his|her|him|他|她)\b|^(?:他|她)", re.I)
 _EMPTY = re.compile(r"^(?:that'?s|this is|it'?s|这是|那是|这个是)", re.I)
@@ -151,11 +159,17 @@ def uncovered_lines(turns: Sequence[Turn], rules: Sequence[Candidate]) -> list[L
             continue
         before = ""
         ref = reference_time(turn.at)
-        for sentence, label, _ in user_sentences([turn]):
+        for sentence, label, _ in statement_sentences([turn]):
             clauses = split_clauses(sentence) if label == "statement" else []
             readers = [r for c in clauses for r in covering(c.text, rules)]
             open_ = [c for c in clauses if not _skip(c.text) and not covered(c.text, rules)]
-            if len(clauses) > 1 and len(open_) == len(clauses) and len(sentence) <= _WHOLE:
+            named = [c for c in clauses if c in open_ or _fragment(c.text)]
+            if (
+                len(clauses) > 1
+                and len(named) == len(clauses)
+                and open_
+                and len(sentence) <= _WHOLE
+            ):
                 text = re.sub(r"^\s*(?:[-*•]|\d+[.)、])\s*", "", sentence).strip(" .。;；")
                 parts = [(text, last_person(before))]
             else:
@@ -170,6 +184,67 @@ def uncovered_lines(turns: Sequence[Turn], rules: Sequence[Candidate]) -> list[L
                     dates = find_dates(text, ref)
                     out.append(Line(text, person, with_dates(text, dates), _taken(readers, dates)))
             before += " " + sentence
+    return out
+
+
+def _fragment(clause: str) -> bool:
+    """A clause too short to say anything alone: a name of a bullet item ("对接人：张敏，
+    数字化中心总监，态度积极") that the sentence sent whole keeps with its role."""
+    return len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)
+
+
+_IF = re.compile(
+    r"(?:,\s*|\s+)(?:(?:and|but|so|or)\s+)?(?:if|suppose|supposing|imagine|what if|let's say|"
+    r"in theory|would be)\b|(?:，|,)?(?:如果|假如|假设|万一)",
+    re.I,
+)
+_NEXT_TOPIC = re.compile(r"\s*[,，]\s*(?=(?:also|oh|plus|anyway|btw)\b|另外|还有|而且)", re.I)
+"""Where a run-on's condition ends and the next topic begins ("... if it goes well the
+deal is 900k, also they got a pitch from Zuora")."""
+_RUN_ON = 3
+"""Fewest clauses of a sentence read clause by clause when it holds a condition: a
+dictated run-on ("...he wants a pilot starting January 15th and if it goes well the
+rollout is 2 million, also Sarah Kim needs ..."), not "If they sign, we give 10% off"."""
+
+
+def statement_sentences(
+    turns: Sequence[Turn], *, clause_hedges: bool = False
+) -> list[tuple[str, str, bool]]:
+    """The user's sentences as the rules label them (``user_sentences``), except a long
+    run-on that holds a condition somewhere: its clauses are statements of their own, a
+    clause's conditional tail ("... and if it goes well the rollout is 2 million") and
+    the clause after a leading condition ("if they sign, we give 10% off") stay
+    hypothetical. With ``clause_hedges`` (what the model's items are checked against) a
+    long statement is its clauses too, each hedged or not on its own."""
+    out: list[tuple[str, str, bool]] = []
+    for sentence, label, hedged in user_sentences(turns):
+        split = label == "hypothetical" or (clause_hedges and label == "statement")
+        clauses = split_clauses(sentence) if split else []
+        if len(clauses) < _RUN_ON:
+            out.append((sentence, label, hedged))
+            continue
+        if label == "statement":
+            # a hedge is its own clause's ("..., 卫宁报价好像比我们低，但是他也不确定具体多少"):
+            # it makes no other clause of a long run-on unconfirmed
+            out.extend((c.text, label, is_uncertain(c.text)) for c in clauses)
+            continue
+        after_if = False
+        for clause in clauses:
+            text = clause.text
+            if after_if or sentence_label([text], 0) != "statement":
+                m = _IF.search(" " + text)
+                head = text[: max(m.start() - 1, 0)].strip(" ,，") if m else ""
+                after_if = bool(m) and not head
+                if len(head.split()) >= 4 or len(re.findall(r"[\u4e00-\u9fff]", head)) >= 6:
+                    out.append((head, "statement", is_uncertain(head)))
+                condition, *more = _NEXT_TOPIC.split(text[len(head) :].strip(" ,，"))
+                out.append((condition, "hypothetical", hedged))
+                for part in more:
+                    label = sentence_label([part], 0)
+                    out.append((part, label, is_uncertain(part)))
+                    after_if = label != "statement"
+                continue
+            out.append((text, "statement", is_uncertain(text)))
     return out
 
 
@@ -203,7 +278,7 @@ def _skip(clause: str) -> bool:
         short
         or courtesy
         or chatter(clause)
-        or bool(_NOTHING.search(clause) or _HEADER.search(clause))
+        or bool(_NOTHING.search(clause) or _HEADER.search(clause) or _TITLE.search(clause))
     )
 
 
@@ -214,14 +289,16 @@ def chunks(lines: Sequence[Line], size: int = LINES_PER_CALL) -> list[list[Line]
 _ROLE = re.compile(
     r"\b(?:ceo|cto|cfo|cio|coo|cmo|cro|vp|director|head|manager|chief|officer|lead|owner|"
     r"sponsor|champion|blocker|decides?|decision|signs?|approv\w*|supports?|against|skeptic\w*|"
-    r"lukewarm|neutral|fan|leaving|left|joined|boss|reports? to|partner|controller|buyer)\b|"
-    r"总|经理|主任|总监|负责|部长|处长|院长|董事|支持|反对|中立|冷淡|拍板|决策|对接|调去|离职|关注|认为|觉得",
+    r"lukewarm|neutral|fan|leaving|left|joined|boss|reports? to|partner|controller|buyer|champ|"
+    r"dir|runs|in charge|procurement|compliance|attendees?|cautious|onboard|on board)\b|"
+    r"感兴趣|表态|点头|保守|积极|认可|看好|犹豫|\b(?:interested|keen|hesitant|conservative)\b|"
+    r"总|经理|主任|总监|负责|部长|处长|院长|厂长|董事|财务长|局长|科长|校长|行长|店长|组长|首席|支持|反对|中立|冷淡|拍板|决策|对接|调去|离职|关注|认为|觉得",
     re.I,
 )
 _CHANNEL = re.compile(
-    r"\b(?:e-?mail|call|phone|text|whatsapp|wechat|slack|teams|meeting|summary|deck|slides?|"
+    r"\b(?:e-?mail|call|phone|text|whatsapp|wechat|line|slack|teams|meeting|summary|deck|slides?|"
     r"morning|afternoon|evening|weekend|brief|short|written|in person|video|demo)s?\b|"
-    r"微信|邮件|电话|短信|钉钉|视频|材料|案例|上午|下午|晚上|周末|当面|简短|书面|PPT|ppt",
+    r"微信|邮件|电话|短信|钉钉|视频|材料|案例|上午|下午|晚上|周末|当面|简短|书面|PPT|ppt|(?-i:LINE)",
     re.I,
 )
 _VENDOR = re.compile(
@@ -235,15 +312,32 @@ _NEED = re.compile(
 _NUMBER = re.compile(r"\d|[三四五六七八九十百千万亿]+(?:个|家|人|辆|台|头|名|所|座|条|年|万|亿)")
 _TIMEWORD = re.compile(
     r"\b(?:by|before|until|deadline|due|end of|q[1-4]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
-    r"nov|dec|week|month|year|monday|tuesday|wednesday|thursday|friday)\w*|之前|以前|截止|月|周|号|季度|年底|年中",
+    r"nov|dec|week|month|year|monday|tuesday|wednesday|thursday|friday)\w*|"
+    r"之前|以前|截止|月|周|号|季度|年底|年中|下周|本周|这周|月底",
     re.I,
 )
+
+
+_TRADITIONAL = str.maketrans(
+    "萬億長處資財經總監預書話電郵議負責務導決與單們這個來時間對應戶運營專區後幣發點報價競爭統設備"
+    "須據庫會線選產購採辦說歡聯繫簡週號門頭幾車進還見訊關係讀請紀錄現觀態積極場銷級協試標準雲網隊緊張樣貨邊轉壓實體"
+    "廠傑習慣絡盤兩鐘類錯組織權獲驗戰執傳認識況際屬帶質審閱東灣臺語備廳鎮縣舊筆檔內塊",
+    "万亿长处资财经总监预书话电邮议负责务导决与单们这个来时间对应户运营专区后币发点报价竞争统设备"
+    "须据库会线选产购采办说欢联系简周号门头几车进还见讯关系读请纪录现观态积极场销级协试标准云网队紧张样货边转压实体"
+    "厂杰习惯络盘两钟类错组织权获验战执传认识况际属带质审阅东湾台语备厅镇县旧笔档内块",
+)
+"""Traditional characters of the checks' words, to their simplified forms (a Taiwan or
+Hong Kong note: "財務長", "新台幣4,500萬元")."""
+
+
+def _simple(text: str) -> str:
+    return text.translate(_TRADITIONAL)
 
 
 def _fits(category: str, line: Line) -> bool:
     """A cheap check that the line can hold a fact of the category the model chose
     (a 1.5B model files a visit header as a timeline, "no news" as a competitor)."""
-    text = line.text
+    text = _simple(line.text)
     if _EMPTY.search(text):
         return False
     if _MYSELF.search(text) and category != "commitment":
@@ -255,15 +349,89 @@ def _fits(category: str, line: Line) -> bool:
         "incumbent": lambda: bool(
             _VENDOR.search(text) or re.search(r"系统|自研|excel", text, re.I)
         ),
-        "budget": lambda: parse_amount(text) is not None,
+        "budget": lambda: parse_amount(text) is not None or bool(_SPELLED.search(text)),
         "requirement": lambda: bool(_NEED.search(text)),
         "other": lambda: bool(_NUMBER.search(text)),
         "timeline": lambda: bool(_TIMEWORD.search(text)),
         "commitment": lambda: bool(
-            _TIMEWORD.search(text) or re.search(r"next|下一步|下周", text, re.I)
+            _TIMEWORD.search(text) or re.search(r"next|tomorrow|下一步|明天|后天", text, re.I)
         ),
     }
     return checks.get(category, lambda: True)()
+
+
+_SPELLED = re.compile(
+    r"\b(?:hundred|thousand|million|billion|grand|k)\b.{0,20}\b(?:pounds?|dollars?|euros?|"
+    r"usd|eur|gbp|cny|rmb|yuan|budget|spend)\b|\b(?:budget|spend)\b.{0,30}\b(?:thousand|million|"
+    r"billion)\b|[百千]万|[一二三四五六七八九十两]+(?:万|亿)",
+    re.I,
+)
+_SYSTEM = re.compile(
+    r"\b(?:tms|erp|crm|wms|mes|sap|oracle|excel|spreadsheets?|in-house|homegrown|legacy|"
+    r"(?:run|runs|running|use|uses|using) (?:on )?[A-Z]\w+)\b|系统|自研|老[A-Za-z]+|在用|现用",
+)
+
+
+def _names_a_role(text: str) -> bool:
+    """A named person with a role ("Attendees: Jens Möller (Procurement Manager)")."""
+    named = re.search(
+        r"\b[A-Z][a-z]+ [A-Z][\w'’-]+|[\u4e00-\u9fff]{2,3}[，,、（(]|"
+        r"(?:厂长|总监|经理|主任|处长|院长|部长)[\u4e00-\u9fff]{2,3}",
+        text,
+    )
+    return bool(find_people(text)) or (bool(named) and bool(_ROLE.search(text)))
+
+
+_PAIN = re.compile(
+    r"\b(?:by hand|manually|too slow|way too slow|takes? (?:them |their )?\w+ (?:hours|days)|"
+    r"waits?|errors?|re-?key\w*)\b|人工|手工|靠人手|不可见|看不到|停工|卡得|太慢|很慢|要等|出错|错单|对不上",
+    re.I,
+)
+"""A problem the customer has today, in words no other fact uses."""
+_PREFERS = re.compile(
+    r"\b(?:prefers?|only|rather|doesn'?t do|don'?t do|never|best reached|reach (?:him|her) on)\b|"
+    r"习惯|喜欢|偏好|只用|只接受|不要|别打",
+    re.I,
+)
+_FALLBACK: tuple[tuple[str, Callable[[str], bool]], ...] = (
+    ("stakeholder", _names_a_role),
+    ("budget", lambda t: parse_amount(t) is not None or bool(_SPELLED.search(t))),
+    ("incumbent", lambda t: bool(_SYSTEM.search(t))),
+    ("contact_preference", lambda t: bool(_CHANNEL.search(t) and _PREFERS.search(t))),
+    ("pain_point", lambda t: bool(_PAIN.search(t))),
+)
+"""The category a line's own words show, for a line whose category from the model it
+cannot hold: a person with a role, an amount, a system in use (a 1.5B model files
+"Attendees: Jens Möller (Procurement Manager)" as other, "还有一套金蝶的老TMS" as other)."""
+
+
+_HE_IS = re.compile(
+    r"^(?:correction,?\s*)?(?:he|she)(?:'s| is) (?:actually )?(?:the |their )?(?:[A-Z]{2,4}\b|"
+    r"head|director|vp|chief|manager|lead|owner)",
+    re.I,
+)
+
+
+def refiled(category: str, line: Line) -> str | None:
+    """The category a sorted line is kept under: the model's when the line can hold
+    it, else the first the line's words show, else None (dropped). A line the model
+    sorted as nothing is kept only when it names a person with a role ("Attendees:
+    Hannah Lee (Dir. IT)", "correction, she's the CDO") or states a problem in words
+    only a problem uses ("人工录入占了一半工时"): a 1.5B model often drops those, and
+    no small talk looks like them."""
+    if category == "none":
+        text = _simple(line.text)
+        if _MYSELF.search(text):
+            return None
+        if find_people(text) or (line.person and _HE_IS.search(text)):
+            return "stakeholder"
+        return "pain_point" if _PAIN.search(text) else None
+    if _fits(category, line):
+        return category
+    if _EMPTY.search(line.text) or _MYSELF.search(line.text):
+        return None
+    text = _simple(line.text)
+    return next((c for c, shows in _FALLBACK if c != category and shows(text)), None)
 
 
 def _with_person(line: Line) -> str:
@@ -282,25 +450,28 @@ def _with_person(line: Line) -> str:
 def to_memory(item: SortedLine, lines: Sequence[Line]) -> LLMMemory | str:
     """The memory of a sorted line (the user's own words, led by the person it is
     about), or why it is dropped."""
-    if item.c == "none":
-        return "sorted as not a customer fact"
     if not 1 <= item.n <= len(lines):
         return f"line {item.n} does not exist"
     line = lines[item.n - 1]
-    if not _fits(item.c, line):
-        return f"not a {item.c}: {line.text[:40]!r}"
-    if family(item.c) in line.taken:
-        return f"the rules read this sentence's {item.c}"
-    content = _with_person(line) if item.c in _PERSONAL else (line.dated or line.text)
+    category = refiled(item.c, line)
+    if category is None:
+        return (
+            "sorted as not a customer fact"
+            if item.c == "none"
+            else (f"not a {item.c}: {line.text[:40]!r}")
+        )
+    if family(category) in line.taken:
+        return f"the rules read this sentence's {category}"
+    content = _with_person(line) if category in _PERSONAL else (line.dated or line.text)
     value = None
-    if item.c == "budget" and (amt := parse_amount(content)):
+    if category == "budget" and (amt := parse_amount(content)):
         value = amt[1]
     return LLMMemory(
         content=content[:150],
-        type=_TYPE.get(item.c, "fact"),  # type: ignore[arg-type]
-        attribute=_ATTRIBUTE.get(item.c, item.c),
+        type=_TYPE.get(category, "fact"),  # type: ignore[arg-type]
+        attribute=_ATTRIBUTE.get(category, category),
         value=value,
-        importance=0.7 if item.c != "other" else 0.5,
+        importance=0.7 if category != "other" else 0.5,
         confidence=0.9,
     )
 

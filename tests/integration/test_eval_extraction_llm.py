@@ -8,6 +8,7 @@ the model extracts is only required to be something confirmed, not a given figur
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 
 from memagent.core.settings import Settings
+from memagent.core.types import Turn
 from memagent.evals.eval_dataset import Dialog, load_dataset
 from memagent.evals.eval_extraction import _llm, run_extraction_eval
 from memagent.llm.adapter import chat_model
@@ -66,3 +68,23 @@ def test_the_hybrid_extractor_sends_the_real_model_only_what_the_rules_did_not_r
     assert "400k" not in sent and "周敏" not in sent and "800" not in sent  # read by the rules
     # the rules' facts stay whatever the model answers
     assert res["active_memories"] >= 3, res
+
+
+def test_a_dictated_run_on_note_with_a_condition_reaches_the_real_model(
+    llm_settings: Settings,
+) -> None:
+    # one unpunctuated voice memo with an "if" in the middle: the rules label all of it a
+    # hypothetical; its other clauses must still reach the model and be stored
+    calls = _Calls()
+    model = chat_model(llm_settings, small=True, temperature=0.0, callbacks=[calls])
+    memo = ("quick memo from the Delmar visit uh we met with Paul Okafor he's their CFO and "
+            "he said the old billing tool is way too slow, he wants a trial starting March 2nd "
+            "and if it goes well the full deal is about 900k next year, also they got a pitch "
+            "from Zuora, he prefers texts over email")  # fmt: skip
+    res = asyncio.run(llm_extractor(model)([Turn("user", memo, "m1", AT)]))
+    sent = "\n".join(calls.lines)
+    said = sent + "\n" + "\n".join(c.content for c in res.candidates)
+    assert calls.lines, res.reasons  # the note reached the model
+    assert "Zuora" in said and "Okafor" in said, said  # sent, or read by the rules
+    assert "900k" not in sent  # the condition's own tail stays out
+    assert res.candidates, res.reasons
