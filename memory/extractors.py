@@ -356,12 +356,11 @@ def _sorted(text: str) -> list[Any]:
 def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
     """An LLM fact the rules already hold: the same key, or the same figures, or the
     same words (a small model often restates one sentence as one long item)."""
+    figures = numbers(_undated(cand.content))
     for r in rules:
         if cand.attribute == r.attribute:
             return True
-        if numbers(cand.content) and numbers(cand.content) <= numbers(r.content) | numbers(
-            r.value or ""
-        ):
+        if figures and figures <= numbers(_undated(r.content)) | numbers(r.value or ""):
             return True
         if _similarity(cand.content, r.content) >= 0.6:
             return True
@@ -369,6 +368,15 @@ def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
         if len(core) >= 6 and core in cand.content:
             return True  # the item restates the rules' clause inside a longer text
     return False
+
+
+_RESOLVED = re.compile(r"\s?\((?:[^()]|\([^()]*\))*\d{4}(?:[^()]|\([^()]*\))*\)")
+
+
+def _undated(text: str) -> str:
+    """A text without the absolute dates written after its relative ones ("明年 (2027年)
+    要过评级四级"): a year both facts' dates fall in is not a figure they share."""
+    return _RESOLVED.sub("", text)
 
 
 def with_rule_facts(found: ExtractionResult, rules: Sequence[Candidate]) -> ExtractionResult:

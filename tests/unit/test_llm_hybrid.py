@@ -299,3 +299,13 @@ def test_a_problem_a_channel_and_tomorrow_are_read_in_the_lines_own_words() -> N
         memory = to_memory(SortedLine(n=1, c=said), [Line(text)])  # type: ignore[arg-type]
         assert isinstance(memory, LLMMemory) and memory.attribute == attribute, (text, memory)
     assert isinstance(to_memory(SortedLine(n=1, c="none"), [Line("ugh what a day")]), str)
+
+
+async def test_a_year_both_facts_resolve_to_is_not_a_shared_figure() -> None:
+    # "明年 (2027年)" written after the model's line and "明年6月 (2027年6月 ...)" in the
+    # rules' deadline: the one shared "2027" made the requirement look read by the rules
+    turn = Turn("user", "他们明年要过智慧医院评级四级，必须在明年6月前上线。", "m1", AT)
+    lines = uncovered_lines([turn], extract_rules([turn])[0])
+    n = next(i for i, line in enumerate(lines, 1) if "评级四级" in line.text)
+    res = await llm_extractor(scripted(_sorted((n, "requirement"))))([turn])
+    assert any("评级四级" in c.content for c in res.candidates), (res.candidates, res.reasons)
