@@ -182,7 +182,8 @@ def uncovered_lines(turns: Sequence[Turn], rules: Sequence[Candidate]) -> list[L
                 if text not in seen:
                     seen.add(text)
                     dates = find_dates(text, ref)
-                    out.append(Line(text, person, with_dates(text, dates), _taken(readers, dates)))
+                    taken = _taken(readers, dates, text)
+                    out.append(Line(text, person, with_dates(text, dates), taken))
             before += " " + sentence
     return out
 
@@ -248,15 +249,81 @@ def statement_sentences(
     return out
 
 
-def _taken(readers: Sequence[Candidate], dates: Sequence[DateHit]) -> frozenset[str]:
+def _taken(
+    readers: Sequence[Candidate], dates: Sequence[DateHit], text: str = ""
+) -> frozenset[str]:
     """The kinds of fact the rules read in a sentence; a dated kind only when they read
     the clause's own date (a sentence holds several dates: a reference by the 13th, a
-    deep dive on December 2)."""
+    deep dive on December 2); a kind of named things (people, systems, rivals) only
+    when they read every name of the clause ("Attendees: Tom Reed (CFO), Jens Möller
+    (Procurement Manager)": the rules reading Tom leave Jens to the model)."""
     kinds = {family(r.attribute) for r in readers}
     said = " ".join(f"{r.content} {r.value or ''}" for r in readers)
     if "timeline" in kinds and dates and any(d.iso not in said for d in dates):
         kinds.discard("timeline")
+    names = _names(text)
+    for kind in _NAMED & kinds:
+        theirs = " ".join(r.content for r in readers if family(r.attribute) == kind).lower()
+        if names and not all(n.lower() in theirs for n in names):
+            kinds.discard(kind)
     return frozenset(kinds)
+
+
+_NAMED = frozenset({"stakeholder", "incumbent", "competitor"})
+
+
+def _names(text: str) -> set[str]:
+    """The names a clause holds: people the rules' parser finds, and capitalised or
+    upper-case Latin words past its first ("金蝶的老TMS", "Jens Möller")."""
+    people = {p.name for p in find_people(_simple(text))}
+    words = re.findall(
+        r"(?<![A-Za-z0-9.])(?:[A-Z][a-zà-ÿ]+|[A-Z][A-Z0-9]{1,})(?![A-Za-z0-9'’])", text
+    )
+    label = re.match(r"^[^:：]{1,30}[:：]", text)
+    skip = set(re.findall(r"\w+", label.group(0))) if label else set()
+    first = re.match(r"^\s*([A-Z][a-z]+)\b", text)
+    skip |= {first.group(1)} if first and first.group(1).lower() in _STOPWORDS else set()
+    words = [w for w in words if w not in skip and w.lower() not in _STOPWORDS]
+    return people | {w for w in words if not _ROLE.fullmatch(w)}
+
+
+_STOPWORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "but",
+        "he",
+        "she",
+        "they",
+        "we",
+        "i",
+        "it",
+        "its",
+        "his",
+        "her",
+        "their",
+        "our",
+        "this",
+        "that",
+        "also",
+        "then",
+        "so",
+        "met",
+        "spoke",
+        "talked",
+        "attendees",
+        "present",
+        "cc",
+        "dir",
+        "mr",
+        "ms",
+        "mrs",
+        "dr",
+    ]
+)
 
 
 _WHOLE = 160
@@ -313,7 +380,7 @@ _NUMBER = re.compile(r"\d|[三四五六七八九十百千万亿]+(?:个|家|人|
 _TIMEWORD = re.compile(
     r"\b(?:by|before|until|deadline|due|end of|q[1-4]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
     r"nov|dec|week|month|year|monday|tuesday|wednesday|thursday|friday)\w*|"
-    r"之前|以前|截止|月|周|号|季度|年底|年中|下周|本周|这周|月底",
+    r"之前|以前|截止|月|周|号|季|年底|年中|明年|今年|下周|本周|这周|月底",
     re.I,
 )
 
@@ -416,22 +483,37 @@ def refiled(category: str, line: Line) -> str | None:
     """The category a sorted line is kept under: the model's when the line can hold
     it, else the first the line's words show, else None (dropped). A line the model
     sorted as nothing is kept only when it names a person with a role ("Attendees:
-    Hannah Lee (Dir. IT)", "correction, she's the CDO") or states a problem in words
-    only a problem uses ("人工录入占了一半工时"): a 1.5B model often drops those, and
-    no small talk looks like them."""
+    Hannah Lee (Dir. IT)", "correction, she's the CDO"), a channel someone prefers,
+    our own dated next step, or a problem in words only a problem uses ("人工录入占了
+    一半工时"): a 1.5B model often drops those, and no small talk looks like them."""
+    text = _simple(line.text)
     if category == "none":
-        text = _simple(line.text)
+        if _OWE.search(text) and _fits("commitment", line):
+            return "commitment"  # "I'm sending our revised paper tomorrow"
         if _MYSELF.search(text):
             return None
-        if find_people(text) or (line.person and _HE_IS.search(text)):
+        if _names_a_role(text) or (line.person and _HE_IS.search(text)):
             return "stakeholder"
+        if _CHANNEL.search(text) and _PREFERS.search(text):
+            return "contact_preference"
         return "pain_point" if _PAIN.search(text) else None
     if _fits(category, line):
         return category
     if _EMPTY.search(line.text) or _MYSELF.search(line.text):
         return None
-    text = _simple(line.text)
+    if _RIVAL.search(text):
+        return "competitor"
+    if line.dated != line.text and _TIMEWORD.search(text) and category != "timeline":
+        return "timeline"  # "四、時程：明年第二季完成選商" filed as a budget
     return next((c for c, shows in _FALLBACK if c != category and shows(text)), None)
+
+
+_OWE = re.compile(
+    r"^(?:i'?ll|i will|i'?m (?:sending|sharing|setting up|booking)|we'?ll|we will)\b|^我(?:会|明天|下周|周)",
+    re.I,
+)
+"""The salesperson's own next step: a commitment, when it has a time."""
+_RIVAL = re.compile(r"\b(?:competitors?|rivals?|competing)\b|竞争者|竞品|对手", re.I)
 
 
 def _with_person(line: Line) -> str:

@@ -309,3 +309,38 @@ async def test_a_year_both_facts_resolve_to_is_not_a_shared_figure() -> None:
     n = next(i for i, line in enumerate(lines, 1) if "评级四级" in line.text)
     res = await llm_extractor(scripted(_sorted((n, "requirement"))))([turn])
     assert any("评级四级" in c.content for c in res.candidates), (res.candidates, res.reasons)
+
+
+def test_a_second_person_of_a_sentence_the_rules_read_reaches_the_model_and_is_kept() -> None:
+    # the rules read one stakeholder of the sentence; its other person is not "taken"
+    line = Line("Jens Möller (Procurement Manager)", None, "", frozenset())
+    rule = Candidate(content="Tom Reed: CFO.", attribute="stakeholder:tom_reed:role")
+    from memagent.memory.llm_hybrid import _taken
+
+    assert "stakeholder" not in _taken([rule], [], line.text)
+    assert "stakeholder" in _taken([rule], [], "Tom Reed is keen")  # the same person
+    assert "pain_point" in _taken(
+        [Candidate(content="痛点：两套系统数据不通", attribute="pain_point:x")], [], "收银也很慢"
+    )  # a kind without names: one fact per sentence, as before
+
+
+def test_what_the_model_files_wrongly_or_as_nothing_is_read_by_its_words() -> None:
+    cases = (
+        ("none", "he basically doesn't do email, call his office line", "contact_preference"),
+        ("none", "I'm sending our revised paper tomorrow", "commitment"),
+        ("none", "語音備忘: 吳廠長說蔡總比較保守", "stakeholder"),
+        ("timeline", "競爭者: Oracle與鼎新已做過簡報", "competitor"),
+    )
+    for said, text, attribute in cases:
+        memory = to_memory(SortedLine(n=1, c=said), [Line(text)])  # type: ignore[arg-type]
+        assert isinstance(memory, LLMMemory), (text, memory)
+        assert memory.attribute.startswith(attribute), (text, memory)
+    dated = Line("時程：明年第二季完成選商", None, "時程：明年 (2027年)第二季完成選商")
+    memory = to_memory(SortedLine(n=1, c="budget"), [dated])
+    assert isinstance(memory, LLMMemory) and memory.attribute == "deadline", memory
+    for small_talk in (
+        "I'll ping you when there's something",
+        "keep it short",
+        "赵磊会拉上孙丽一起",
+    ):
+        assert isinstance(to_memory(SortedLine(n=1, c="none"), [Line(small_talk)]), str)
