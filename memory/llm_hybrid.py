@@ -435,7 +435,8 @@ _SPELLED = re.compile(
 )
 _SYSTEM = re.compile(
     r"\b(?:tms|erp|crm|wms|mes|sap|oracle|excel|spreadsheets?|in-house|homegrown|legacy|"
-    r"(?:run|runs|running|use|uses|using) (?:on )?[A-Z]\w+)\b|系统|自研|老[A-Za-z]+|在用|现用",
+    r"(?:run|runs|running|use|uses|using) (?:on )?[A-Z]\w+)\b|系统|自研|老[A-Za-z]+|在用|现用|"
+    r"^(?i:tools?|stack|current(?:ly)?|curr|using)\s*[:：]\s*[A-Z]",
 )
 
 

@@ -344,3 +344,8 @@ def test_what_the_model_files_wrongly_or_as_nothing_is_read_by_its_words() -> No
         "赵磊会拉上孙丽一起",
     ):
         assert isinstance(to_memory(SortedLine(n=1, c="none"), [Line(small_talk)]), str)
+
+
+def test_a_tools_label_shows_the_system_in_use() -> None:
+    memory = to_memory(SortedLine(n=1, c="other"), [Line("tools: Adobe Workfront + lots of email")])
+    assert isinstance(memory, LLMMemory) and memory.attribute == "current_vendor", memory
