@@ -110,7 +110,7 @@ _NOTHING = re.compile(
     r"\b(?:no idea|nothing (?:new|yet|really|to report)|(?:don'?t|do not) (?:know|guess|assume)|"
     r"haven'?t (?:got|heard|met|even)|no (?:news|update)|didn'?t say|not sure yet|wrong account|"
     r"scrap that|mixed it up|ignore (?:that|this))\b|没什么|没有?(?:消息|进展|信息)|还没(?:聊|见|消息|定|说)|"
-    r"不知道|不清楚|没说|别乱猜|作废|发错|搞错|记错",
+    r"不知道|不清楚|没说|别乱猜|作废|发错|搞错|记错|待确认|待定|未定|\b(?:tbd|tbc|unknown)\b",
     re.I,
 )
 """A clause that says nothing is known, or takes text back: never a fact."""
@@ -266,7 +266,9 @@ _GREETING = re.compile(
 
 
 def _skip(clause: str) -> bool:
-    short = len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)
+    short = (len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)) or bool(
+        re.fullmatch(r"[A-Za-z]+\.?", clause.strip())
+    )  # one word alone ("curr", "notes") states nothing
     courtesy = bool(_GREETING.search(clause)) and len(clause.split()) <= 6 and len(clause) <= 40
     return (
         short

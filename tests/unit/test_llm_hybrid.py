@@ -349,3 +349,11 @@ def test_what_the_model_files_wrongly_or_as_nothing_is_read_by_its_words() -> No
 def test_a_tools_label_shows_the_system_in_use() -> None:
     memory = to_memory(SortedLine(n=1, c="other"), [Line("tools: Adobe Workfront + lots of email")])
     assert isinstance(memory, LLMMemory) and memory.attribute == "current_vendor", memory
+
+
+def test_a_lone_word_and_what_is_still_to_be_confirmed_never_reach_the_model() -> None:
+    # the 1.5B model kept "curr" (a cut-off label) and "DM: 待确认" as facts
+    text = "curr\nDM: 待确认\nIT contact TBD\nTheir vans are leased."
+    turn = Turn("user", text, "m1", AT)
+    lines = uncovered_lines([turn], extract_rules([turn])[0])
+    assert [line.text for line in lines] == ["Their vans are leased"], lines
