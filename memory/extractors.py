@@ -40,6 +40,7 @@ from memagent.memory.llm_hybrid import (
     SortedLines,
     chunks,
     dedupe,
+    statement_sentences,
     to_memory,
     uncovered_lines,
 )
@@ -154,13 +155,17 @@ def transcript(turns: Sequence[Turn]) -> str:
 
 
 def to_candidates(
-    items: Sequence[dict[str, Any] | LLMMemory], turns: Sequence[Turn]
+    items: Sequence[dict[str, Any] | LLMMemory],
+    turns: Sequence[Turn],
+    sentences: Sequence[tuple[str, str, bool]] | None = None,
 ) -> ExtractionResult:
-    """Validate model items one by one into candidates; count and explain drops."""
+    """Validate model items one by one into candidates; count and explain drops.
+    ``sentences``: the user's labelled sentences the items are checked against (the
+    rules' ``user_sentences`` unless given)."""
     out = ExtractionResult()
     user_turns = [t for t in turns if t.role == "user"]
     user_text = " ".join(t.content for t in user_turns)
-    sentences = user_sentences(turns)
+    sentences = user_sentences(turns) if sentences is None else sentences
     dates = [d.iso for t in user_turns for d in find_dates(t.content, reference_time(t.at))]
     for raw in items[:MAX_ITEMS]:
         try:
@@ -327,7 +332,9 @@ class LLMExtractor:
                     reasons.append(memory)
                 else:
                     items.append(memory)
-        found = with_rule_facts(to_candidates(items, turns), rules)
+        found = with_rule_facts(
+            to_candidates(items, turns, statement_sentences(turns, clause_hedges=True)), rules
+        )
         kept, twins = dedupe(rules, found.candidates[len(rules) :])
         return ExtractionResult(
             kept, found.dropped + twins, reasons + found.reasons + ["a twin"] * twins
@@ -349,12 +356,11 @@ def _sorted(text: str) -> list[Any]:
 def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
     """An LLM fact the rules already hold: the same key, or the same figures, or the
     same words (a small model often restates one sentence as one long item)."""
+    figures = numbers(_undated(cand.content))
     for r in rules:
         if cand.attribute == r.attribute:
             return True
-        if numbers(cand.content) and numbers(cand.content) <= numbers(r.content) | numbers(
-            r.value or ""
-        ):
+        if figures and figures <= numbers(_undated(r.content)) | numbers(r.value or ""):
             return True
         if _similarity(cand.content, r.content) >= 0.6:
             return True
@@ -362,6 +368,15 @@ def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
         if len(core) >= 6 and core in cand.content:
             return True  # the item restates the rules' clause inside a longer text
     return False
+
+
+_RESOLVED = re.compile(r"\s?\((?:[^()]|\([^()]*\))*\d{4}(?:[^()]|\([^()]*\))*\)")
+
+
+def _undated(text: str) -> str:
+    """A text without the absolute dates written after its relative ones ("明年 (2027年)
+    要过评级四级"): a year both facts' dates fall in is not a figure they share."""
+    return _RESOLVED.sub("", text)
 
 
 def with_rule_facts(found: ExtractionResult, rules: Sequence[Candidate]) -> ExtractionResult:

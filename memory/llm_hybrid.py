@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -21,9 +20,11 @@ from memagent.core.types import Turn
 from memagent.memory.extract_clauses import split_clauses
 from memagent.memory.extract_dates import DateHit, find_dates, reference_time
 from memagent.memory.extract_entities import find_people, last_person
-from memagent.memory.extract_rules import parse_amount, user_sentences
+from memagent.memory.extract_hedges import is_uncertain
+from memagent.memory.extract_rules import parse_amount, sentence_label, user_sentences
 from memagent.memory.extract_sales import self_note, with_dates
 from memagent.memory.extract_triggers import chatter
+from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
 from memagent.memory.llm_items import LLMMemory, _bigrams, _similarity
 from memagent.memory.write_path import Candidate
 
@@ -48,20 +49,6 @@ class SortedLines(BaseModel):
     """The model's whole answer for one chunk of lines."""
 
     items: list[SortedLine] = Field(default_factory=list, max_length=LINES_PER_CALL)
-
-
-@dataclass(frozen=True)
-class Line:
-    """A clause for the model, and the person the note named last before it (for a
-    clause that refers back to them: "he's lukewarm on us", "强烈支持")."""
-
-    text: str
-    person: str | None = None
-    dated: str = ""
-    """The clause with each relative date followed by its absolute form."""
-    taken: frozenset[str] = frozenset()
-    """The kinds of fact the rules already read in the clause's sentence: the model's
-    fact of one of these kinds would restate theirs (a second memory of one fact)."""
 
 
 _TYPE = {"commitment": "commitment", "timeline": "commitment", "contact_preference": "preference",
@@ -123,7 +110,7 @@ _NOTHING = re.compile(
     r"\b(?:no idea|nothing (?:new|yet|really|to report)|(?:don'?t|do not) (?:know|guess|assume)|"
     r"haven'?t (?:got|heard|met|even)|no (?:news|update)|didn'?t say|not sure yet|wrong account|"
     r"scrap that|mixed it up|ignore (?:that|this))\b|没什么|没有?(?:消息|进展|信息)|还没(?:聊|见|消息|定|说)|"
-    r"不知道|不清楚|没说|别乱猜|作废|发错|搞错|记错",
+    r"不知道|不清楚|没说|别乱猜|作废|发错|搞错|记错|待确认|待定|未定|\b(?:tbd|tbc|unknown)\b",
     re.I,
 )
 """A clause that says nothing is known, or takes text back: never a fact."""
@@ -134,9 +121,14 @@ _HEADER = re.compile(
     re.I,
 )
 """Where the salesperson was, not what the customer is."""
-_MYSELF = re.compile(r"^(?:i|i'm|i've|i'll|i'd|im|me)\b|^(?:我)(?!们)", re.I)
+_TITLE = re.compile(
+    r"^[\w .&'’-]{2,40}[,，–—-]\s*\d{1,2}/\d{1,2}(?:/\d{2,4})?$|\bactivity\s*[:：|]|"
+    r"^[\w .&'’-]{2,40}[–—:-]\s*(?:call |visit |meeting |prep )?(?:notes|recap|summary|memo)$",
+    re.I,
+)
+"""A note's title line ("Northwind Freight, 11/16", "Harbor Analytics call recap",
+"Account: Kestrel Energy | Activity: On-site visit | Date: 11/10/2026")."""
 _REFERS_BACK = re.compile(r"^(?:he|she|his|her|him|他|她)\b|^(?:他|她)", re.I)
-_EMPTY = re.compile(r"^(?:that'?s|this is|it'?s|这是|那是|这个是)", re.I)
 
 
 def uncovered_lines(turns: Sequence[Turn], rules: Sequence[Candidate]) -> list[Line]:
@@ -151,11 +143,17 @@ def uncovered_lines(turns: Sequence[Turn], rules: Sequence[Candidate]) -> list[L
             continue
         before = ""
         ref = reference_time(turn.at)
-        for sentence, label, _ in user_sentences([turn]):
+        for sentence, label, _ in statement_sentences([turn]):
             clauses = split_clauses(sentence) if label == "statement" else []
             readers = [r for c in clauses for r in covering(c.text, rules)]
             open_ = [c for c in clauses if not _skip(c.text) and not covered(c.text, rules)]
-            if len(clauses) > 1 and len(open_) == len(clauses) and len(sentence) <= _WHOLE:
+            named = [c for c in clauses if c in open_ or _fragment(c.text)]
+            if (
+                len(clauses) > 1
+                and len(named) == len(clauses)
+                and open_
+                and len(sentence) <= _WHOLE
+            ):
                 text = re.sub(r"^\s*(?:[-*•]|\d+[.)、])\s*", "", sentence).strip(" .。;；")
                 parts = [(text, last_person(before))]
             else:
@@ -168,19 +166,90 @@ def uncovered_lines(turns: Sequence[Turn], rules: Sequence[Candidate]) -> list[L
                 if text not in seen:
                     seen.add(text)
                     dates = find_dates(text, ref)
-                    out.append(Line(text, person, with_dates(text, dates), _taken(readers, dates)))
+                    taken = _taken(readers, dates, text)
+                    out.append(Line(text, person, with_dates(text, dates), taken))
             before += " " + sentence
     return out
 
 
-def _taken(readers: Sequence[Candidate], dates: Sequence[DateHit]) -> frozenset[str]:
+def _fragment(clause: str) -> bool:
+    """A clause too short to say anything alone: a name of a bullet item ("对接人：张敏，
+    数字化中心总监，态度积极") that the sentence sent whole keeps with its role."""
+    return len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)
+
+
+_IF = re.compile(
+    r"(?:,\s*|\s+)(?:(?:and|but|so|or)\s+)?(?:if|suppose|supposing|imagine|what if|let's say|"
+    r"in theory|would be)\b|(?:，|,)?(?:如果|假如|假设|万一)",
+    re.I,
+)
+_NEXT_TOPIC = re.compile(r"\s*[,，]\s*(?=(?:also|oh|plus|anyway|btw)\b|另外|还有|而且)", re.I)
+"""Where a run-on's condition ends and the next topic begins ("... if it goes well the
+deal is 900k, also they got a pitch from Zuora")."""
+_RUN_ON = 3
+"""Fewest clauses of a sentence read clause by clause when it holds a condition: a
+dictated run-on ("...he wants a pilot starting January 15th and if it goes well the
+rollout is 2 million, also Sarah Kim needs ..."), not "If they sign, we give 10% off"."""
+
+
+def statement_sentences(
+    turns: Sequence[Turn], *, clause_hedges: bool = False
+) -> list[tuple[str, str, bool]]:
+    """The user's sentences as the rules label them (``user_sentences``), except a long
+    run-on that holds a condition somewhere: its clauses are statements of their own, a
+    clause's conditional tail ("... and if it goes well the rollout is 2 million") and
+    the clause after a leading condition ("if they sign, we give 10% off") stay
+    hypothetical. With ``clause_hedges`` (what the model's items are checked against) a
+    long statement is its clauses too, each hedged or not on its own."""
+    out: list[tuple[str, str, bool]] = []
+    for sentence, label, hedged in user_sentences(turns):
+        split = label == "hypothetical" or (clause_hedges and label == "statement")
+        clauses = split_clauses(sentence) if split else []
+        if len(clauses) < _RUN_ON:
+            out.append((sentence, label, hedged))
+            continue
+        if label == "statement":
+            # a hedge is its own clause's ("..., 卫宁报价好像比我们低，但是他也不确定具体多少"):
+            # it makes no other clause of a long run-on unconfirmed
+            out.extend((c.text, label, is_uncertain(c.text)) for c in clauses)
+            continue
+        after_if = False
+        for clause in clauses:
+            text = clause.text
+            if after_if or sentence_label([text], 0) != "statement":
+                m = _IF.search(" " + text)
+                head = text[: max(m.start() - 1, 0)].strip(" ,，") if m else ""
+                after_if = bool(m) and not head
+                if len(head.split()) >= 4 or len(re.findall(r"[\u4e00-\u9fff]", head)) >= 6:
+                    out.append((head, "statement", is_uncertain(head)))
+                condition, *more = _NEXT_TOPIC.split(text[len(head) :].strip(" ,，"))
+                out.append((condition, "hypothetical", hedged))
+                for part in more:
+                    label = sentence_label([part], 0)
+                    out.append((part, label, is_uncertain(part)))
+                    after_if = label != "statement"
+                continue
+            out.append((text, "statement", is_uncertain(text)))
+    return out
+
+
+def _taken(
+    readers: Sequence[Candidate], dates: Sequence[DateHit], text: str = ""
+) -> frozenset[str]:
     """The kinds of fact the rules read in a sentence; a dated kind only when they read
     the clause's own date (a sentence holds several dates: a reference by the 13th, a
-    deep dive on December 2)."""
+    deep dive on December 2); a kind of named things (people, systems, rivals) only
+    when they read every name of the clause ("Attendees: Tom Reed (CFO), Jens Möller
+    (Procurement Manager)": the rules reading Tom leave Jens to the model)."""
     kinds = {family(r.attribute) for r in readers}
     said = " ".join(f"{r.content} {r.value or ''}" for r in readers)
     if "timeline" in kinds and dates and any(d.iso not in said for d in dates):
         kinds.discard("timeline")
+    names = _names(text)
+    for kind in _NAMED & kinds:
+        theirs = " ".join(r.content for r in readers if family(r.attribute) == kind).lower()
+        if names and not all(n.lower() in theirs for n in names):
+            kinds.discard(kind)
     return frozenset(kinds)
 
 
@@ -197,73 +266,20 @@ _GREETING = re.compile(
 
 
 def _skip(clause: str) -> bool:
-    short = len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)
+    short = (len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)) or bool(
+        re.fullmatch(r"[A-Za-z]+\.?", clause.strip())
+    )  # one word alone ("curr", "notes") states nothing
     courtesy = bool(_GREETING.search(clause)) and len(clause.split()) <= 6 and len(clause) <= 40
     return (
         short
         or courtesy
         or chatter(clause)
-        or bool(_NOTHING.search(clause) or _HEADER.search(clause))
+        or bool(_NOTHING.search(clause) or _HEADER.search(clause) or _TITLE.search(clause))
     )
 
 
 def chunks(lines: Sequence[Line], size: int = LINES_PER_CALL) -> list[list[Line]]:
     return [list(lines[i : i + size]) for i in range(0, len(lines), size)]
-
-
-_ROLE = re.compile(
-    r"\b(?:ceo|cto|cfo|cio|coo|cmo|cro|vp|director|head|manager|chief|officer|lead|owner|"
-    r"sponsor|champion|blocker|decides?|decision|signs?|approv\w*|supports?|against|skeptic\w*|"
-    r"lukewarm|neutral|fan|leaving|left|joined|boss|reports? to|partner|controller|buyer)\b|"
-    r"总|经理|主任|总监|负责|部长|处长|院长|董事|支持|反对|中立|冷淡|拍板|决策|对接|调去|离职|关注|认为|觉得",
-    re.I,
-)
-_CHANNEL = re.compile(
-    r"\b(?:e-?mail|call|phone|text|whatsapp|wechat|slack|teams|meeting|summary|deck|slides?|"
-    r"morning|afternoon|evening|weekend|brief|short|written|in person|video|demo)s?\b|"
-    r"微信|邮件|电话|短信|钉钉|视频|材料|案例|上午|下午|晚上|周末|当面|简短|书面|PPT|ppt",
-    re.I,
-)
-_VENDOR = re.compile(
-    r"[A-Z][A-Za-z0-9]+|[A-Za-z]{2,}|对手|竞品|竞争|报价|投标|在跟|\b(?:quot|bid|pitch|compet|rival)",
-)
-_NEED = re.compile(
-    r"\b(?:needs?|must|requires?|required|requirement|wants?|has to|have to|should|looking for|"
-    r"insists?|mandatory|only if|can'?t|cannot|without)\b|要|需|必须|希望|想|得|不能|只能|一定",
-    re.I,
-)
-_NUMBER = re.compile(r"\d|[三四五六七八九十百千万亿]+(?:个|家|人|辆|台|头|名|所|座|条|年|万|亿)")
-_TIMEWORD = re.compile(
-    r"\b(?:by|before|until|deadline|due|end of|q[1-4]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
-    r"nov|dec|week|month|year|monday|tuesday|wednesday|thursday|friday)\w*|之前|以前|截止|月|周|号|季度|年底|年中",
-    re.I,
-)
-
-
-def _fits(category: str, line: Line) -> bool:
-    """A cheap check that the line can hold a fact of the category the model chose
-    (a 1.5B model files a visit header as a timeline, "no news" as a competitor)."""
-    text = line.text
-    if _EMPTY.search(text):
-        return False
-    if _MYSELF.search(text) and category != "commitment":
-        return False  # the salesperson's own state or plans ("I'm at 60% of quota")
-    checks = {
-        "stakeholder": lambda: bool(_ROLE.search(text)),
-        "contact_preference": lambda: bool(_CHANNEL.search(text)),
-        "competitor": lambda: bool(_VENDOR.search(text)),
-        "incumbent": lambda: bool(
-            _VENDOR.search(text) or re.search(r"系统|自研|excel", text, re.I)
-        ),
-        "budget": lambda: parse_amount(text) is not None,
-        "requirement": lambda: bool(_NEED.search(text)),
-        "other": lambda: bool(_NUMBER.search(text)),
-        "timeline": lambda: bool(_TIMEWORD.search(text)),
-        "commitment": lambda: bool(
-            _TIMEWORD.search(text) or re.search(r"next|下一步|下周", text, re.I)
-        ),
-    }
-    return checks.get(category, lambda: True)()
 
 
 def _with_person(line: Line) -> str:
@@ -282,25 +298,28 @@ def _with_person(line: Line) -> str:
 def to_memory(item: SortedLine, lines: Sequence[Line]) -> LLMMemory | str:
     """The memory of a sorted line (the user's own words, led by the person it is
     about), or why it is dropped."""
-    if item.c == "none":
-        return "sorted as not a customer fact"
     if not 1 <= item.n <= len(lines):
         return f"line {item.n} does not exist"
     line = lines[item.n - 1]
-    if not _fits(item.c, line):
-        return f"not a {item.c}: {line.text[:40]!r}"
-    if family(item.c) in line.taken:
-        return f"the rules read this sentence's {item.c}"
-    content = _with_person(line) if item.c in _PERSONAL else (line.dated or line.text)
+    category = refiled(item.c, line)
+    if category is None:
+        return (
+            "sorted as not a customer fact"
+            if item.c == "none"
+            else (f"not a {item.c}: {line.text[:40]!r}")
+        )
+    if family(category) in line.taken:
+        return f"the rules read this sentence's {category}"
+    content = _with_person(line) if category in _PERSONAL else (line.dated or line.text)
     value = None
-    if item.c == "budget" and (amt := parse_amount(content)):
+    if category == "budget" and (amt := parse_amount(content)):
         value = amt[1]
     return LLMMemory(
         content=content[:150],
-        type=_TYPE.get(item.c, "fact"),  # type: ignore[arg-type]
-        attribute=_ATTRIBUTE.get(item.c, item.c),
+        type=_TYPE.get(category, "fact"),  # type: ignore[arg-type]
+        attribute=_ATTRIBUTE.get(category, category),
         value=value,
-        importance=0.7 if item.c != "other" else 0.5,
+        importance=0.7 if category != "other" else 0.5,
         confidence=0.9,
     )
 

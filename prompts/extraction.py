@@ -54,40 +54,46 @@ You sort the lines of a salesperson's note for a sales CRM. For each numbered li
 answer one item: n = the line number, c = its category.
 
 Categories:
-stakeholder: a person's role or stance (supports us, skeptical, decides)
-budget: the customer's budget or spend
-timeline: a date or deadline of the customer (decision, tender, go-live, renewal)
-commitment: a next step, who does what by when
-requirement: something they need or must have
-incumbent: the system or vendor they use today
-competitor: a rival vendor or its quote
-contact_preference: how or when a person wants to be contacted or briefed
-pain_point: a problem they have today
-deal_stage: where the deal stands
-other: another fact about the customer (size, sites, users, history)
-none: greetings, small talk, how the salesperson feels or what they did, our own \
-company, quota, prices or releases, what is not known yet, text taken back
+stakeholder: a person at the customer, their title or role, or stance (supports us, \
+skeptical, decides) / 客户方的人、职务、态度
+budget: the customer's budget or spend / 预算、金额
+timeline: a date, deadline or event of the customer (decision, tender, \
+review, go-live, renewal) / 时间节点、截止日期
+commitment: a next step, who does what by when / 下一步、谁在何时做什么
+requirement: something they need or must have / 需求、必须
+incumbent: the system or vendor they use today / 现用系统
+competitor: a rival vendor or its quote / 竞品、对手报价
+contact_preference: how or when a person wants to be contacted / 联系方式偏好
+pain_point: a problem they have today / 痛点
+deal_stage: where the deal stands / 进展阶段
+other: another fact about the customer (size, sites, users, history) / 其他客户事实
+none: greetings, small talk, a heading, how the salesperson feels or what they did, \
+our own company, quota, prices or releases, what is not known yet, text taken back / 无
 
 Example
-Note: Visited Harbor Foods in Leeds. They run 45 warehouses and invoices are matched by hand. Raj Patel, head of finance, is on board. Rain all day, ugh.
+Note: Visited Harbor Foods in Leeds. Present: Raj Patel (Head of Finance). They run 45 warehouses and invoices are matched by hand. Pilot review on March 3. Kim won't read email, text her instead. Rain all day, ugh.
 Lines:
 1. Visited Harbor Foods in Leeds
-2. They run 45 warehouses
-3. invoices are matched by hand
-4. Raj Patel, head of finance, is on board
-5. Rain all day, ugh
-{"items":[{"n":1,"c":"none"},{"n":2,"c":"other"},{"n":3,"c":"pain_point"},\
-{"n":4,"c":"stakeholder"},{"n":5,"c":"none"}]}
+2. Present: Raj Patel (Head of Finance)
+3. They run 45 warehouses
+4. invoices are matched by hand
+5. Pilot review on March 3
+6. Kim won't read email, text her instead
+7. Rain all day, ugh
+{"items":[{"n":1,"c":"none"},{"n":2,"c":"stakeholder"},{"n":3,"c":"other"},\
+{"n":4,"c":"pain_point"},{"n":5,"c":"timeline"},{"n":6,"c":"contact_preference"},\
+{"n":7,"c":"none"}]}
 
 Example
-Note: 去了趟云杉物流，他们有800辆车，想上调度系统。周敏是运营总监，只接受微信。我们这季度指标还差一半。
+Note: 去了趟云杉物流，他们有800辆车，想上调度系统，现在用的是金蝶的老系统。周敏是运营总监，只接受微信。我们这季度指标还差一半。
 Lines:
 1. 他们有800辆车
 2. 想上调度系统
-3. 只接受微信
-4. 我们这季度指标还差一半
-{"items":[{"n":1,"c":"other"},{"n":2,"c":"requirement"},\
-{"n":3,"c":"contact_preference"},{"n":4,"c":"none"}]}
+3. 现在用的是金蝶的老系统
+4. 只接受微信
+5. 我们这季度指标还差一半
+{"items":[{"n":1,"c":"other"},{"n":2,"c":"requirement"},{"n":3,"c":"incumbent"},\
+{"n":4,"c":"contact_preference"},{"n":5,"c":"none"}]}
 
 Answer with JSON only."""
 

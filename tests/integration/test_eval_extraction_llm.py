@@ -11,11 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 
 from memagent.core.settings import Settings
-from memagent.evals.eval_dataset import Dialog, load_dataset
+from memagent.evals.eval_dataset import Dialog, GoldItem, load_dataset
 from memagent.evals.eval_extraction import _llm, run_extraction_eval
 from memagent.llm.adapter import chat_model
 from memagent.memory.extractors import llm_extractor
@@ -66,3 +67,32 @@ def test_the_hybrid_extractor_sends_the_real_model_only_what_the_rules_did_not_r
     assert "400k" not in sent and "周敏" not in sent and "800" not in sent  # read by the rules
     # the rules' facts stay whatever the model answers
     assert res["active_memories"] >= 3, res
+
+
+def test_a_dictated_run_on_note_with_a_condition_reaches_the_real_model(
+    llm_settings: Settings,
+) -> None:
+    # one unpunctuated voice memo with an "if" in the middle: the rules label all of it a
+    # hypothetical; its other clauses must still reach the model and be stored
+    calls = _Calls()
+    # a client of its own: langchain-openai shares one async HTTP client per base URL and
+    # timeout, bound to the event loop of the run that first used it (the test above)
+    client = httpx.AsyncClient(timeout=llm_settings.llm_timeout)
+    model = chat_model(
+        llm_settings, small=True, temperature=0.0, callbacks=[calls], http_async_client=client
+    )
+    memo = ("quick memo from the Delmar visit uh we met with Paul Okafor he's their CFO and "
+            "he said the old billing tool is way too slow, he wants a trial starting March 2nd "
+            "and if it goes well the full deal is about 900k next year, also they got a pitch "
+            "from Zuora, he prefers texts over email")  # fmt: skip
+    gold = (GoldItem(groups=(("zuora",),), category="competitor"),
+            GoldItem(groups=(("okafor",), ("cfo",)), category="stakeholder"))  # fmt: skip
+    dialog = Dialog(id="run-on", turns=({"role": "user", "content": memo, "at": AT},),
+                    gold=gold, customer="delmar")  # fmt: skip
+    res = run_extraction_eval(llm_extractor(model), [dialog], version=2)
+    errors = res["error_samples"]
+    assert all(e.startswith("MalformedExtractionError") for e in errors), errors
+    sent = "\n".join(calls.lines)
+    assert calls.lines and "900k" not in sent, sent  # the condition's own tail stays out
+    # before, the rules' "hypothetical" label kept the whole memo from the model: nothing
+    assert res["recall"] >= 0.5 and res["active_memories"] >= 1, res

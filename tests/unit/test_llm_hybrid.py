@@ -179,3 +179,181 @@ async def test_a_second_date_of_a_sentence_is_not_taken_by_the_rules_first() -> 
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
     assert _lines(model) == "1. she'll get Mark into the site walk scheduled for December 2"
     assert any("site walk" in c.content and "2026-12-02" in c.content for c in res.candidates)
+
+
+RUN_ON = (
+    "quick memo from the Delmar visit uh we met with Paul Okafor he's their CFO and he "
+    "said the old billing tool is way too slow, he wants a trial starting March 2nd uh the "
+    "trial budget is 40k and if it goes well the full deal is about 900k next year, also "
+    "they got a pitch from Zuora, he prefers texts over email"
+)
+
+
+def test_a_run_on_note_with_one_condition_is_read_clause_by_clause() -> None:
+    # the rules label the whole dictated sentence a hypothetical for its one "if": every
+    # fact of the note was lost; only the condition's own tail is one
+    turn = Turn("user", RUN_ON, "m1", AT)
+    rules = extract_rules([turn])[0]
+    sent = [line.text for line in uncovered_lines([turn], rules)]
+    said = " | ".join(sent + [r.content for r in rules])
+    for fact in (
+        "he's their CFO",
+        "trial starting March 2nd",
+        "pitch from Zuora",
+        "texts over email",
+    ):
+        assert fact in said, (fact, said)
+    assert "900k" not in said  # "if it goes well the full deal is about 900k": a condition
+
+
+def test_a_short_conditional_sentence_is_still_not_read() -> None:
+    turn = Turn("user", "If they sign by Friday, the budget would be 300k.", "m1", AT)
+    assert uncovered_lines([turn], extract_rules([turn])[0]) == []
+
+
+async def test_a_fact_from_a_run_on_note_with_a_condition_is_stored() -> None:
+    turn = Turn("user", RUN_ON, "m1", AT)
+    lines = uncovered_lines([turn], extract_rules([turn])[0])
+    n = next(i for i, line in enumerate(lines, 1) if "pitch from Zuora" in line.text)
+    model = scripted(*[_sorted((n - 8 * k, "competitor")) for k in range(3)])
+    res = await llm_extractor(model)([turn])
+    assert any("Zuora" in c.content for c in res.candidates), res.reasons
+
+
+def test_a_bullet_with_a_bare_name_goes_whole_with_its_role() -> None:
+    # "张敏" alone is too short to send: cut off, the role and the stance lost the name
+    turn = Turn("user", "新锐零售 电话沟通\n- 对接人：张敏，数字化中心总监，态度积极", "m1", AT)
+    lines = uncovered_lines([turn], extract_rules([turn])[0])
+    assert any("张敏" in line.text and "数字化中心总监" in line.text for line in lines), lines
+
+
+def test_a_category_the_line_cannot_hold_is_refiled_by_its_words() -> None:
+    # the 1.5B model files an attendee with a title as "other" and an old system as
+    # "other"; their own words show a stakeholder and an incumbent
+    attendee = Line("Attendees: Jens Möller (Procurement Manager)")
+    memory = to_memory(SortedLine(n=1, c="other"), [attendee])
+    assert isinstance(memory, LLMMemory) and memory.attribute == "stakeholder", memory
+    system = to_memory(SortedLine(n=1, c="other"), [Line("还有一套金蝶的老TMS")])
+    assert isinstance(system, LLMMemory) and system.attribute == "current_vendor", system
+    spelled = to_memory(
+        SortedLine(n=1, c="budget"),
+        [Line("she said two hundred fifty thousand pounds for phase one")],
+    )
+    assert isinstance(spelled, LLMMemory) and spelled.attribute == "budget", spelled
+    # what holds no fact of any kind is still dropped
+    trip = to_memory(
+        SortedLine(n=1, c="timeline"), [Line("heading into Falcon Aerospace tomorrow")]
+    )
+    assert isinstance(trip, str) and trip.startswith("not a timeline")
+
+
+def test_a_named_person_with_a_role_sorted_as_nothing_is_kept() -> None:
+    memory = to_memory(SortedLine(n=1, c="none"), [Line("Attendees: Hannah Lee (Dir. IT)")])
+    assert isinstance(memory, LLMMemory) and memory.attribute == "stakeholder", memory
+    for small_talk in ("pretty good actually", "just got off the phone with crestline foods"):
+        assert to_memory(SortedLine(n=1, c="none"), [Line(small_talk)]) == (
+            "sorted as not a customer fact"
+        )
+
+
+async def test_a_hedge_in_one_clause_of_a_long_note_leaves_the_others_confirmed() -> None:
+    # a dictated note of one long sentence: "他也不确定具体多少" (about a rival's price) made
+    # every fact the model read in it unconfirmed
+    text = ("今天去了恒达医院，他们明年要过智慧医院评级四级，所以时间比较紧，"
+            "卫宁报价好像比我们低，但是他也不确定具体多少")  # fmt: skip
+    turn = Turn("user", text, "m1", AT)
+    lines = uncovered_lines([turn], extract_rules([turn])[0])
+    n = next(i for i, line in enumerate(lines, 1) if "评级四级" in line.text)
+    model = scripted(_sorted((n, "requirement")))
+    res = await llm_extractor(model)([turn])
+    grading = [c for c in res.candidates if "评级四级" in c.content]
+    assert grading and grading[0].confidence == 0.9, (res.candidates, res.reasons)
+
+
+def test_the_checks_read_traditional_characters() -> None:
+    # a Taiwan note: "財務長" is a role and "新台幣4,500萬元" an amount, as their
+    # simplified forms are
+    for category, text in (("stakeholder", "出席: 黃美玲、財務長"),
+                           ("budget", "三、預算：新台幣4,500萬元（含硬體）")):  # fmt: skip
+        memory = to_memory(SortedLine(n=1, c=category), [Line(text)])  # type: ignore[arg-type]
+        assert isinstance(memory, LLMMemory), (text, memory)
+
+
+def test_a_note_title_never_reaches_the_model() -> None:
+    # a 1.5B model files "Northwind Freight, 11/16" as a fact with a number
+    text = ("Northwind Freight, 11/16\nAccount: Kestrel Energy | Activity: On-site visit | "
+            "Date: 11/10/2026\nTheir vans are leased.")  # fmt: skip
+    turn = Turn("user", text, "m1", AT)
+    lines = uncovered_lines([turn], extract_rules([turn])[0])
+    assert [line.text for line in lines] == ["Their vans are leased"], lines
+
+
+def test_a_problem_a_channel_and_tomorrow_are_read_in_the_lines_own_words() -> None:
+    cases = (
+        ("none", "人工录入占了一半工时", "pain_point"),  # the model filed a problem as nothing
+        ("other", "护士站经常要等好几分钟", "pain_point"),
+        ("other", "語音備忘: 他習慣用LINE聯絡", "contact_preference"),
+        ("commitment", "我明天會把修訂版合約寄過去", "commitment"),
+    )
+    for said, text, attribute in cases:
+        memory = to_memory(SortedLine(n=1, c=said), [Line(text)])  # type: ignore[arg-type]
+        assert isinstance(memory, LLMMemory) and memory.attribute == attribute, (text, memory)
+    assert isinstance(to_memory(SortedLine(n=1, c="none"), [Line("ugh what a day")]), str)
+
+
+async def test_a_year_both_facts_resolve_to_is_not_a_shared_figure() -> None:
+    # "明年 (2027年)" written after the model's line and "明年6月 (2027年6月 ...)" in the
+    # rules' deadline: the one shared "2027" made the requirement look read by the rules
+    turn = Turn("user", "他们明年要过智慧医院评级四级，必须在明年6月前上线。", "m1", AT)
+    lines = uncovered_lines([turn], extract_rules([turn])[0])
+    n = next(i for i, line in enumerate(lines, 1) if "评级四级" in line.text)
+    res = await llm_extractor(scripted(_sorted((n, "requirement"))))([turn])
+    assert any("评级四级" in c.content for c in res.candidates), (res.candidates, res.reasons)
+
+
+def test_a_second_person_of_a_sentence_the_rules_read_reaches_the_model_and_is_kept() -> None:
+    # the rules read one stakeholder of the sentence; its other person is not "taken"
+    line = Line("Jens Möller (Procurement Manager)", None, "", frozenset())
+    rule = Candidate(content="Tom Reed: CFO.", attribute="stakeholder:tom_reed:role")
+    from memagent.memory.llm_hybrid import _taken
+
+    assert "stakeholder" not in _taken([rule], [], line.text)
+    assert "stakeholder" in _taken([rule], [], "Tom Reed is keen")  # the same person
+    assert "pain_point" in _taken(
+        [Candidate(content="痛点：两套系统数据不通", attribute="pain_point:x")], [], "收银也很慢"
+    )  # a kind without names: one fact per sentence, as before
+
+
+def test_what_the_model_files_wrongly_or_as_nothing_is_read_by_its_words() -> None:
+    cases = (
+        ("none", "he basically doesn't do email, call his office line", "contact_preference"),
+        ("none", "I'm sending our revised paper tomorrow", "commitment"),
+        ("none", "語音備忘: 吳廠長說蔡總比較保守", "stakeholder"),
+        ("timeline", "競爭者: Oracle與鼎新已做過簡報", "competitor"),
+    )
+    for said, text, attribute in cases:
+        memory = to_memory(SortedLine(n=1, c=said), [Line(text)])  # type: ignore[arg-type]
+        assert isinstance(memory, LLMMemory), (text, memory)
+        assert memory.attribute.startswith(attribute), (text, memory)
+    dated = Line("時程：明年第二季完成選商", None, "時程：明年 (2027年)第二季完成選商")
+    memory = to_memory(SortedLine(n=1, c="budget"), [dated])
+    assert isinstance(memory, LLMMemory) and memory.attribute == "deadline", memory
+    for small_talk in (
+        "I'll ping you when there's something",
+        "keep it short",
+        "赵磊会拉上孙丽一起",
+    ):
+        assert isinstance(to_memory(SortedLine(n=1, c="none"), [Line(small_talk)]), str)
+
+
+def test_a_tools_label_shows_the_system_in_use() -> None:
+    memory = to_memory(SortedLine(n=1, c="other"), [Line("tools: Adobe Workfront + lots of email")])
+    assert isinstance(memory, LLMMemory) and memory.attribute == "current_vendor", memory
+
+
+def test_a_lone_word_and_what_is_still_to_be_confirmed_never_reach_the_model() -> None:
+    # the 1.5B model kept "curr" (a cut-off label) and "DM: 待确认" as facts
+    text = "curr\nDM: 待确认\nIT contact TBD\nTheir vans are leased."
+    turn = Turn("user", text, "m1", AT)
+    lines = uncovered_lines([turn], extract_rules([turn])[0])
+    assert [line.text for line in lines] == ["Their vans are leased"], lines

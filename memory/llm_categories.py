@@ -1,0 +1,223 @@
+"""A sorted line's category, checked by its own words: the cheap checks that drop a
+category a clause cannot hold, the category its words show instead (a 1.5B model puts
+about a third of the lines in a wrong category), and the names a clause holds.
+
+Used by the hybrid LLM extractor (``llm_hybrid``): the model sorts, these words decide
+what is kept. Traditional characters are read as their simplified forms.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memagent.memory.extract_entities import find_people
+from memagent.memory.extract_rules import parse_amount
+
+
+@dataclass(frozen=True)
+class Line:
+    """A clause for the model, and the person the note named last before it (for a
+    clause that refers back to them: "he's lukewarm on us", "强烈支持")."""
+
+    text: str
+    person: str | None = None
+    dated: str = ""
+    """The clause with each relative date followed by its absolute form."""
+    taken: frozenset[str] = frozenset()
+    """The kinds of fact the rules already read in the clause's sentence: the model's
+    fact of one of these kinds would restate theirs (a second memory of one fact)."""
+
+
+_MYSELF = re.compile(r"^(?:i|i'm|i've|i'll|i'd|im|me)\b|^(?:我)(?!们)", re.I)
+_EMPTY = re.compile(r"^(?:that'?s|this is|it'?s|这是|那是|这个是)", re.I)
+
+
+_ROLE = re.compile(
+    r"\b(?:ceo|cto|cfo|cio|coo|cmo|cro|vp|director|head|manager|chief|officer|lead|owner|"
+    r"sponsor|champion|blocker|decides?|decision|signs?|approv\w*|supports?|against|skeptic\w*|"
+    r"lukewarm|neutral|fan|leaving|left|joined|boss|reports? to|partner|controller|buyer|champ|"
+    r"dir|runs|in charge|procurement|compliance|attendees?|cautious|onboard|on board)\b|"
+    r"感兴趣|表态|点头|保守|积极|认可|看好|犹豫|\b(?:interested|keen|hesitant|conservative)\b|"
+    r"总|经理|主任|总监|负责|部长|处长|院长|厂长|董事|财务长|局长|科长|校长|行长|店长|组长|首席|支持|反对|中立|冷淡|拍板|决策|对接|调去|离职|关注|认为|觉得",
+    re.I,
+)
+_CHANNEL = re.compile(
+    r"\b(?:e-?mail|call|phone|text|whatsapp|wechat|line|slack|teams|meeting|summary|deck|slides?|"
+    r"morning|afternoon|evening|weekend|brief|short|written|in person|video|demo)s?\b|"
+    r"微信|邮件|电话|短信|钉钉|视频|材料|案例|上午|下午|晚上|周末|当面|简短|书面|PPT|ppt|(?-i:LINE)",
+    re.I,
+)
+_VENDOR = re.compile(
+    r"[A-Z][A-Za-z0-9]+|[A-Za-z]{2,}|对手|竞品|竞争|报价|投标|在跟|\b(?:quot|bid|pitch|compet|rival)",
+)
+_NEED = re.compile(
+    r"\b(?:needs?|must|requires?|required|requirement|wants?|has to|have to|should|looking for|"
+    r"insists?|mandatory|only if|can'?t|cannot|without)\b|要|需|必须|希望|想|得|不能|只能|一定",
+    re.I,
+)
+_NUMBER = re.compile(r"\d|[三四五六七八九十百千万亿]+(?:个|家|人|辆|台|头|名|所|座|条|年|万|亿)")
+_TIMEWORD = re.compile(
+    r"\b(?:by|before|until|deadline|due|end of|q[1-4]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+    r"nov|dec|week|month|year|monday|tuesday|wednesday|thursday|friday)\w*|"
+    r"之前|以前|截止|月|周|号|季|年底|年中|明年|今年|下周|本周|这周|月底",
+    re.I,
+)
+
+
+_TRADITIONAL = str.maketrans(
+    "萬億長處資財經總監預書話電郵議負責務導決與單們這個來時間對應戶運營專區後幣發點報價競爭統設備"
+    "須據庫會線選產購採辦說歡聯繫簡週號門頭幾車進還見訊關係讀請紀錄現觀態積極場銷級協試標準雲網隊緊張樣貨邊轉壓實體"
+    "廠傑習慣絡盤兩鐘類錯組織權獲驗戰執傳認識況際屬帶質審閱東灣臺語備廳鎮縣舊筆檔內塊",
+    "万亿长处资财经总监预书话电邮议负责务导决与单们这个来时间对应户运营专区后币发点报价竞争统设备"
+    "须据库会线选产购采办说欢联系简周号门头几车进还见讯关系读请纪录现观态积极场销级协试标准云网队紧张样货边转压实体"
+    "厂杰习惯络盘两钟类错组织权获验战执传认识况际属带质审阅东湾台语备厅镇县旧笔档内块",
+)
+"""Traditional characters of the checks' words, to their simplified forms (a Taiwan or
+Hong Kong note: "財務長", "新台幣4,500萬元")."""
+
+
+def _simple(text: str) -> str:
+    return text.translate(_TRADITIONAL)
+
+
+def _fits(category: str, line: Line) -> bool:
+    """A cheap check that the line can hold a fact of the category the model chose
+    (a 1.5B model files a visit header as a timeline, "no news" as a competitor)."""
+    text = _simple(line.text)
+    if _EMPTY.search(text):
+        return False
+    if _MYSELF.search(text) and category != "commitment":
+        return False  # the salesperson's own state or plans ("I'm at 60% of quota")
+    checks = {
+        "stakeholder": lambda: bool(_ROLE.search(text)),
+        "contact_preference": lambda: bool(_CHANNEL.search(text)),
+        "competitor": lambda: bool(_VENDOR.search(text)),
+        "incumbent": lambda: bool(
+            _VENDOR.search(text) or re.search(r"系统|自研|excel", text, re.I)
+        ),
+        "budget": lambda: parse_amount(text) is not None or bool(_SPELLED.search(text)),
+        "requirement": lambda: bool(_NEED.search(text)),
+        "other": lambda: bool(_NUMBER.search(text)),
+        "timeline": lambda: bool(_TIMEWORD.search(text)),
+        "commitment": lambda: bool(
+            _TIMEWORD.search(text) or re.search(r"next|tomorrow|下一步|明天|后天", text, re.I)
+        ),
+    }
+    return checks.get(category, lambda: True)()
+
+
+_SPELLED = re.compile(
+    r"\b(?:hundred|thousand|million|billion|grand|k)\b.{0,20}\b(?:pounds?|dollars?|euros?|"
+    r"usd|eur|gbp|cny|rmb|yuan|budget|spend)\b|\b(?:budget|spend)\b.{0,30}\b(?:thousand|million|"
+    r"billion)\b|[百千]万|[一二三四五六七八九十两]+(?:万|亿)",
+    re.I,
+)
+_SYSTEM = re.compile(
+    r"\b(?:tms|erp|crm|wms|mes|sap|oracle|excel|spreadsheets?|in-house|homegrown|legacy|"
+    r"(?:run|runs|running|use|uses|using) (?:on )?[A-Z]\w+)\b|系统|自研|老[A-Za-z]+|在用|现用|"
+    r"^(?i:tools?|stack|current(?:ly)?|curr|using)\s*[:：]\s*[A-Z]",
+)
+
+
+def _names_a_role(text: str) -> bool:
+    """A named person with a role ("Attendees: Jens Möller (Procurement Manager)")."""
+    named = re.search(
+        r"\b[A-Z][a-z]+ [A-Z][\w'’-]+|[\u4e00-\u9fff]{2,3}[，,、（(]|"
+        r"(?:厂长|总监|经理|主任|处长|院长|部长)[\u4e00-\u9fff]{2,3}",
+        text,
+    )
+    return bool(find_people(text)) or (bool(named) and bool(_ROLE.search(text)))
+
+
+_PAIN = re.compile(
+    r"\b(?:by hand|manually|too slow|way too slow|takes? (?:them |their )?\w+ (?:hours|days)|"
+    r"waits?|errors?|re-?key\w*)\b|人工|手工|靠人手|不可见|看不到|停工|卡得|太慢|很慢|要等|出错|错单|对不上",
+    re.I,
+)
+"""A problem the customer has today, in words no other fact uses."""
+_PREFERS = re.compile(
+    r"\b(?:prefers?|only|rather|doesn'?t do|don'?t do|never|best reached|reach (?:him|her) on)\b|"
+    r"习惯|喜欢|偏好|只用|只接受|不要|别打",
+    re.I,
+)
+_FALLBACK: tuple[tuple[str, Callable[[str], bool]], ...] = (
+    ("stakeholder", _names_a_role),
+    ("budget", lambda t: parse_amount(t) is not None or bool(_SPELLED.search(t))),
+    ("incumbent", lambda t: bool(_SYSTEM.search(t))),
+    ("contact_preference", lambda t: bool(_CHANNEL.search(t) and _PREFERS.search(t))),
+    ("pain_point", lambda t: bool(_PAIN.search(t))),
+)
+"""The category a line's own words show, for a line whose category from the model it
+cannot hold: a person with a role, an amount, a system in use (a 1.5B model files
+"Attendees: Jens Möller (Procurement Manager)" as other, "还有一套金蝶的老TMS" as other)."""
+
+
+_HE_IS = re.compile(
+    r"^(?:correction,?\s*)?(?:he|she)(?:'s| is) (?:actually )?(?:the |their )?(?:[A-Z]{2,4}\b|"
+    r"head|director|vp|chief|manager|lead|owner)",
+    re.I,
+)
+
+
+def refiled(category: str, line: Line) -> str | None:
+    """The category a sorted line is kept under: the model's when the line can hold
+    it, else the first the line's words show, else None (dropped). A line the model
+    sorted as nothing is kept only when it names a person with a role ("Attendees:
+    Hannah Lee (Dir. IT)", "correction, she's the CDO"), a channel someone prefers,
+    our own dated next step, or a problem in words only a problem uses ("人工录入占了
+    一半工时"): a 1.5B model often drops those, and no small talk looks like them."""
+    text = _simple(line.text)
+    if category == "none":
+        if _OWE.search(text) and _fits("commitment", line):
+            return "commitment"  # "I'm sending our revised paper tomorrow"
+        if _MYSELF.search(text):
+            return None
+        if _names_a_role(text) or (line.person and _HE_IS.search(text)):
+            return "stakeholder"
+        if _CHANNEL.search(text) and _PREFERS.search(text):
+            return "contact_preference"
+        return "pain_point" if _PAIN.search(text) else None
+    if _fits(category, line):
+        return category
+    if _EMPTY.search(line.text) or _MYSELF.search(line.text):
+        return None
+    if _RIVAL.search(text):
+        return "competitor"
+    if line.dated != line.text and _TIMEWORD.search(text) and category != "timeline":
+        return "timeline"  # "四、時程：明年第二季完成選商" filed as a budget
+    return next((c for c, shows in _FALLBACK if c != category and shows(text)), None)
+
+
+_OWE = re.compile(
+    r"^(?:i'?ll|i will|i'?m (?:sending|sharing|setting up|booking)|we'?ll|we will)\b|^我(?:会|明天|下周|周)",
+    re.I,
+)
+"""The salesperson's own next step: a commitment, when it has a time."""
+_RIVAL = re.compile(r"\b(?:competitors?|rivals?|competing)\b|竞争者|竞品|对手", re.I)
+
+
+_NAMED = frozenset({"stakeholder", "incumbent", "competitor"})
+
+
+def _names(text: str) -> set[str]:
+    """The names a clause holds: people the rules' parser finds, and capitalised or
+    upper-case Latin words past its first ("金蝶的老TMS", "Jens Möller")."""
+    people = {p.name for p in find_people(_simple(text))}
+    words = re.findall(
+        r"(?<![A-Za-z0-9.])(?:[A-Z][a-zà-ÿ]+|[A-Z][A-Z0-9]{1,})(?![A-Za-z0-9'’])", text
+    )
+    label = re.match(r"^[^:：]{1,30}[:：]", text)
+    skip = set(re.findall(r"\w+", label.group(0))) if label else set()
+    first = re.match(r"^\s*([A-Z][a-z]+)\b", text)
+    skip |= {first.group(1)} if first and first.group(1).lower() in _STOPWORDS else set()
+    words = [w for w in words if w not in skip and w.lower() not in _STOPWORDS]
+    return people | {w for w in words if not _ROLE.fullmatch(w)}
+
+
+_STOPWORDS = frozenset(
+    {"the", "a", "an", "and", "or", "but", "he", "she", "they", "we", "i", "it", "its", "his",
+     "her", "their", "our", "this", "that", "also", "then", "so", "met", "spoke", "talked",
+     "attendees", "present", "cc", "dir", "mr", "ms", "mrs", "dr"}
+)  # fmt: skip
