@@ -347,6 +347,9 @@ def main() -> None:
         "--threshold", type=float, help="with --write: the threshold a previous LOSO run printed"
     )
     parser.add_argument(
+        "--threshold-cjk", type=float, help="with --write: the CJK threshold a LOSO run printed"
+    )
+    parser.add_argument(
         "--clauses",
         action="store_true",
         help="also score by clause (max over sentences); with --write, ship that scoring",
@@ -423,7 +426,8 @@ def main() -> None:
             cjk = np.array([has_cjk(r["text"]) for r in rows])
             thr, thr_cjk = float(by_script[name][~cjk][0]), float(by_script[name][cjk][0])
         elif args.threshold is not None:
-            thr, thr_cjk = args.threshold, args.threshold
+            thr = args.threshold
+            thr_cjk = args.threshold if args.threshold_cjk is None else args.threshold_cjk
         else:
             raise SystemExit("--write OPTION needs its LOSO threshold: list it in --options")
         # LoCoMo conv-26 (conversation 0) stays out, so its false-positive figure stays honest
