@@ -139,11 +139,16 @@ class Settings(BaseSettings):
         "memagent.nodes.recall_expand).",
     )
     recall_entity_focus: float = Field(
-        0.7,
+        0.5,
         ge=0.0,
         le=1.0,
         description="Relevance factor for memories about another entity when the query "
         "names one (1 turns the focus off).",
+    )
+    recall_names_out: bool = Field(
+        True,
+        description="Search without the names of the entities a query names, which the "
+        "entity focus handles (memagent.nodes.recall_expand.without_names).",
     )
     extractor: Literal["llm", "rules", "off"] = "rules"
     llm_extraction: Literal["hybrid", "full"] = Field(

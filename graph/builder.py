@@ -228,6 +228,7 @@ def build_default_graph(
     tuning = RecallTuning(
         feedback_weight=settings.recall_feedback_weight,
         entity_focus=settings.recall_entity_focus,
+        names_out=settings.recall_names_out,
     )
     small = functools.cache(lambda: chat_model_factory(settings, small=True))
 

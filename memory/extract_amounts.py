@@ -139,6 +139,72 @@ def parse_amounts(text: str) -> list[Amount]:
                 m.group(0).strip(), int(round(num)), _CUR.get(cur, ""), approx, m.start(), m.end()
             )  # fmt: skip
         )
+    return sorted(out + _worded(text, out), key=lambda a: a.start)
+
+
+_UNIT_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+               "fifteen sixteen seventeen eighteen nineteen")  # fmt: skip
+_UNITS = {w: i for i, w in enumerate(_UNIT_WORDS.split(" "))}
+_TENS = {w: 10 * (i + 2) for i, w in enumerate(("twenty", "thirty", "forty", "fifty", "sixty",
+                                                 "seventy", "eighty", "ninety"))}  # fmt: skip
+_NUM_WORD = r"(?:" + "|".join([*_UNITS, *_TENS, "hundred", "a", "and", "half", "point"]) + r")"
+_WORDED = re.compile(
+    r"\b(?P<num>"
+    + _NUM_WORD
+    + r"(?:[\s-]+"
+    + _NUM_WORD
+    + r")*)[\s-]+(?P<mult>thousand|grand|million|billion)"
+    r"(?:\s+(?P<cur>dollars|bucks|euros|pounds|yuan|rmb|usd|eur|gbp))?\b",
+    re.I,
+)
+"""An amount in words ("two hundred fifty thousand pounds", "one point five million",
+"half a million", "three hundred grand")."""
+
+
+def _words_value(words: str) -> float | None:
+    """ "two hundred fifty" -> 250, "one point five" -> 1.5, "half a" -> 0.5."""
+    toks = [t for t in re.split(r"[\s-]+", words.lower()) if t and t != "and"]
+    if toks in (["half", "a"], ["a", "half"], ["half"]):
+        return 0.5
+    if "point" in toks:
+        i = toks.index("point")
+        whole, frac = _words_value(" ".join(toks[:i]) or "zero"), toks[i + 1 :]
+        if whole is None or not frac or any(t not in _UNITS for t in frac):
+            return None
+        return whole + float("0." + "".join(str(_UNITS[t]) for t in frac))
+    total = 0.0
+    for t in toks:
+        if t in _UNITS:
+            total += _UNITS[t]
+        elif t in _TENS:
+            total += _TENS[t]
+        elif t == "hundred":
+            total = (total or 1) * 100
+        elif t == "a":
+            total += 1
+        else:
+            return None
+    return total or None
+
+
+def _worded(text: str, found: list[Amount]) -> list[Amount]:
+    out = []
+    for m in _WORDED.finditer(text):
+        if any(a.start < m.end() and m.start() < a.end for a in found):
+            continue
+        value = _words_value(m.group("num"))
+        if value is None:
+            continue
+        if not m.group("cur") and _COUNTED.match(text[m.end() :]):
+            continue  # "a hundred thousand times", "two million users": a count
+        mult = m.group("mult").lower()
+        num = value * (1e3 if mult in ("thousand", "grand") else _MULT[mult])
+        cur = _CUR.get((m.group("cur") or "").lower(), "")
+        before = text[max(0, m.start() - 30) : m.start()]
+        after = text[m.end() :]
+        approx = bool(_APPROX_BEFORE.search(before)) or bool(
+            re.match(r"\s*,?\s*(?:or so|give or take|ish)\b", after, re.I))  # fmt: skip
+        out.append(Amount(m.group(0), int(round(num)), cur, approx, m.start(), m.end()))
     return out
 
 

@@ -23,6 +23,8 @@ from memagent.memory.extract_cues import (
     COUNT_ANY,
     CUES,
     EVENT_RES,
+    HEADING_SHORTHAND,
+    HEADING_STEMS,
     LABEL_CATEGORY,
     LEADS,
     MORE_EVENTS,
@@ -103,13 +105,22 @@ def split_clauses(sentence: str) -> list[Clause]:
     if m and not find_dates(m.group("label"), datetime(2000, 1, 1)):
         label, line = m.group("label").strip(), line[m.end() :]
     out: list[Clause] = []
-    segments = dictated_pieces(line)
+    item = _ONE_ITEM.search(line.rstrip("。！？!? ")) and label_category(label) and len(line) <= 60
+    if item:
+        # "预算：港币250万，已获批", "竞品：纷享销客 报了260万": one item, its commas go on
+        line = line.replace("，", _KEPT_COMMA)
+    segments = [line] if item else dictated_pieces(line)
     for segment in segments:
         for part in _CLAUSE_SPLIT.split(segment):
-            part = (part or "").strip(" ,.，。;；")
+            part = (part or "").strip(" ,.，。;；").replace(_KEPT_COMMA, "，")
             if len(part) >= 3 or (label and len(part) >= 2):  # "竞品：易保"
                 out.extend(Clause(p, label, len(segments) > 1) for p in _comma_parts(part, label))
     return out
+
+
+_ONE_ITEM = re.compile(r"^[^。！？!?]*[\u4e00-\u9fff][^。！？!?]*$")
+"""A Chinese item of one sentence under a heading: its "，" do not end clauses."""
+_KEPT_COMMA = "\ue000"
 
 
 def _comma_parts(clause: str, label: str = "") -> list[str]:
@@ -174,9 +185,22 @@ def _rival_named(clause: str, has_amount: bool) -> bool:
 
 def label_category(label: str) -> str | None:
     """The category a note's heading gives its items ("Current" -> incumbent, "竞品" ->
-    competitor), or None for any other label."""
+    competitor, and their shorthand: "comp", "bdgt", "nxt", "curr. tools"; a Chinese
+    heading by the head word it ends nearest: "合规要求", "竞争者", "决策时间"), or None for
+    any other label."""
     bare = label.strip(" 【】[]*#").strip()
-    return next((name for name, p in LABEL_CATEGORY if p.match(bare)), None)
+    exact = next((name for name, p in LABEL_CATEGORY if p.match(bare)), None)
+    if exact is not None:
+        return exact
+    short = bare.lower().rstrip(".:")
+    first = (short.split(".")[0].split() or [""])[0]
+    if short in HEADING_SHORTHAND or first in HEADING_SHORTHAND:
+        return HEADING_SHORTHAND.get(short) or HEADING_SHORTHAND[first]
+    if not re.search(r"[\u4e00-\u9fff]", bare) or len(bare) > 8:
+        return None
+    hits = [(m.end(), name) for name, p in HEADING_STEMS for m in p.finditer(bare)
+            if m.start() <= 2 and re.fullmatch(r"(?:者|人|们|情况|方面|等|信息)?", bare[m.end():])]  # fmt: skip
+    return max(hits)[1] if hits else None
 
 
 _RUNS_COUNT = re.compile(

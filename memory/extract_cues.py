@@ -67,7 +67,8 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:a )?texts?|texting|whatsapp|signal|wechat|linkedin|slack|e-?mails?|phone calls?|calls?|"
         r"in writing|in person|face[- ]to[- ]face|invites?|assistant|cold calls?|voicemail|calling|"
         r"(?:reach|call|ping|message|contact) [A-Z][a-z]+|responds?|replies|answers (?:on|by|via))\b"
-        r"|微信|电话|邮件|邮箱|短信|钉钉|飞书|企业微信沟通|沟通|联系|偏好[\u4e00-\u9fff]{0,4}(?:开会|见面|沟通|联系)|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
+        r"|(?-i:\bLINE\b)|\b(?:telegram|kakao ?talk|viber|imessage|zalo|ms teams|microsoft teams)\b"
+        r"|微信|电话|邮件|邮箱|电邮|短信|钉钉|飞书|企业微信沟通|沟通|联系|联络|书面往来|书面沟通|偏好[\u4e00-\u9fff]{0,4}(?:开会|见面|沟通|联系)|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
     ("competitor", re.compile(
         r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|bid from|bids? (?:at|of)|"
         r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z]|"
@@ -224,7 +225,8 @@ STANCE = re.compile(
     r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"
     r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|持保留|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目|"
     r"看重|只负责推荐|不是(?:最终)?决策人|调走|不再负责|不再是|要(?:她|他)签|都要[\u4e00-\u9fff]{1,3}签|挺认可|"
-    r"冷淡|冷漠|不冷不热|友好|担心|顾虑|不太感冒|很感兴趣|有兴趣",
+    r"冷淡|冷漠|不冷不热|友好|担心|顾虑|不太感冒|很感兴趣|有兴趣|感兴趣|没表态|未表态|不表态|观望|没点头|点头了|"
+    r"是粉丝|头号粉丝|最大的?支持者|不置可否",
     re.I,
 )
 
@@ -327,3 +329,43 @@ LABEL_CATEGORY: list[tuple[str, re.Pattern[str]]] = [
 """What a note's "Label:" heading says its items are ("Current: FIS for core",
 "竞品：易保", "Pain: false positives ~8%"): an item that names no cue of its own
 takes the heading's category."""
+
+HEADING_SHORTHAND: dict[str, str] = {
+    **dict.fromkeys(["comp", "comps", "competition", "vs", "alternatives"], "competitor"),
+    **dict.fromkeys(["bdgt", "budg", "$", "$$", "$$$", "money", "funds"], "budget"),
+    **dict.fromkeys(["req", "reqs", "musts", "need", "needs", "must-have", "must have"], "requirement"),
+    **dict.fromkeys(["nxt", "next", "todo", "to do", "ai", "follow up", "f/u"], "commitment"),
+    **dict.fromkeys(["pref", "prefs", "contact", "comms"], "contact_preference"),
+    **dict.fromkeys(["curr", "current", "incumbent", "tools", "today"], "incumbent"),
+    **dict.fromkeys(["champ", "champion", "blocker", "dm", "decision maker", "decider", "sponsor",
+                     "exec sponsor", "who's who", "ppl"], "stakeholder"),
+    **dict.fromkeys(["stg", "stage"], "deal_stage"),
+    **dict.fromkeys(["tl", "when", "dates", "timing"], "timeline"),
+}  # fmt: skip
+"""Note-taking shorthand for a heading ("comp: Monday.com", "bdgt: ~EUR 120k", "nxt: demo"),
+matched on the whole heading or its first word ("curr. tools")."""
+
+HEADING_STEMS: list[tuple[str, re.Pattern[str]]] = [
+    (name, re.compile(p))
+    for name, p in [
+        ("incumbent", r"现状|现况|现有|现用|在用|目前系统|当前系统"),
+        ("pain_point", r"痛点|问题|困难|难点|顾虑|抱怨|瓶颈"),
+        ("competitor", r"竞品|竞争|对手|友商"),
+        ("requirement", r"要求|需求|必须|诉求|目标|合规"),
+        ("budget", r"预算|资金|经费"),
+        ("timeline", r"时间|时程|节点|计划|排期|里程碑|时间表"),
+        ("commitment", r"下一步|后续|待办|跟进|行动项"),
+        ("deal_stage", r"阶段|进展|状态"),
+        ("contact_preference", r"沟通方式|联系方式|联络方式|沟通偏好|偏好"),
+        ("stakeholder", r"参会|出席|与会|联系人|联络人|对接人|关键人|决策|拍板|窗口"),
+    ]
+]
+"""A Chinese heading by its head word ("合规要求" -> requirement, "竞争者" -> competitor);
+the word that ends last wins, as the head of a Chinese noun comes last ("决策时间")."""
+
+TITLE_LINE = re.compile(
+    r"\b(?:fwd?|fw|forwarded|recap|summary|minutes|notes|debrief|visit report|call report)\b|"
+    r"转发|转寄|纪要|记录|小结|总结|简报",
+    re.I,
+)
+"""A note's title line ("Fwd: discovery call 11 Nov", "转发：会议纪要（11月6日）")."""

@@ -102,11 +102,13 @@ _CHANNELS = [
     ("sms", re.compile(r"\b(?:sms|text message|texts?)\b|短信", re.I)),
     ("dingtalk", re.compile(r"钉钉|\bdingtalk\b|飞书|\bfeishu\b|\blark\b", re.I)),
     ("whatsapp", re.compile(r"\bwhatsapp\b", re.I)),
+    ("line", re.compile(r"(?-i:\bLINE\b)")),
+    ("telegram", re.compile(r"\btelegram\b", re.I)),
 ]
 _NEG = re.compile(r"\b(?:don't|do not|never|no more|stop|not)\b|不要|别|不想|不用|不接", re.I)
 _CONTACT_KW = re.compile(
     r"\b(?:prefer|rather|contact|reach|send|best way|best to|get in touch|ping|call me|email me)\b"
-    r"|联系|沟通|发到|发给|打给|找我|通知|打电话|发邮件|发微信|发短信|打我",
+    r"|联系|联络|沟通|发到|发给|打给|找我|通知|打电话|发邮件|发微信|发短信|打我",
     re.I,
 )
 _FROM_NOW = re.compile(

@@ -16,22 +16,30 @@ _TITLE_EN = (
     r"(?:(?:group |chief |senior |deputy |regional |global |sr\.? |ops |it |hr )?"
     r"(?:c[efotims]o|ciso|cmio|cnio|chro|cdo|cao|cco|cno|cro|cmo|cpo|gc|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
     r"vice president(?: of [A-Za-z ]{2,25})?|"
-    r"(?:director|dir\.|head|manager|mgr|lead|chair|officer)(?: of [A-Za-z&\- ]{2,30})?|"
+    r"(?:director|dir\.|head|hd\.?|manager|mgr|lead|chair|officer)(?: of [A-Za-z&\- ]{2,30})?|"
     r"(?:[A-Za-z]+ ){0,2}(?:director|manager|mgr|lead|head|officer|architect|engineer|"
     r"controller|counsel|buyer|analyst|administrator|owner|founder|dean|principal|chair)"
     r"|general counsel|controller|owner|founder|dean(?: of [A-Za-z ]{2,25})?|procurement))"
 )
-_NAME_EN = r"(?:(?:Dr|Mr|Ms|Mrs)\.? [A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){0,2}|[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2})"
+_WORD_EN = r"[A-ZÀ-ÖØ-Þ](?:[a-zß-öø-ÿ]+|['’][A-Z])[a-zß-öø-ÿ'’-]*"
+"""A capitalised name word: "Möller", "O'Brien", "D’Souza"."""
+_NAME_EN = r"(?:(?:Dr|Mr|Ms|Mrs)\.? " + _WORD_EN + r"(?: " + _WORD_EN + r"){0,2}|" + _WORD_EN + r"(?: " + _WORD_EN + r"){1,2})"  # fmt: skip
 _NOT_NAMES = {"Next", "Budget", "Met", "Call", "Email", "Also", "Update", "Their", "The", "Our",
               "We", "They", "Must", "Core", "Deal", "Target", "Visit", "Note", "Thanks"}  # fmt: skip
 
 _EN_PATTERNS = [
+    # "Tom Becker, he's their head of supply chain", "Gregory Hale he's the CIO"
+    re.compile(r"(?P<name>" + _NAME_EN + r"),?\s+(?:he|she)(?:'s|’s| is)\s+(?:the |their |our |its )?(?:new )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
+    # "Rachel Stone, she runs procurement": the function a person heads
+    re.compile(r"(?P<name>" + _NAME_EN + r"),?\s+(?:who|he|she)\s+(?P<role>(?:runs|heads|leads|manages|owns)\s+(?:the |their |all )?(?:[A-Za-z&-]+ ){0,2}?(?:procurement|purchasing|IT|it|finance|operations|ops|security|engineering|logistics|supply chain|marketing|sales|HR|legal|compliance|facilities|the budget)\b)"),
+    # "the CTO is a guy called Felix Grant"
+    re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was)\s+(?:a (?:guy|man|woman|lady|person|gentleman)|someone)\s+(?:called|named)\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s*\((?P<role>(?:[^)]{0,25}\b)?(?i:" + _TITLE_EN + r")[^)]{0,20})\)"),
     re.compile(r"(?P<name>" + _NAME_EN + r"),\s+(?:(?:the|their|our|its) )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was|will be)\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r")),?\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: (?!(?:is|was|are|has|and|says?|said|wants?|will|thinks?|asked|prefers?)\b)[A-Za-z]+){0,2})"),
-    re.compile(r"(?P<name>" + _NAME_EN + r")\s+(?:is|was|as)\s+(?:the |their |our |its )?(?:new )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
+    re.compile(r"(?P<name>" + _NAME_EN + r")\s+(?:is|was|as)\s+(?:actually |now |really |in fact )?(?:the |their |our |its )?(?:new )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
     re.compile(r"(?P<name>\b[A-Z][a-z]{2,})\s*\((?:their|the|our|his|her) (?P<role>(?i:" + _TITLE_EN + r"))\)"),
 ]  # fmt: skip
 
@@ -41,12 +49,19 @@ SURNAMES = (
 )
 _ZH_TITLES = (
     r"(?:首席[\u4e00-\u9fff]{2,4}官|[A-Z]{2,4}|总经理|副总经理|副总裁|总裁|副总|董事长|总监|副院长|院长|行长|"
-    r"主任|部长|处长|科长|经理|负责人|对接人|联系人|主管|厂长|局长|校长|老板娘|老板)"
+    r"主任|部长|处长|科长|经理|负责人|对接人|联系人|主管|厂长|局长|校长|老板娘|老板|"
+    r"财务长|执行长|营运长|技术长|资讯长|架构师|发起人|合伙人|特助)"
 )
 _ZH_NAME = r"[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}"
 _ZH_DEPT = r"(?:处|部|科|中心|室|局|组)"
 _ZH_DEPT_NAME = r"[\u4e00-\u9fffA-Z]{1,6}" + _ZH_DEPT
 _ZH_PATTERNS = [
+    # "信息科的周主任周志强": a department, a familiar title and the full name after it
+    re.compile(r"(?P<role>" + _ZH_DEPT_NAME + r")的?(?P<s>[" + SURNAMES + r"])(?P<title>主任|总监|经理|处长|部长|科长|院长|厂长|总)(?P<name>(?P=s)[\u4e00-\u9fff]{1,2}?)(?=[，。、；,\s]|说|$)"),
+    # "张敏，数字化中心总监，态度积极": a name and its role set off by commas
+    re.compile(r"(?:^|(?<=[：:\s，,、]))(?P<name>" + _ZH_NAME + r")[，,、]\s*(?P<role>[\u4e00-\u9fffA-Za-z]{0,10}?" + _ZH_TITLES + r")(?=[，。、；,;）)]|$)"),
+    # "运维总监是他下面的冯涛": a role, then who holds it after a short modifier
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")是[\u4e00-\u9fff]{1,6}(?<![处部科心室局组])的(?P<name>" + _ZH_NAME + r")(?<![总任长理监])(?=[，。、；,]|$)"),
     # "技术总监老杨（杨文斌）": a familiar name and the full one in brackets
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:老|小)[" + SURNAMES + r"][（(](?P<name>" + _ZH_NAME + r")[）)]"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:姓[" + SURNAMES + r"])?[，,\s]*叫(?P<name>" + _ZH_NAME + r")"),
@@ -187,3 +202,23 @@ def competitor_name(clause: str) -> str | None:
 
 
 _NOT_ZH_VENDOR = {"他们", "我们", "对方", "客户", "听说", "据说", "那边", "人家", "他们那", "对面"}
+
+
+_PRONOUN_ROLE = re.compile(
+    r"(?:^|[,;:.，；：]\s*)(?:he|she)(?:'s|’s| is)\s+(?:actually |now |really |in fact )?(?:the |their |our |its )?(?:new )?"
+    r"(?P<role>(?i:" + _TITLE_EN + r"))\b(?!\s+(?:of|at|for)\s+(?-i:[A-Z]))"
+    r"|(?:^|[，；：。]\s*)(?:他|她)(?:其实|现在)?是(?:他们的?|对方的?)?(?P<zrole>[\u4e00-\u9fffA-Za-z]{0,8}?"
+    + _ZH_TITLES
+    + r")(?=[，。；,]|$)",
+    re.I,
+)
+
+
+def pronoun_role(text: str, person: str | None) -> Person | None:
+    """ "Correction, she's the CDO, not CTO" / "她其实是财务总监": the role of the person the
+    conversation is about, said with a pronoun."""
+    m = _PRONOUN_ROLE.search(text)
+    if person is None or m is None:
+        return None
+    role = (m.group("role") or m.group("zrole")).strip()
+    return Person(person, role, m.start(), m.end())

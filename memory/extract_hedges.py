@@ -2,7 +2,7 @@
 
 "about 3 million", "~400 trucks", "大概300万", "左右" mark an approximate value: the
 fact is confirmed, its value is approximate. "maybe", "might", "not sure", "可能",
-"不确定", "还没定" mark the statement itself as uncertain: the write path holds it as
+"不确定", "还没定", "待确认" mark the statement itself as uncertain: the write path holds it as
 pending until a second mention. Pure functions over one clause.
 """
 
@@ -15,8 +15,9 @@ UNCERTAIN = re.compile(
     r"not confirmed|unconfirmed|nothing confirmed|tentative(?:ly)?|tbd|to be confirmed|tbc|"
     r"i think|i guess|i suspect|rumou?r(?:ed)?|could be|may be|if at all|no idea|"
     r"could (?:move|slip|change|shift|be (?:pushed|moved|delayed))|"
-    r"don'?t know yet|not (?:yet )?(?:approved|decided|final))\b"
+    r"don'?t know yet|not (?:yet )?(?:approved|decided|final)|pending confirmation|needs? (?:to be )?confirm(?:ed|ing))\b"
     r"|可能|也许|或许|说不定|不确定|不一定|还没定|没定|未定|待定|还不确定|没确认|未确认|估计|好像|似乎|"
+    r"待确认|有待确认|需要确认|"
     r"还没批|未审批|没批",
     re.I,
 )
@@ -36,3 +37,12 @@ def is_uncertain(clause: str) -> bool:
 def is_approximate(clause: str) -> bool:
     """The clause gives an approximate value ("about", "大概", "左右"): still a fact."""
     return bool(APPROX.search(clause))
+
+
+DOUBT_ABOUT = re.compile(
+    r"^(?:but |though )?(?:not sure|unsure|unclear|no idea|don'?t know)\s+(?:if|whether)\b"
+    r"|^(?:但是?|不过)?(?:不确定|不清楚|不知道|说不准)(?:是不是|是否|会不会|能不能|有没有)",
+    re.I,
+)
+"""A clause that doubts the one before it ("听说平安科技也在跟他们聊，不确定是不是同一个项目",
+"Nexa is bidding, not sure if seriously")."""

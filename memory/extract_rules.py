@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memagent.core.types import Turn
+from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
 from memagent.memory.extract_clauses import dictated_pieces
 from memagent.memory.extract_corrections import REPLACED, replaced_by_new
@@ -46,6 +47,7 @@ from memagent.memory.extract_sales import (
     sales_facts,
     self_note,
 )
+from memagent.memory.extract_script import Script
 from memagent.memory.extract_shorthand import expand_shorthand, join_signatures, without_jokes
 from memagent.memory.write_path import Candidate
 
@@ -61,7 +63,7 @@ _SPLIT = re.compile(
 """Sentence ends; "Dr. Helen", "Dir. of Engineering" and "incl. implementation" go on."""
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*[。！]?$|\b(?:can you|could you|do you|would you)\b", re.I)
 _HYPOTHETICAL = re.compile(
-    r"(?<!asked )(?<!asks )(?<!ask )(?<!check )(?<!see )(?<!wondering )(?<!know )(?<!whether )"
+    r"(?<!asked )(?<!asks )(?<!ask )(?<!check )(?<!see )(?<!wondering )(?<!know )(?<!whether )(?<!sure )"
     r"\b(?:if|suppose|supposing|imagine|hypothetically|what if|let's say|in theory|would be)\b"
     r"|如果|假如|假设|(?<![主就只还需重正不])要是|万一|比如说|打个比方",
     re.I,
@@ -93,6 +95,40 @@ def _topic_of(turns: Sequence[Turn]) -> str | None:
         if _SEATS.keyword.search(text):
             return "seats"
     return None
+
+
+_PIECE = re.compile(
+    r"(?<=[,;，；])\s*|\s+(?=(?:and |but |so )?(?:if|unless|suppose|assuming)\b)|(?<=[\u4e00-\u9fff])(?=如果|假如|假设|万一|要是)",
+    re.I,
+)
+_THEN = re.compile(
+    r"^(?:then\b|we'?d\b|they'?d\b|it'?d\b|he'?d\b|she'?d\b|i'?d\b|.*\b(?:would|could|might)\b)"
+    r"|^(?:那就|那么|那|则)|^[\u4e00-\u9fff]{0,6}(?:就|会|再|可以|能)",
+    re.I,
+)
+
+
+def without_conditionals(sentence: str) -> str:
+    """A run-on sentence of four or more pieces without its conditional piece ("and if it
+    goes well the full rollout is about 2 million", "如果试点顺利明年再追加") and the
+    consequence right after it; the sentence itself when it is shorter (a hypothetical
+    through and through) or has nothing else left."""
+    cuts = [0, *(m.end() for m in _PIECE.finditer(sentence)), len(sentence)]
+    pieces = [sentence[a:b] for a, b in zip(cuts, cuts[1:], strict=False) if sentence[a:b].strip()]
+    if len(pieces) < 4:
+        return sentence
+    kept, drop_next = [], False
+    for p in pieces:
+        body = re.sub(r"^(?:and|but|so|also)\s+", "", p.strip(" ,;，；"), flags=re.I)
+        if _HYPOTHETICAL.search(body) and not _REAL_CONDITION.search(body):
+            drop_next = True
+            continue
+        if drop_next and _THEN.search(body):
+            continue
+        drop_next = False
+        kept.append(p)
+    rest = "".join(kept).strip(" ,;，；")
+    return rest if kept and len(kept) < len(pieces) else sentence
 
 
 def sentence_label(sentences: Sequence[str], j: int) -> str:
@@ -239,10 +275,37 @@ def _named(c: Candidate) -> Candidate:
     return c.model_copy(update={"content": _clip(("预算：" if zh else "Budget: ") + c.content)})
 
 
+def _without_restated_roles(found: list[Candidate]) -> list[Candidate]:
+    """A person's role fact is left out when another memory of the same statement already
+    names them with that role ("Ben Ortiz, analytics lead, is our biggest fan", "对接人：张敏，
+    数字化中心总监，态度积极"). Only a many-valued stakeholder memory stands in for it: a
+    decision maker or a budget that names the person may be superseded, their role is not."""
+    out = []
+    for c in found:
+        if c.attribute.endswith(":role") and c.value:
+            name = re.split(r"[:：]", c.content)[0].strip().lower()
+            role = c.value.lower()
+            if any(o is not c and o.attribute.startswith("stakeholder:")
+                   and name in o.content.lower() and role in o.content.lower()
+                   for o in found):  # fmt: skip
+                continue
+        out.append(c)
+    return out
+
+
 def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     """Candidates from the user turns, plus the reasons sentences were skipped.
 
-    Dates are resolved against each message's own time (``Turn.at``)."""
+    Dates are resolved against each message's own time (``Turn.at``); Traditional
+    Chinese is read folded and its memories written back in the user's characters."""
+    script = Script(turns)
+    cands, skipped = _extract(script.folded(turns))
+    if script.traditional:
+        cands = [c.model_copy(update={"content": script.restore(c.content)}) for c in cands]
+    return cands, skipped
+
+
+def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     cands: list[Candidate] = []
     skipped: list[str] = []
     event: str | None = None
@@ -267,6 +330,10 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                 # "budget TBD - he joked 'a billion dollars' lol": the rest still counts
                 s = serious
                 label = sentence_label([s], 0)
+            if label == "hypothetical" and (real := without_conditionals(s)) != s:
+                # a long note with one "if it goes well ..." in it: the rest still counts
+                skipped.append(label)
+                s, label = real, sentence_label([real], 0)
             if label != "statement":
                 skipped.append(label)
                 if label in ("joke", "question") and _BUDGET.keyword.search(s):
@@ -285,7 +352,10 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
             found = [_named(_dated(c, s, ref)) for c in _merge(old, facts, turn, correction)
                      if not OUR_SIDE.search(c.content) and not ASIDE.search(c.content)]  # fmt: skip
-            cands.extend(found)
+            # "Brian wants calls" after "Brian Foley, VP of Lending": the memory says who
+            found = [c.model_copy(update={"content": with_full_names(c.content, names)})
+                     for c in found]  # fmt: skip
+            cands.extend(_without_restated_roles(found))
             if old:
                 context_attr = old[-1].attribute
     return cands, skipped

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memagent.core.types import Turn
+from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import Clause as Clause  # re-exported
 from memagent.memory.extract_clauses import categorise, counted, label_category, split_clauses
@@ -38,11 +39,18 @@ from memagent.memory.extract_cues import (
     SELF_NOTE,
     STANCE,
     SUBJECTLESS,
+    TITLE_LINE,
 )
 from memagent.memory.extract_dates import DateHit, find_dates
-from memagent.memory.extract_entities import SURNAMES, Person, find_people, last_person
+from memagent.memory.extract_entities import (
+    SURNAMES,
+    Person,
+    find_people,
+    last_person,
+    pronoun_role,
+)
 from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
-from memagent.memory.extract_hedges import is_uncertain
+from memagent.memory.extract_hedges import DOUBT_ABOUT, is_uncertain
 from memagent.memory.extract_keys import SINGLE_VALUED as SINGLE_VALUED  # re-exported
 from memagent.memory.extract_keys import content_key as content_key  # re-exported
 from memagent.memory.extract_keys import event_of, fact_key, slug
@@ -130,7 +138,15 @@ def sales_facts(
     ``prior_person`` the last one named before this statement ("He is our champion")."""
     reader = _Reader(ref, list(dict.fromkeys([*known_names(text), *names])), last_person(text),
                      prior_person, context_event)  # fmt: skip
-    reader.facts = [_role_fact(p, text) for p in find_people(text)]
+    people = find_people(text)
+    # "Brian is actually SVP of Member Experience" after "Brian Foley": a role by first name
+    seen = {p.name for p in people}
+    full = with_full_names(text, reader.known)
+    reader.facts = [_role_fact(p, text) for p in people] + [
+        _role_fact(p, full) for p in find_people(full) if p.name not in seen
+    ]
+    if not people and (said := pronoun_role(text, prior_person)) is not None:
+        reader.facts.append(_role_fact(said, text))  # "correction, she's the CDO"
     for clause in split_clauses(drop_old_values(text)):
         reader.read(clause)
     return reader.facts, reader.context_event
@@ -176,7 +192,7 @@ class _Reader:
         body = _FILLER.sub("", clause.text).strip()
         if not body or NOISE.match(body) or ASIDE.search(body):
             return
-        if self.facts and _BARE_HEDGE.match(body):
+        if self.facts and (_BARE_HEDGE.match(body) or DOUBT_ABOUT.match(body)):
             # "Go-live moves to Q3, not confirmed yet": the hedge is about the clause before
             self.facts[-1].uncertain = True
             return
@@ -219,7 +235,21 @@ class _Reader:
         )
         if category is None or not (self._substantial(body, dates) or listed):
             return  # an item under a heading may be one word ("Competitors: Workday")
+        if category == "timeline" and self._logged(body, dates, clause.label):
+            return  # "Fwd: discovery call 11 Nov", "转发：高层汇报会纪要（11月6日）": a record
         self._add(body, category, dates, clause.label)
+
+    def _logged(self, body: str, dates: list[DateHit], label: str) -> bool:
+        """A dated line that records a meeting already held (a forwarded note's title, a
+        visit log's date): every date is before the message's own day, or the line is a
+        note's title and none is after it."""
+        days = [d.day for d in dates if d.day is not None]
+        if not days or len(days) < len(dates):
+            return False
+        today = self.ref.date()
+        return all(d < today for d in days) or (
+            bool(TITLE_LINE.search(f"{label} {body}")) and all(d <= today for d in days)
+        )
 
     def _label_person(self, label: str) -> str | None:
         """The person a "Name:" label names: one the note names elsewhere ("郑宇：中立"

@@ -25,7 +25,7 @@ _SHORT: list[tuple[re.Pattern[str], str]] = [
         (r"\basst(?:\.(?=\s+(?-i:[a-z])))?(?=[\s.,;)]|$)", "assistant"),
         (r"\bmgr(?:\.(?=\s+(?-i:[a-z])))?(?=[\s.,;)]|$)", "manager"),
         (r"\bmgmt\b", "management"),
-        (r"\bdir(?:\.(?=\s+(?-i:[a-z])))?(?=[\s.,;)]|$)", "director"),
+        (r"\bdir(?:\.(?=\s+(?-i:[a-z])|\s*[^()\s][^()]{0,25}\)))?(?=[\s.,;)]|$)", "director"),
         (r"\bdept(?:\.(?=\s+(?-i:[a-z])))?(?=[\s.,;)]|$)", "department"),
         (r"\bmaint(?:\.(?=\s+(?-i:[a-z])))?(?=[\s.,;)]|$)", "maintenance"),
         (

@@ -51,6 +51,7 @@ from memagent.nodes.recall_search import (
     _recallable,
     _scored,
     _search,
+    _search_text,
 )
 from memagent.stores.protocols import MemoryStoreExtensions, store_session
 
@@ -207,9 +208,12 @@ def _search_step(
     result.searched = True
     hits: list[Hit]
     try:
-        hits = _recallable(_search(store, ns, query, mode, result, tuning.candidates))
+        text, searched = _search_text(store, ns, query, mode, tuning, result)
+        if searched is None:
+            searched = _search(store, ns, text, mode, result, tuning.candidates)
+        hits = _recallable(searched)
         if tuning.expands and mode != "dense" and isinstance(store, MemoryStoreExtensions):
-            hits = _recallable(_expand(store, ns, query, hits, tuning, result))
+            hits = _recallable(_expand(store, ns, text, hits, tuning, result))
         hits = _focus(query, hits, tuning, result)
     except Exception as exc:
         result.degraded = True

@@ -14,6 +14,12 @@ five dev conversations and tied in the fifth.
   (``[CN_ID#d235fbea]``) and other ids (hex tags, uuids) are never expansion terms: they
   are the rarest terms of any record that holds one, so they used to join every query
   of the account and pull its phone, e-mail and ID records into unrelated questions.
+- **Names out of the search text**: when the query names an entity its records are
+  about (a person's name, ``li_wei`` for "Li Wei's budget"), the name is taken out of
+  the text that is embedded and matched by keyword, and left to the entity focus. A name
+  matches every record that merely mentions or addresses that person ("Thanks, Melanie!")
+  and pulls chatter up; measured on the LoCoMo dev split through the agent's memory
+  (bench/results/locomo_pipeline_variants.md) it raised recall@10 0.789 -> 0.80.
 - **Entity focus**: records carry the ``entity`` they are about. When the query names
   one or more of the entities among the candidates (and not all of them), candidates about
   other entities are scaled down. A question about "Li Wei's rollout" should prefer
@@ -54,7 +60,8 @@ class RecallTuning:
     feedback_docs: int = 3
     feedback_terms: int = 10
     feedback_weight: float = 0.3
-    entity_focus: float = 0.7
+    entity_focus: float = 0.5
+    names_out: bool = True
 
     def __post_init__(self) -> None:
         if self.candidates < 1:
@@ -71,7 +78,7 @@ class RecallTuning:
         return self.feedback_weight > 0.0
 
 
-NO_EXPANSION = RecallTuning(candidates=20, feedback_weight=0.0, entity_focus=1.0)
+NO_EXPANSION = RecallTuning(candidates=20, feedback_weight=0.0, entity_focus=1.0, names_out=False)
 """A plain search: the store's ranking, unchanged."""
 
 
@@ -111,6 +118,36 @@ def mentions(query: str, entity: str) -> bool:
         return "".join(words) in _SEPARATORS.sub("", query)
     pattern = r"[\s_\-]+".join(re.escape(w) for w in words)
     return re.search(rf"(?<!\w){pattern}(?!\w)", query, re.IGNORECASE) is not None
+
+
+def _name_pattern(entity: str) -> str | None:
+    """The regex of ``entity`` as a query writes it (``mentions``), possessive included."""
+    words = [w for w in _SEPARATORS.split(entity.strip()) if w]
+    if not words:
+        return None
+    if _CJK.search(entity):
+        return "".join(re.escape(w) for w in words)
+    joined = r"[\s_\-]+".join(re.escape(w) for w in words)
+    return rf"(?<!\w){joined}(?:['’]s)?(?!\w)"
+
+
+def mentioned(query: str, entities: Iterable[str | None]) -> set[str]:
+    """The specific (not generic) entities among ``entities`` that ``query`` names, all
+    of them if it names all."""
+    known = {e for e in entities if isinstance(e, str) and e.strip()}
+    return {e for e in known if e.strip().lower() not in GENERIC_ENTITIES and mentions(query, e)}
+
+
+def without_names(query: str, names: Iterable[str]) -> str:
+    """``query`` with every mention of ``names`` removed (longest first, so "Li Wei" goes
+    before "Li"), spaces collapsed: the text to search when the entity focus, not the
+    words, is to prefer what those entities said."""
+    out = query
+    for name in sorted(set(names), key=len, reverse=True):
+        pattern = _name_pattern(name)
+        if pattern:
+            out = re.sub(pattern, " ", out, flags=re.IGNORECASE)
+    return " ".join(out.split())
 
 
 def named_entities(query: str, entities: Iterable[str | None]) -> set[str]:

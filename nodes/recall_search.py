@@ -15,13 +15,20 @@ from memagent.nodes.recall_expand import (
     RecallTuning,
     feedback_terms,
     focus,
+    mentioned,
     named_entities,
+    without_names,
     without_placeholders,
 )
 from memagent.nodes.recall_items import Origin, RecalledItem, RecallResult, score_candidate
 from memagent.stores.protocols import MemoryStoreExtensions
 
 SearchMode = Literal["hybrid", "dense", "keyword"]
+NAMES_OUT_MIN_TERMS = 2
+"""Searchable terms (idf > 0) the query must keep without the names for the names to go:
+"Do they still use Salesforce?" with an entity ``salesforce`` would otherwise be searched
+as "Do they still use?" (the focus prefers that entity's records, but only among what
+the search found)."""
 
 
 Hit = tuple[Any, float, float | None, float | None]
@@ -89,6 +96,42 @@ def _expand(
     top_after = max(h[1] for h in merged.values())
     scale = top_before / top_after if top_after > 0 else 1.0
     return [(item, rel * scale, dense, kw) for item, rel, dense, kw in merged.values()]
+
+
+def _search_text(
+    store: BaseStore,
+    ns: tuple[str, ...],
+    query: str,
+    mode: SearchMode,
+    tuning: RecallTuning,
+    result: RecallResult,
+) -> tuple[str, list[Hit] | None]:
+    """The text to search for ``query``: without the names of the entities it names
+    (``recall_expand.without_names``), which the entity focus handles. The entities are
+    read from a keyword-only search (no embedding; a name is a rare word, so the records
+    about that person are among its candidates). ``query`` itself when the store has no
+    keyword search, the mode is dense, nothing is named, or fewer than
+    ``NAMES_OUT_MIN_TERMS`` searchable terms would be left. Also returns that keyword
+    search's hits when they are the search's own (keyword mode, ``query`` unchanged),
+    so it is not run twice; else None."""
+    if not tuning.names_out or mode == "dense" or not isinstance(store, MemoryStoreExtensions):
+        return query, None
+    found = store.search_scored(
+        ns, query=query, mode="keyword", filter={"status": "active"}, limit=tuning.candidates
+    )
+    probe: list[Hit] = [(h.item, float(h.relevance), h.dense, h.keyword) for h in found]
+    same = probe if mode == "keyword" else None
+    named = mentioned(
+        query, (h[0].value.get("entity") for h in probe if isinstance(h[0].value, dict))
+    )
+    if not named:
+        return query, same
+    text = without_names(query, named)
+    left = sum(v > 0 for v in store.keyword_idf(ns, text).values())
+    if text == query or left < NAMES_OUT_MIN_TERMS:
+        return query, same
+    result.notes.append(f"searched without names: {', '.join(sorted(named))}")
+    return text, None
 
 
 def _focus(query: str, hits: list[Hit], tuning: RecallTuning, result: RecallResult) -> list[Hit]:

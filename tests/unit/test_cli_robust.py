@@ -95,6 +95,7 @@ def invalid_values(tmp: Path) -> dict[str, str]:
         "recall": "bogus",
         "recall_feedback_weight": "2",
         "recall_entity_focus": "-1",
+        "recall_names_out": "maybe",
         "extractor": "bogus",
         "llm_extraction": "partial",
         "summarizer": "bogus",

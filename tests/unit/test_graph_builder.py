@@ -204,10 +204,16 @@ def test_recall_tuning_comes_from_settings(tmp_path: Path, monkeypatch: pytest.M
 
     monkeypatch.setattr(b, "make_recall_node", recall_node)
     monkeypatch.setattr(b, "make_tools", tools)
-    settings = Settings(home=tmp_path, recall_feedback_weight=0.0, recall_entity_focus=1.0)
+    settings = Settings(
+        home=tmp_path,
+        recall_feedback_weight=0.0,
+        recall_entity_focus=1.0,
+        recall_names_out=False,
+    )
     b.build_default_graph(settings, chat_model_factory=_boom)
     assert seen["recall"] == seen["tools"]
     assert (seen["recall"].feedback_weight, seen["recall"].entity_focus) == (0.0, 1.0)
+    assert not seen["recall"].names_out
     assert not seen["recall"].expands
     with pytest.raises(ValueError, match="recall_entity_focus"):
         Settings(home=tmp_path, recall_entity_focus=1.5)

@@ -4,6 +4,7 @@ through the real store (qdrant-edge in memory, hash embeddings)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -18,8 +19,10 @@ from memagent.nodes.recall_expand import (
     feedback_terms,
     focus,
     is_opaque_term,
+    mentioned,
     mentions,
     named_entities,
+    without_names,
     without_placeholders,
 )
 from memagent.stores.embeddings import hash_embeddings
@@ -98,7 +101,7 @@ def test_entity_focus_prefers_the_named_person(store: QdrantStore) -> None:
         query,
         weights=ALL,
         now=NOW,
-        tuning=RecallTuning(feedback_weight=0.0, entity_focus=0.5),
+        tuning=RecallTuning(feedback_weight=0.0, entity_focus=0.5, names_out=False),
     )
     rel = {i.key: i.relevance for i in focused.items}
     plain_rel = {i.key: i.relevance for i in plain.items}
@@ -174,3 +177,57 @@ def test_opaque_terms_are_ids_and_placeholders_not_words() -> None:
     for term in ("fleet-tracking", "okta", "2026", "1200000", "facade", "q3", "sso"):
         assert not is_opaque_term(term), term
     assert "d235fbea" not in without_placeholders("ID [CN_ID#d235fbea], cn_id#d235fbea")
+
+
+def test_without_names_removes_every_mention_possessive_and_slug() -> None:
+    assert without_names("What is Li Wei's budget?", {"li_wei"}) == "What is budget?"
+    assert without_names("Did Melanie and Caroline paint?", {"Melanie", "Caroline"}) == (
+        "Did and paint?"
+    )
+    assert without_names("王总对预算怎么看", {"王总"}) == "对预算怎么看"
+    # a name inside another word is not a mention
+    assert without_names("Is Danamark Dan's?", {"Dan"}) == "Is Danamark ?"
+    assert mentioned("Dana and Li Wei disagree", ["Dana", "li_wei", "customer"]) == {
+        "Dana",
+        "li_wei",
+    }
+
+
+def test_names_out_of_the_search_text_lets_the_evidence_beat_mere_mentions(
+    store: QdrantStore,
+) -> None:
+    put(store, "pottery", "Signed up for a pottery class yesterday", "Melanie")
+    put(store, "thanks", "Thanks Melanie! Melanie, a class act, Melanie", "Caroline")
+    for i in range(20):
+        put(store, f"noise{i}", f"Weekly call {i} covered pricing and logistics", "customer")
+    query = "What class did Melanie sign up for?"
+    flat = RecallTuning(feedback_weight=0.0, entity_focus=1.0)
+    with_names = recall_memories(
+        store, "alice", "acme", query, weights=ALL, now=NOW, tuning=replace(flat, names_out=False)
+    )
+    assert with_names.items[0].key == "thanks"  # the name alone pulls the chatter up
+    result = recall_memories(store, "alice", "acme", query, weights=ALL, now=NOW, tuning=flat)
+    assert result.items[0].key == "pottery"
+    assert "searched without names: melanie" in result.notes
+    # the default recall (expansion and focus on) searches without the name as well
+    default = recall_memories(store, "alice", "acme", query, weights=ALL, now=NOW)
+    assert default.items[0].key == "pottery"
+
+
+def test_a_query_that_is_only_a_name_is_searched_as_it_is(store: QdrantStore) -> None:
+    put(store, "li", "Li Wei decides on the rollout", "Li Wei")
+    put(store, "dana", "Dana runs procurement", "Dana")
+    result = recall_memories(store, "alice", "acme", "Li Wei?", weights=ALL, now=NOW)
+    assert result.items[0].key == "li"
+    assert not any(n.startswith("searched without names") for n in result.notes)
+
+
+def test_names_stay_when_too_little_would_be_left_to_search(store: QdrantStore) -> None:
+    put(store, "crm", "They run Salesforce for every team and it is expensive", "salesforce")
+    put(store, "okta", "SSO goes through Okta", "okta")
+    for i, thing in enumerate(["The hotel", "Shipping", "The pilot", "Their cloud bill"]):
+        put(store, f"noise{i}", f"{thing} is expensive", "customer")
+    query = "Is Salesforce expensive?"  # "expensive" alone would be searched
+    result = recall_memories(store, "alice", "acme", query, weights=ALL, now=NOW)
+    assert result.items[0].key == "crm"
+    assert not any(n.startswith("searched without names") for n in result.notes)
