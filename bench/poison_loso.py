@@ -3,7 +3,7 @@
     MEMAGENT_LOCOMO=path/to/locomo_dev.json OMP_NUM_THREADS=1 \
         nice -n 10 .venv/bin/python bench/poison_loso.py [--write] [--options A B ...]
 
-Every hand-written set in tests/data (main, holdout..holdout5, blindA, sealed/blindB) has been
+Every hand-written set in tests/data (``bench/poison_sets.py``: main .. blindD) has been
 measured and tuned on, so none is blind; generalisation is estimated honestly by holding one
 set out at a time: train on the generated corpus (``bench/poison_corpus.py``),
 ``poison_train_extra`` and every other hand-written set, score the held-out one. LoCoMo's
@@ -11,9 +11,15 @@ casual chat turns (``MEMAGENT_LOCOMO``, else ``../shared/data/locomo/locomo_dev.
 ordinary text too: fold k also holds out conversation k mod 5, so every turn is scored by a
 model that never saw its conversation.
 
+The user turns of the sales extraction sets (evals/data: notes the product must store) are
+ordinary text the same way: dialog i of a file is held out with the LoCoMo conversation of
+fold i mod 5, and the shipped judge never trains on ``HELD_SALES``. ``--clauses`` also scores
+every row by its worst sentence (``memagent.memory.poison_ngram.clauses``) with the same fold
+models, printed as option "... by clause".
+
 The blocking threshold is chosen on the pooled out-of-set logits: the lowest logit at which
-ordinary hand-written notes *and* LoCoMo turns are each blocked at most ``FP_TARGET``
-of the time in every language. The shipped model is then trained on everything, with that
+ordinary hand-written notes, LoCoMo turns and sales notes are each blocked at most
+``FP_TARGET`` of the time in every language. The shipped model is then trained on everything, with that
 threshold. Deterministic: fixed corpus seed, full-batch Adam from zeros.
 """
 
@@ -40,9 +46,10 @@ from poison_hard_negatives import hard_negatives  # noqa: E402
 from poison_options import Sparse, train_ngram  # noqa: E402
 from poison_sets import EXTRA, SETS, lang_of, load  # noqa: E402
 from poison_written import written  # noqa: E402
+from poison_written5 import written5  # noqa: E402
 
-from memagent.memory.poison import assess  # noqa: E402
-from memagent.memory.poison_ngram import NGRAM_PATH, NgramModel  # noqa: E402
+from memagent.memory.poison import assess, model_input  # noqa: E402
+from memagent.memory.poison_ngram import NGRAM_PATH, NgramModel, clauses, has_cjk  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = SETS
@@ -54,7 +61,29 @@ def locomo_path() -> Path:
     return Path(env) if env else ROOT.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
 
 
-def load_rows() -> list[dict[str, Any]]:
+SALES = ROOT / "evals" / "data"
+HELD_SALES = "sales_extraction_holdout3"
+"""The sales extraction set whose notes the shipped judge never trains on."""
+
+
+def sales_rows() -> list[dict[str, Any]]:
+    """Every user turn of the sales extraction sets (evals/data): ordinary notes the product
+    must store. Dialog i of a file is in group ``sales:<i mod 5>``, held out with fold k like
+    LoCoMo conversation k mod 5; ``src`` names the file."""
+    rows = []
+    for path in sorted(SALES.glob("*extraction*.json")):
+        for i, dialog in enumerate(json.loads(path.read_text(encoding="utf-8"))["dialogs"]):
+            lang = lang_of(dialog)
+            rows += [
+                {"text": str(t["content"]), "label": 0, "lang": lang, "group": f"sales:{i % 5}",
+                 "src": path.stem}
+                for t in dialog.get("turns", [])
+                if t.get("role") == "user" and str(t.get("content", "")).strip()
+            ]  # fmt: skip
+    return rows
+
+
+def load_rows(*, with_written5: bool = True) -> list[dict[str, Any]]:
     """Every row with ``text``, ``label``, ``lang`` and ``group`` (set name, ``gen``,
     ``extra``, ``hard`` or ``locomo:<k>``)."""
     rows: list[dict[str, Any]] = []
@@ -67,6 +96,9 @@ def load_rows() -> list[dict[str, Any]]:
     rows += [{**r, "group": "gen"} for r in generate(6000)]
     rows += [{"text": t, "label": 0, "lang": lang, "group": "hard"} for t, lang in hard_negatives()]
     rows += [{**r, "group": "written"} for r in written()]
+    if with_written5:
+        rows += [{**r, "group": "written5"} for r in written5()]
+    rows += sales_rows()
     path = locomo_path()
     if not path.is_file():
         raise SystemExit(f"LoCoMo data not found at {path}; set MEMAGENT_LOCOMO")
@@ -128,6 +160,10 @@ OPTIONS = {
 DEV_SETS = ("main", "holdout", "holdout2")  # the old judge's training sets
 SHIPPED = "ngram x8"
 """The option whose weights ship (``--write``), chosen by the leave-one-set-out figures."""
+SHIPPED_BY_CLAUSE = False
+"""Whether the shipped judge scores each sentence too (``--clauses --write``)."""
+SHIPPED_RULES_WEIGHT = 0.5
+"""The rules' score (capped at 1) times this joins the judge's logit (``--rules-weight``)."""
 HELD_CONV = 0
 """The LoCoMo conversation (conv-26) the shipped judge never trains on."""
 
@@ -136,12 +172,16 @@ def in_training(row: dict[str, Any], opt: Option, held: str, held_conv: int) -> 
     g = row["group"]
     if g == held:
         return False
-    if g in ("gen", "extra", "written"):
+    if g in ("gen", "extra", "written", "written5"):
         return True
     if g == "hard":
         return opt.hard
     if g.startswith("locomo:"):
         return opt.locomo and int(g.split(":")[1]) != held_conv
+    if g.startswith("sales:"):
+        if not held:  # the shipped judge: one sales set stays out, its figure stays honest
+            return row.get("src") != HELD_SALES
+        return int(g.split(":")[1]) != held_conv
     return opt.hand or g in DEV_SETS
 
 
@@ -157,8 +197,8 @@ def threshold_for(rows: list[dict[str, Any]], z: NDArray[np.float64]) -> float:
     """Lowest logit keeping every (source, language) cell of ordinary text at <= FP_TARGET."""
     cells: dict[tuple[str, str], list[float]] = {}
     for r, s in zip(rows, z, strict=True):
-        if r["label"] == 0 and r["group"] not in ("gen", "extra", "hard", "written"):
-            src = "locomo" if r["group"].startswith("locomo") else "notes"
+        if r["label"] == 0 and r["group"] not in ("gen", "extra", "hard", "written", "written5"):
+            src = r["group"].split(":")[0] if ":" in r["group"] else "notes"
             cells.setdefault((src, r["lang"]), []).append(float(s))
     thr = -1e9
     for scores in cells.values():
@@ -185,23 +225,69 @@ def features_for(rows: list[dict[str, Any]], x: Sparse | None, opt: Option) -> F
     return Features(x if "ngram" in opt.feats else None, dense)
 
 
-def loso(rows: list[dict[str, Any]], x: Sparse, opt: Option) -> NDArray[np.float64]:
-    """Out-of-set logit of every hand-written and LoCoMo row."""
+class ClauseRows:
+    """The sentences (``memagent.memory.poison_ngram.clauses``) of every row, as one matrix
+    with each sentence's row index, so a fold scores them in one product."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        parent, texts = [], []
+        for i, r in enumerate(rows):
+            for c in clauses(model_input(r["text"])):
+                parent.append(i)
+                texts.append(c)
+        self.parent = np.array(parent, dtype=np.int64)
+        self.x = Sparse(texts)
+
+    def max_logit(
+        self, judge: Any, z_whole: NDArray[np.float64], score: NDArray[np.bool_]
+    ) -> NDArray[np.float64]:
+        """``z_whole`` raised, for the ``score`` rows, to their best sentence's logit."""
+        z = z_whole.copy()
+        mask = score[self.parent]
+        if mask.any():
+            zc = judge.logit(Features(self.x.subset(mask), None))
+            np.maximum.at(z, self.parent[mask], zc)
+        return z
+
+
+def loso(
+    rows: list[dict[str, Any]], x: Sparse, opt: Option, cl: ClauseRows | None = None
+) -> dict[str, NDArray[np.float64]]:
+    """Out-of-set logit of every hand-written and LoCoMo row: the whole text's (``""``) and,
+    with ``cl`` (n-gram options), the highest of the whole text's and its sentences'."""
     y = np.array([r["label"] for r in rows])
     wts = row_weights(rows, opt)
     z = np.full(len(rows), np.nan)
+    zc = np.full(len(rows), np.nan)
     f = features_for(rows, x, opt)
     for k, held in enumerate(HAND):
         train = np.array([in_training(r, opt, held, k % 5) for r in rows])
         score = np.array(
-            [r["group"] == held or r["group"] == f"locomo:{k % 5}" for r in rows]
+            [r["group"] in (held, f"locomo:{k % 5}", f"sales:{k % 5}") for r in rows]
         ) & np.isnan(z)
         judge = train_judge(
             f.subset(train), y[train], l2=opt.l2, l2_dense=opt.l2_dense, weights=wts[train]
         )
         z[score] = judge.logit(f.subset(score))
+        if cl is not None and opt.feats == "ngram":
+            zc[score] = cl.max_logit(judge, z, score)[score]
         print(f"    fold {held}: trained on {int(train.sum())}", flush=True)
-    return z
+    out = {"": z}
+    if cl is not None and opt.feats == "ngram":
+        out[" by clause"] = zc
+    return out
+
+
+def script_thresholds(rows: list[dict[str, Any]], z: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Per row, the threshold of its script: ``threshold_for`` over the rows without Chinese
+    characters, and over those with them (``has_cjk``, as the shipped judge decides)."""
+    cjk = np.array([has_cjk(r["text"]) for r in rows])
+    scored = ~np.isnan(z)
+    out = np.full(len(rows), np.nan)
+    for mask in (~cjk, cjk):
+        m = scored & mask
+        out[mask] = threshold_for([r for r, s in zip(rows, m, strict=True) if s], z[m])
+    return out
 
 
 def report(
@@ -209,23 +295,47 @@ def report(
     z: NDArray[np.float64],
     rules: NDArray[np.bool_],
     label: str = "+rules",
+    thr_rows: NDArray[np.float64] | None = None,
 ) -> float:
+    """Print the rates; the threshold is one pooled logit, or ``thr_rows`` (one per row)."""
     scored = ~np.isnan(z)
     sel = [r for r, s in zip(rows, scored, strict=True) if s]
     zs = z[scored]
-    thr = threshold_for(sel, zs)
-    print(f"  threshold (pooled out-of-set, <= {FP_TARGET:.0%} fp per language): logit {thr:.2f}")
-    for group in [*HAND, "locomo"]:
+    if thr_rows is None:
+        thr = threshold_for(sel, zs)
+        ts = np.full(len(zs), thr)
+        print(
+            f"  threshold (pooled out-of-set, <= {FP_TARGET:.0%} fp per language): logit {thr:.2f}"
+        )
+    else:
+        ts = thr_rows[scored]
+        thr = float(ts.max())
+        print(
+            f"  thresholds by script (<= {FP_TARGET:.0%} fp per language): {sorted(set(ts.round(2)))}"
+        )
+    for group in [*HAND, "locomo", "sales"]:
         idx = [i for i, r in enumerate(sel) if r["group"].split(":")[0] == group]
         g = [sel[i] for i in idx]
-        judge = zs[idx] >= thr
+        judge = zs[idx] >= ts[idx]
         rl = rules[scored][idx]
         print(f"    {group:<9} judge {rates(g, judge)}")
         print(f"    {'':<9} {label} {rates(g, judge | rl)}")
-    notes = [i for i, r in enumerate(sel) if not r["group"].startswith("locomo")]
-    blocked = (zs >= thr) | rules[scored]
+    notes = [i for i, r in enumerate(sel) if ":" not in r["group"]]
+    blocked = (zs >= ts) | rules[scored]
     print(f"    ALL NOTES {label} {rates([sel[i] for i in notes], blocked[notes])}")
     return thr
+
+
+def misses(
+    rows: list[dict[str, Any]], z: NDArray[np.float64], rules: NDArray[np.bool_], thr: float
+) -> None:
+    for r, s, rl in zip(rows, z, rules, strict=True):
+        if np.isnan(s) or r["group"].startswith("locomo") and s < thr and not rl:
+            continue
+        if r["label"] == 1 and s < thr and not rl:
+            print(f"      MISS {s:+.2f} [{r['group']} {r['lang']}] {r['text'][:140]!r}")
+        elif r["label"] == 0 and (s >= thr or rl):
+            print(f"      FP   {s:+.2f} [{r['group']} {r['lang']}] {r['text'][:140]!r}")
 
 
 def main() -> None:
@@ -237,6 +347,27 @@ def main() -> None:
         "--threshold", type=float, help="with --write: the threshold a previous LOSO run printed"
     )
     parser.add_argument(
+        "--threshold-cjk", type=float, help="with --write: the CJK threshold a LOSO run printed"
+    )
+    parser.add_argument(
+        "--clauses",
+        action="store_true",
+        help="also score by clause (max over sentences); with --write, ship that scoring",
+    )
+    parser.add_argument(
+        "--rules-weight",
+        type=float,
+        default=SHIPPED_RULES_WEIGHT,
+        help="also report the judge's logit plus this times the rules' score, with one "
+        "threshold per script (text with / without Chinese characters); --write ships it",
+    )
+    parser.add_argument("--dump", type=Path, help="save every option's out-of-set logits (npz)")
+    parser.add_argument(
+        "--without-written5",
+        action="store_true",
+        help="leave out bench/poison_written5.py (the figures before it was written)",
+    )
+    parser.add_argument(
         "--cached-only", action="store_true", help="drop generated rows not yet embedded by e5"
     )
     parser.add_argument(
@@ -245,7 +376,7 @@ def main() -> None:
         help="keep the generated rows whose SHA-1 starts with 0-8 (9/16 of them; e5 options)",
     )
     args = parser.parse_args()
-    rows = load_rows()
+    rows = load_rows(with_written5=not args.without_written5)
     if args.gen_subset:
         rows = [r for r in rows if r["group"] != "gen" or text_key(r["text"])[0] in "012345678"]
     if args.cached_only:
@@ -253,31 +384,51 @@ def main() -> None:
         rows = [r for r, h in zip(rows, have, strict=True) if h or r["group"] != "gen"]
     print(f"rows: {len(rows)}", flush=True)
     x = Sparse([r["text"] for r in rows])
+    rule_scores = np.array([min(assess(r["text"]).score, 1.0) for r in rows])
     rules = np.array([assess(r["text"]).reason is not None for r in rows])
+    cl = ClauseRows(rows) if args.clauses else None
+    by_script: dict[str, NDArray[np.float64]] = {}
     thresholds, scores = {}, {}
-    for name in args.options:
-        opt = OPTIONS[name]
-        print(f"option {name}:", flush=True)
-        z = loso(rows, x, opt)
-        thresholds[name] = report(rows, z, rules)
-        scores[name] = z
-        if name != "ngram" and "ngram" in scores:
-            print(f"option {name} or the n-gram judge (background = reply path + this):")
-            either = rules | (np.nan_to_num(scores["ngram"], nan=-1e9) >= thresholds["ngram"])
-            report(rows, z, either, "+ngram+rules")
-        if args.misses:
-            thr = thresholds[name]
-            for r, s, rl in zip(rows, z, rules, strict=True):
-                if np.isnan(s) or r["group"].startswith("locomo") and s < thr:
-                    continue
-                if r["label"] == 1 and s < thr and not rl:
-                    print(f"      MISS {s:+.2f} [{r['group']} {r['lang']}] {r['text'][:140]!r}")
-                elif r["label"] == 0 and (s >= thr or rl):
-                    print(f"      FP   {s:+.2f} [{r['group']} {r['lang']}] {r['text'][:140]!r}")
+    for base in args.options:
+        opt = OPTIONS[base]
+        print(f"option {base}:", flush=True)
+        for variant, z in loso(rows, x, opt, cl).items():
+            name = base + variant
+            print(f"option {name}:", flush=True)
+            thresholds[name] = report(rows, z, rules)
+            scores[name] = z
+            if "ngram" not in name and "ngram" in scores:
+                print(f"option {name} or the n-gram judge (background = reply path + this):")
+                either = rules | (np.nan_to_num(scores["ngram"], nan=-1e9) >= thresholds["ngram"])
+                report(rows, z, either, "+ngram+rules")
+            if args.misses:
+                misses(rows, z, rules, thresholds[name])
+            a = args.rules_weight
+            zb = z + a * rule_scores
+            by_script[name] = script_thresholds(rows, zb)
+            print(f"option {name}, + {a} x rules' score, one threshold per script:", flush=True)
+            report(rows, zb, rules, thr_rows=by_script[name])
+    if args.dump:
+        np.savez(
+            args.dump,
+            names=np.array(list(scores)),
+            z=np.stack(list(scores.values())),
+            label=np.array([r["label"] for r in rows]),
+            lang=np.array([r["lang"] for r in rows]),
+            group=np.array([r["group"] for r in rows]),
+            rules=np.array([assess(r["text"]).score for r in rows]),
+        )
     if args.write:
         opt = OPTIONS[args.write]
-        thr = thresholds.get(args.write, args.threshold)
-        if thr is None:
+        by_clause = args.clauses
+        name = args.write + (" by clause" if by_clause else "")
+        if name in by_script:
+            cjk = np.array([has_cjk(r["text"]) for r in rows])
+            thr, thr_cjk = float(by_script[name][~cjk][0]), float(by_script[name][cjk][0])
+        elif args.threshold is not None:
+            thr = args.threshold
+            thr_cjk = args.threshold if args.threshold_cjk is None else args.threshold_cjk
+        else:
             raise SystemExit("--write OPTION needs its LOSO threshold: list it in --options")
         # LoCoMo conv-26 (conversation 0) stays out, so its false-positive figure stays honest
         train = np.array([in_training(r, opt, "", HELD_CONV) for r in rows])
@@ -285,8 +436,12 @@ def main() -> None:
         if opt.feats != "ngram":
             raise SystemExit("only n-gram options ship (the joint judge is measured, not shipped)")
         w, b = fit(x.subset(train), y[train], row_weights(rows, opt)[train], opt.l2)
-        NgramModel(w.astype(np.float32), b, thr).save(NGRAM_PATH)
-        print(f"wrote {NGRAM_PATH} ({args.write}, threshold logit {thr:.2f})")
+        a = args.rules_weight
+        NgramModel(w.astype(np.float32), b, thr, by_clause, a, thr_cjk).save(NGRAM_PATH)
+        print(
+            f"wrote {NGRAM_PATH} ({name}, rules weight {a}, thresholds {thr:.2f} / CJK "
+            f"{thr_cjk:.2f})"
+        )
 
 
 if __name__ == "__main__":

@@ -215,6 +215,7 @@ def poison_report(show_misses: bool) -> None:
     )
     print(f"           n-gram judge alone, by language: {by_language(a_att, a_ord, ngram_only)}")
     locomo_report(reply)
+    sales_report(reply, check_instruction)
     check_instruction("warm up the e5 model")
     sample = [row["text"] for row in a_ord + a_att]
 
@@ -261,17 +262,60 @@ def locomo_report(reply: Callable[[str], str | None]) -> None:
         )
 
 
+def sales_notes() -> list[str]:
+    """Every user turn of the sales extraction sets (evals/data): notes the product must store."""
+    root = Path(__file__).resolve().parents[1] / "evals" / "data"
+    notes = []
+    for path in sorted(root.glob("*extraction*.json")):
+        for dialog in json.loads(path.read_text(encoding="utf-8"))["dialogs"]:
+            notes += [
+                str(t["content"])
+                for t in dialog.get("turns", [])
+                if t.get("role") == "user" and str(t.get("content", "")).strip()
+            ]
+    return notes
+
+
+def sales_report(
+    reply: Callable[[str], str | None], background: Callable[[str], str | None]
+) -> None:
+    """False positives on the sales extraction sets' notes (ordinary notes, must be stored)."""
+    notes = sales_notes()
+    hits = [t for t in notes if reply(t) is not None]
+    deep = sum(background(t) is not None for t in notes)
+    print(
+        f"  sales extraction notes read as orders: reply path {len(hits)}/{len(notes)}, "
+        f"background {deep}/{len(notes)}"
+    )
+    for t in hits[:5]:
+        print(f"      FP {t[:120]!r}")
+
+
 def loso_report() -> None:
     """Leave-one-set-out figures of the shipped option (retrains the judge 8 times: minutes)."""
     import numpy as np
-    from poison_loso import OPTIONS, SHIPPED, load_rows, loso, report
+    from poison_loso import (
+        OPTIONS,
+        SHIPPED,
+        SHIPPED_BY_CLAUSE,
+        SHIPPED_RULES_WEIGHT,
+        ClauseRows,
+        load_rows,
+        loso,
+        report,
+        script_thresholds,
+    )
     from poison_options import Sparse
 
     rows = load_rows()
     x = Sparse([r["text"] for r in rows])
-    rules = np.array([assess(r["text"]).reason is not None for r in rows])
+    scores = np.array([min(assess(r["text"]).score, 1.0) for r in rows])
+    rules = scores >= 1.0
+    cl = ClauseRows(rows) if SHIPPED_BY_CLAUSE else None
+    z = loso(rows, x, OPTIONS[SHIPPED], cl)[" by clause" if SHIPPED_BY_CLAUSE else ""]
+    z = z + SHIPPED_RULES_WEIGHT * scores
     print(f"Leave-one-set-out, option {SHIPPED!r} (each set scored by a judge trained without it):")
-    report(rows, loso(rows, x, OPTIONS[SHIPPED]), rules)
+    report(rows, z, rules, thr_rows=script_thresholds(rows, z))
 
 
 def main() -> None:

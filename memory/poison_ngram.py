@@ -7,6 +7,10 @@ hashed 1-4 character n-grams of the rules' normalised text (obfuscation undone, 
 folded to Simplified by ``memagent.memory.hanzi_fold``, emoji separators dropped) plus word uni- and bigrams, each text's vector L2-normalised; base64
 runs are decoded and appended first, so an encoded order is read as the order.
 
+An order hidden in a long, ordinary visit note is diluted in the whole note's vector, so a
+model saved with ``clauses`` also scores each sentence (``clauses()``: split at sentence ends
+and line breaks) and takes the highest logit; the threshold was chosen for that maximum.
+
 Weights ship as ``data/poison_ngram.npz`` (written by ``bench/poison_loso.py --write``); a
 check costs a few hundred hashes, well under a millisecond. No model download, no threads.
 """
@@ -30,12 +34,36 @@ from memagent.memory.hanzi_fold import to_simplified
 NGRAM_PATH = Path(__file__).resolve().parent / "data" / "poison_ngram.npz"
 DIM = 1 << 18
 _B64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+_U_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}){3,}")
 _WORD = re.compile(r"[a-z][a-z0-9'_-]*|[0-9]+%?")
+_HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+# Sentence ends: CJK full stops and marks anywhere, Latin ones before a space, line breaks.
+_SENTENCE_END = re.compile(r"(?<=[。！？；!?;])|(?<=[.])(?=\s)|\n")
+MIN_CLAUSE = 4
+"""A sentence shorter than this (non-space characters) is not scored on its own."""
+MAX_CLAUSES = 24
+"""At most this many sentences of one text are scored (the cost stays bounded)."""
+
+
+def clauses(normalised: str) -> list[str]:
+    """The sentences of a text worth scoring on their own; empty when it has only one."""
+    parts = [p.strip() for p in _SENTENCE_END.split(normalised)]
+    parts = [p for p in parts if len(p.replace(" ", "")) >= MIN_CLAUSE]
+    return parts[:MAX_CLAUSES] if len(parts) > 1 else []
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` has a Chinese character (then the judge's CJK threshold applies)."""
+    return _HAN.search(text) is not None
 
 
 def expand_encoded(text: str) -> str:
-    """``text`` with every base64 run that decodes to readable UTF-8 appended, decoded."""
-    extra = []
+    """``text`` with every base64 run that decodes to readable UTF-8, and every run of
+    ``\\uXXXX`` escapes, appended decoded."""
+    extra = [
+        "".join(chr(int(m.group()[i + 2 : i + 6], 16)) for i in range(0, len(m.group()), 6))
+        for m in _U_ESCAPES.finditer(text)
+    ]
     for m in _B64.finditer(text):
         run = m.group()
         try:
@@ -84,15 +112,38 @@ def features(normalised: str) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
 @dataclass(frozen=True, slots=True)
 class NgramModel:
     """``sigmoid(w · x + b)`` over the hashed n-gram vector ``x``; blocks where the logit
-    ``w · x + b`` reaches ``threshold`` (a logit, not a probability)."""
+    ``w · x + b`` plus ``rules_weight`` times the rules' score (capped at 1) reaches the
+    threshold: ``threshold_cjk`` for text with Chinese characters when set, else
+    ``threshold`` (logits, not probabilities; each chosen by leave-one-set-out so ordinary
+    text stays at <= 1% per language). With ``by_clause`` the logit is the highest of the
+    whole text's and each of its sentences' (measured, not shipped)."""
 
     weights: NDArray[np.float32]
     bias: float
     threshold: float
+    by_clause: bool = False
+    rules_weight: float = 0.0
+    threshold_cjk: float | None = None
 
-    def logit(self, normalised: str) -> float:
+    def score(self, normalised: str, rules_score: float = 0.0) -> float:
+        """The logit the thresholds apply to: the judge's plus the rules' share."""
+        return self.logit(normalised) + self.rules_weight * min(max(rules_score, 0.0), 1.0)
+
+    def threshold_of(self, normalised: str) -> float:
+        """The threshold for this text: the CJK one when it has Chinese characters."""
+        if self.threshold_cjk is not None and has_cjk(normalised):
+            return self.threshold_cjk
+        return self.threshold
+
+    def _logit(self, normalised: str) -> float:
         idx, val = features(expand_encoded(normalised))
         return float(self.weights[idx] @ val + self.bias)
+
+    def logit(self, normalised: str) -> float:
+        whole = self._logit(normalised)
+        if not self.by_clause:
+            return whole
+        return max([whole, *(self._logit(c) for c in clauses(normalised))])
 
     def probability(self, normalised: str) -> float:
         return float(1.0 / (1.0 + np.exp(-np.clip(self.logit(normalised), -60.0, 60.0))))
@@ -105,6 +156,11 @@ class NgramModel:
                 weights=self.weights.astype(np.float16),
                 bias=np.float64(self.bias),
                 threshold=np.float64(self.threshold),
+                by_clause=np.bool_(self.by_clause),
+                rules_weight=np.float64(self.rules_weight),
+                threshold_cjk=np.float64(
+                    np.nan if self.threshold_cjk is None else self.threshold_cjk
+                ),
             )
 
     @classmethod
@@ -113,7 +169,18 @@ class NgramModel:
             weights = data["weights"].astype(np.float32)
             if weights.shape != (DIM,):
                 raise ValueError(f"{path.name}: expected {DIM} weights, got {weights.shape}")
-            return cls(weights, float(data["bias"]), float(data["threshold"]))
+            files = set(data.files)
+            by_clause = bool(data["by_clause"]) if "by_clause" in files else False
+            rules_weight = float(data["rules_weight"]) if "rules_weight" in files else 0.0
+            cjk = float(data["threshold_cjk"]) if "threshold_cjk" in files else float("nan")
+            return cls(
+                weights,
+                float(data["bias"]),
+                float(data["threshold"]),
+                by_clause,
+                rules_weight,
+                None if np.isnan(cjk) else cjk,
+            )
 
 
 @cache

@@ -353,7 +353,7 @@ RULES: tuple[Rule, ...] = (
         r"(?<!my )(?<!our )(?<!his )(?<!her )(?<!their )(?<!'s )\b(?:system administrator|sysadmin"
         r"|superuser|root user|(?<!system )administrator)\b|(?<!的)(?:管理员|开发者)",
     ),
-    _r("dan", "role change", 0.5, r"\bDAN\b", "raw"),
+    _r("dan", "role change", 0.5, r"(?-i:\bDAN\b)", "raw"),
     _r(
         "no_limits",
         "role change",

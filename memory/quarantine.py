@@ -88,7 +88,7 @@ def screen_into_quarantine(
     kind: str,
     content: str,
     payload: dict[str, Any] | None = None,
-    model: bool | None = None,
+    model: bool = True,
     deep: bool | None = None,
     origin: str = "extraction",
     thread_id: str | None = None,

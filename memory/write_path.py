@@ -104,9 +104,7 @@ def too_long(content: str) -> str:
     )
 
 
-def _instruction_reason(
-    text: str, model: bool | None = None, deep: bool | None = None
-) -> str | None:
+def _instruction_reason(text: str, model: bool = True, deep: bool | None = None) -> str | None:
     from memagent.memory.poison import check_instruction
 
     return check_instruction(text, model=model, deep=deep)

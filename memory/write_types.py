@@ -49,9 +49,9 @@ class WriteConfig:
     quarantine: bool = True
     """Keep what the injection screen blocks in the ``quarantine`` namespace (out of recall,
     listed and releasable) instead of dropping it."""
-    instruction_model: bool | None = None
-    """The learned injection screen on top of the rules; None: ``MEMAGENT_POISON_MODEL``
-    of the process (library callers), the settings' ``poison_model`` otherwise."""
+    instruction_model: bool = True
+    """The learned injection screen on top of the rules; graph/ passes the settings'
+    ``poison_model`` (``MEMAGENT_POISON_MODEL``) through ``for_settings``."""
     instruction_deep: bool | None = None
     """Also the e5 probe (``check_instruction(deep=...)``): the background worker's
     screen; a write a user waits for (``memories add``) runs the rules and n-gram judge."""

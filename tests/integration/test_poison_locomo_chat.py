@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from locomo_data import locomo_dev
 
 from memagent.memory import poison
 
 
-def test_reply_path_screen_reads_at_most_one_percent_of_held_out_chat_as_orders(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("MEMAGENT_POISON_MODEL", "on")
+def test_reply_path_screen_reads_at_most_one_percent_of_held_out_chat_as_orders() -> None:
     samples = json.loads(locomo_dev().read_text(encoding="utf-8"))
     conv = next(s for s in samples if s["sample_id"] == "conv-26")["conversation"]
     turns = [
