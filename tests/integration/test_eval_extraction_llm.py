@@ -72,8 +72,8 @@ def test_the_hybrid_extractor_sends_the_real_model_only_what_the_rules_did_not_r
 def test_a_dictated_run_on_note_with_a_condition_reaches_the_real_model(
     llm_settings: Settings,
 ) -> None:
-    # one unpunctuated voice memo with an "if" in the middle: the rules label all of it a
-    # hypothetical; its other clauses must still reach the model and be stored
+    # one unpunctuated voice memo with an "if" in the middle: the rules once labelled all of
+    # it a hypothetical; its other clauses must still reach the model and be stored
     calls = _Calls()
     # a client of its own: langchain-openai shares one async HTTP client per base URL and
     # timeout, bound to the event loop of the run that first used it (the test above)
@@ -82,7 +82,8 @@ def test_a_dictated_run_on_note_with_a_condition_reaches_the_real_model(
         llm_settings, small=True, temperature=0.0, callbacks=[calls], http_async_client=client
     )
     memo = ("quick memo from the Delmar visit uh we met with Paul Okafor he's their CFO and "
-            "he said the old billing tool is way too slow, he wants a trial starting March 2nd "
+            "he said the finance team still re-keys every invoice by hand, he wants a trial "
+            "starting March 2nd "
             "and if it goes well the full deal is about 900k next year, also they got a pitch "
             "from Zuora, he prefers texts over email")  # fmt: skip
     gold = (GoldItem(groups=(("zuora",),), category="competitor"),
@@ -93,6 +94,8 @@ def test_a_dictated_run_on_note_with_a_condition_reaches_the_real_model(
     errors = res["error_samples"]
     assert all(e.startswith("MalformedExtractionError") for e in errors), errors
     sent = "\n".join(calls.lines)
-    assert calls.lines and "900k" not in sent, sent  # the condition's own tail stays out
+    # the rules read the role, the trial and the rival themselves; what they do not read
+    # reaches the model, while the condition's own tail stays out
+    assert "re-keys every invoice" in sent and "900k" not in sent, sent
     # before, the rules' "hypothetical" label kept the whole memo from the model: nothing
     assert res["recall"] >= 0.5 and res["active_memories"] >= 1, res
