@@ -17,9 +17,10 @@ from memagent.core.types import Turn
 from memagent.memory.hanzi_fold import to_simplified
 
 _EXTRA = str.maketrans(
-    "週豐註裡臺彙鬆準據係徵併採託綫線遲妳閒", "周丰注里台汇松准据系征并采托线线迟你闲"
+    "週豐註裡臺彙鬆準據係徵併採託綫線遲妳閒幾", "周丰注里台汇松准据系征并采托线线迟你闲几"
 )
-"""Traditional characters the poisoning screen's table leaves as they are."""
+"""Traditional characters the poisoning screen's table leaves as they are (extraction's
+rules and the LLM extractor's category checks read them folded)."""
 
 
 def fold(text: str) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from memagent.memory.extract_entities import find_people
 from memagent.memory.extract_rules import parse_amount
+from memagent.memory.extract_script import fold
 
 
 @dataclass(frozen=True)
@@ -66,26 +67,10 @@ _TIMEWORD = re.compile(
 )
 
 
-_TRADITIONAL = str.maketrans(
-    "萬億長處資財經總監預書話電郵議負責務導決與單們這個來時間對應戶運營專區後幣發點報價競爭統設備"
-    "須據庫會線選產購採辦說歡聯繫簡週號門頭幾車進還見訊關係讀請紀錄現觀態積極場銷級協試標準雲網隊緊張樣貨邊轉壓實體"
-    "廠傑習慣絡盤兩鐘類錯組織權獲驗戰執傳認識況際屬帶質審閱東灣臺語備廳鎮縣舊筆檔內塊",
-    "万亿长处资财经总监预书话电邮议负责务导决与单们这个来时间对应户运营专区后币发点报价竞争统设备"
-    "须据库会线选产购采办说欢联系简周号门头几车进还见讯关系读请纪录现观态积极场销级协试标准云网队紧张样货边转压实体"
-    "厂杰习惯络盘两钟类错组织权获验战执传认识况际属带质审阅东湾台语备厅镇县旧笔档内块",
-)
-"""Traditional characters of the checks' words, to their simplified forms (a Taiwan or
-Hong Kong note: "財務長", "新台幣4,500萬元")."""
-
-
-def _simple(text: str) -> str:
-    return text.translate(_TRADITIONAL)
-
-
 def _fits(category: str, line: Line) -> bool:
     """A cheap check that the line can hold a fact of the category the model chose
     (a 1.5B model files a visit header as a timeline, "no news" as a competitor)."""
-    text = _simple(line.text)
+    text = fold(line.text)
     if _EMPTY.search(text):
         return False
     if _MYSELF.search(text) and category != "commitment":
@@ -168,7 +153,7 @@ def refiled(category: str, line: Line) -> str | None:
     Hannah Lee (Dir. IT)", "correction, she's the CDO"), a channel someone prefers,
     our own dated next step, or a problem in words only a problem uses ("人工录入占了
     一半工时"): a 1.5B model often drops those, and no small talk looks like them."""
-    text = _simple(line.text)
+    text = fold(line.text)
     if category == "none":
         if _OWE.search(text) and _fits("commitment", line):
             return "commitment"  # "I'm sending our revised paper tomorrow"
@@ -204,7 +189,7 @@ _NAMED = frozenset({"stakeholder", "incumbent", "competitor"})
 def _names(text: str) -> set[str]:
     """The names a clause holds: people the rules' parser finds, and capitalised or
     upper-case Latin words past its first ("金蝶的老TMS", "Jens Möller")."""
-    people = {p.name for p in find_people(_simple(text))}
+    people = {p.name for p in find_people(fold(text))}
     words = re.findall(
         r"(?<![A-Za-z0-9.])(?:[A-Z][a-zà-ÿ]+|[A-Z][A-Z0-9]{1,})(?![A-Za-z0-9'’])", text
     )
