@@ -116,8 +116,8 @@ def mentions(query: str, entity: str) -> bool:
         return False
     if _CJK.search(entity):
         return "".join(words) in _SEPARATORS.sub("", query)
-    pattern = r"[\s_\-]+".join(re.escape(w) for w in words)
-    return re.search(rf"(?<!\w){pattern}(?!\w)", query, re.IGNORECASE) is not None
+    pattern = _name_pattern(entity)
+    return pattern is not None and re.search(pattern, query, re.IGNORECASE) is not None
 
 
 def _name_pattern(entity: str) -> str | None:
@@ -154,8 +154,8 @@ def named_entities(query: str, entities: Iterable[str | None]) -> set[str]:
     """The specific entities among ``entities`` that ``query`` names; empty when it names
     none, or all of them (then there is nothing to prefer)."""
     known = {e for e in entities if isinstance(e, str) and e.strip()}
+    named = mentioned(query, known)
     specific = {e for e in known if e.strip().lower() not in GENERIC_ENTITIES}
-    named = {e for e in specific if mentions(query, e)}
     return named if named and named != specific else set()
 
 
