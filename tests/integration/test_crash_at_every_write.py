@@ -153,7 +153,10 @@ def test_a_turn_killed_at_any_checkpoint_write_is_finished_once(
     for crash_at in range(1, writes + 1):
         home = tmp_path / f"crash-{crash_at}"
         crashed = _child(home, crash_at)
-        assert crashed.returncode == 9, (crash_at, crashed.stderr[-2000:])
+        # a run that made fewer writes than the counting run (none seen so far) ends
+        # normally before the crash point; anything else is a failure of the child itself
+        ran_out = crashed.returncode == 0 and int(crashed.stdout.split()[-1]) < crash_at
+        assert crashed.returncode == 9 or ran_out, (crash_at, crashed.stderr[-2000:])
         with monkeypatch.context() as patch:
             problems = asyncio.run(_resume_and_check(home, patch))
         if problems:
