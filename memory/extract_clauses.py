@@ -230,7 +230,8 @@ def categorise(clause: str) -> str | None:
             continue  # "Sarah runs the warehouse team": a person leading a team, not a system
         if name == "incumbent" and not re.search(
             r"(?<=.)(?<![A-Za-z0-9])[A-Z][\w+.]*[A-Za-z0-9]|[A-Z]{2,}|\b(?:excel|spreadsheets?|paper|in-house|"
-            r"homegrown)\b|自研|自己写|自建|外包|纸质|[\u4e00-\u9fff]{2,}的",
+            r"homegrown)\b|自研|自己写|自建|外包|纸质|[\u4e00-\u9fff]{2,}的"
+            r"|用[\u4e00-\u9fff]{2,4}(?:做|来|管|记|处理|跑|存)",  # "现在用钉钉做家校沟通"
             clause,
         ):
             continue  # "uses" needs a product name

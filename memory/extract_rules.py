@@ -215,19 +215,24 @@ def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction:
                     and not out[i].attribute.endswith(":role")
                     and (c.attribute != "decision_maker" or DECIDES.search(facts[i].content))),
                    None)  # fmt: skip
+        dm = c.attribute == "decision_maker"
         if idx is None:
-            idx = next((i for i, f in enumerate(facts) if i not in used and _mentions(f, c.value)),
-                       None)  # fmt: skip
-        if idx is None and c.attribute == "decision_maker":
-            # "决策人是他们的副总裁赵立新": the person's full name is in their role fact
+            idx = next((i for i, f in enumerate(facts) if i not in used and _mentions(f, c.value)
+                        and not (dm and f.attribute.endswith(":role"))), None)  # fmt: skip
+        if idx is None and dm:
+            # "决策人是他们的副总裁赵立新", "Priya Nair (COO) makes the final call": the
+            # person's full name and role are in their role fact; one memory says all three
             role = next((f for f in facts if f.attribute.endswith(":role")
                          and re.split(r"[:：]", f.content)[0][:2].lower() in (c.value or "")),
                         None)  # fmt: skip
             if role is not None:
-                name = re.split(r"[:：]", role.content)[0]
+                name, title = (
+                    p.strip(" 。.") for p in re.split(r"[:：]", role.content, maxsplit=1)
+                )
                 zh = _lang(name) == "zh"
                 c = c.model_copy(update={"value": name.lower(), "content":
-                                         f"{name}是决策人。" if zh else f"{name} is the decision maker."})  # fmt: skip
+                                         f"{name}是决策人（{title}）。" if zh
+                                         else f"{name} is the decision maker ({title})."})  # fmt: skip
         if idx is None:
             out.append(c)
             continue
@@ -278,14 +283,18 @@ def _named(c: Candidate) -> Candidate:
 def _without_restated_roles(found: list[Candidate]) -> list[Candidate]:
     """A person's role fact is left out when another memory of the same statement already
     names them with that role ("Ben Ortiz, analytics lead, is our biggest fan", "对接人：张敏，
-    数字化中心总监，态度积极"). Only a many-valued stakeholder memory stands in for it: a
-    decision maker or a budget that names the person may be superseded, their role is not."""
+    数字化中心总监，态度积极"), or when the decision-maker memory of the statement names them
+    with it ("Their CTO Li Wei is the decision maker", "老板李总（CEO）拍板"): one memory per
+    person. A budget that names the person does not stand in for it; the decision maker
+    may be superseded, and the write path then keeps the former one's role
+    (``write_roles``)."""
     out = []
     for c in found:
         if c.attribute.endswith(":role") and c.value:
             name = re.split(r"[:：]", c.content)[0].strip().lower()
             role = c.value.lower()
-            if any(o is not c and o.attribute.startswith("stakeholder:")
+            if any(o is not c and (o.attribute.startswith("stakeholder:")
+                                   or o.attribute == "decision_maker")
                    and name in o.content.lower() and role in o.content.lower()
                    for o in found):  # fmt: skip
                 continue

@@ -80,6 +80,7 @@ from memagent.memory.write_pending import (
     _promote_pending,
 )
 from memagent.memory.write_pending import is_pending as is_pending  # re-exported
+from memagent.memory.write_roles import former_role
 from memagent.memory.write_types import Action as Action  # re-exported
 from memagent.memory.write_types import Candidate, WriteConfig, WriteResult
 from memagent.stores.protocols import MemoryStoreExtensions
@@ -273,6 +274,9 @@ def write_memory(
         attempts=cfg.attempts,
     )
     res.redacted = found
+    for follow in res.then:
+        write_memory(store, user_id, customer_id, follow, embeddings=embeddings, now=now,
+                     thread_id=thread_id, origin=origin, config=config, lock=lock)  # fmt: skip
     return res
 
 
@@ -326,7 +330,9 @@ def _write_once(
             w.insert(ns, new_id, new.to_store())
             _close_superseded(w, ns, current, now)
             _drop_pending(store, ns, rec)
-            return WriteResult(True, new_id, new.content, None, "versioned", superseded=current.key)
+            res = WriteResult(True, new_id, new.content, None, "versioned", superseded=current.key)
+            res.then = [c for c in [former_role(cur, new)] if c is not None]
+            return res
 
     # 3. semantic near-duplicate
     for item, sim in _near(store, ns, rec.content, embeddings, cfg.search_k):

@@ -81,6 +81,9 @@ class WriteResult:
     action: Action
     redacted: list[str] = field(default_factory=list)
     superseded: str | None = None
+    then: list[Any] = field(default_factory=list)
+    """Candidates this write calls for next (a superseded decision maker's role,
+    ``write_roles``); ``write_memory`` writes them, each its own write."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
