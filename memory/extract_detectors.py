@@ -52,6 +52,13 @@ def parse_count(text: str, nouns: str) -> str | None:
         text,
         re.I,
     )
+    if not m:  # "账号是80个", "席位数改成120个": the noun first
+        m = re.search(
+            r"(?:" + nouns + r")(?:数|数量)?\s*(?:是|为|要|改成|改为|变成)\s*(\d+|[" + _CN_NUM
+            + r"]+)\s*(?:个|位|名)(?![\d万亿])",
+            text,
+            re.I,
+        )  # fmt: skip
     if not m:
         return None
     raw = m.group(1).replace(",", "")

@@ -23,7 +23,12 @@ from memagent.core.types import Turn
 from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
 from memagent.memory.extract_clauses import dictated_pieces
-from memagent.memory.extract_corrections import REPLACED, replaced_by_new
+from memagent.memory.extract_corrections import (
+    REPLACED,
+    current_amount,
+    old_values,
+    replaced_by_new,
+)
 from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_detectors import (
@@ -302,6 +307,19 @@ def _without_restated_roles(found: list[Candidate]) -> list[Candidate]:
     return out
 
 
+def _anchored(c: Candidate, olds: list[str]) -> Candidate:
+    """A corrected figure whose clause names no attribute ("改一下，不是80万，是120万") carries
+    the old value it replaces and its new value, so the write path versions the memory
+    that holds the old one instead of storing a second, unkeyed figure."""
+    if c.attribute.split(":")[0] not in ("amount", "count"):
+        return c
+    amounts = parse_amounts(c.content)
+    new = str(current_amount(c.content, amounts).value) if amounts else c.value
+    if not new:
+        return c
+    return c.model_copy(update={"replaces": olds[0], "value": new})
+
+
 def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     """Candidates from the user turns, plus the reasons sentences were skipped.
 
@@ -333,6 +351,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         text = join_signatures(expand_shorthand(replaced_by_new(turn.content)))
         replaced = text != expand_shorthand(turn.content) or bool(REPLACED.search(turn.content))
         sentences = [s.strip() for s in _SPLIT.split(text) if s.strip()]
+        olds = old_values(turn.content)
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
             if label == "joke" and (serious := without_jokes(s)) and serious != s:
@@ -364,6 +383,8 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             # "Brian wants calls" after "Brian Foley, VP of Lending": the memory says who
             found = [c.model_copy(update={"content": with_full_names(c.content, names)})
                      for c in found]  # fmt: skip
+            if olds:
+                found = [_anchored(c, olds) for c in found]
             cands.extend(_without_restated_roles(found))
             if old:
                 context_attr = old[-1].attribute

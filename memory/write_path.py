@@ -50,6 +50,7 @@ from memagent.memory.records import (
     content_hash,
     utcnow,
 )
+from memagent.memory.write_anchor import anchored
 from memagent.memory.write_cas import (
     PENDING_PREFIX,
     LockFactory,
@@ -306,6 +307,8 @@ def _write_once(
 ) -> WriteResult:
     """One optimistic attempt (may raise ``_Conflict`` before its one committing write)."""
     store = w.store
+    if cand.replaces:
+        rec = anchored(store, ns, rec, cand.replaces)
     key = (rec.entity, rec.attribute)
     current = _repair_key(w, ns, key, now)
     if (done := _already_applied(w, ns, rec, record_id)) is not None:
