@@ -221,3 +221,35 @@ def old_values(text: str) -> list[str]:
     out += [m.group("n") for m in _OLD_NUMBER.finditer(text)
             if not any(a.start <= m.start("n") < a.end for a in amounts)]  # fmt: skip
     return out
+
+
+_RETRACT_EN = re.compile(
+    r"\b(?:scratch|scrap|strike|ignore|disregard|forget|delete|drop|remove)\s+(?:that|this|it|"
+    r"everything|all (?:of )?(?:that|it|this)|my (?:last|previous) (?:message|note)|"
+    r"the (?:last|previous) (?:message|note))\b",
+    re.I,
+)
+_WHOLE_EN = re.compile(
+    r"\bwrong (?:account|customer|client|company|prospect|deal|thread)\b|\b(?:entirely|completely)\b"
+    r"|\ball of (?:it|that)\b|\beverything\b|\b(?:last|previous) (?:message|note)\b"
+    r"|\bdon'?t keep any\b|\bnone of (?:it|that|this)\b",
+    re.I,
+)
+_RETRACT_ZH = re.compile(
+    r"发错(?:了)?(?:客户|群|人|对象|地方)|发错了[，,。\s]*(?:这|那|刚才|上)|记错客户|不是这(?:个|家)客户"
+    r"|(?:(?:刚才|刚刚|上|前面|之前)(?:那|这)?(?:一)?(?:条|段)(?:消息|信息|记录|内容)?"
+    r"|(?:刚才|刚刚|之前|前面)(?:那|这)?些?(?:消息|信息|记录))"
+    r"[^，,。]{0,8}?(?:全部|都|全都)?(?:作废|不算|删掉|撤回)"
+)
+
+
+def retracts_previous(text: str) -> bool:
+    """The message takes back the one before it as a whole ("Scratch that, wrong account",
+    "scrap that entirely", "刚才那条发错客户了，作废", "发错了，这是别家的情况"), not one value
+    in it ("budget 1.2M - scratch that, 1.5M" corrects a figure)."""
+    if _RETRACT_ZH.search(text):
+        return True
+    return bool(_RETRACT_EN.search(text) and _WHOLE_EN.search(text)) or bool(
+        re.search(r"\bwrong (?:account|customer|client|company|prospect)\b", text, re.I)
+        and re.search(r"\b(?:that|this|those|it) (?:was|were|is)\b|\bscratch|\bignore", text, re.I)
+    )

@@ -28,6 +28,7 @@ from memagent.memory.extract_corrections import (
     current_amount,
     old_values,
     replaced_by_new,
+    retracts_previous,
 )
 from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE
 from memagent.memory.extract_dates import find_dates, reference_time
@@ -55,6 +56,7 @@ from memagent.memory.extract_sales import (
 from memagent.memory.extract_script import Script
 from memagent.memory.extract_shorthand import expand_shorthand, join_signatures, without_jokes
 from memagent.memory.write_path import Candidate
+from memagent.memory.write_retract import RETRACTION
 
 __all__ = ["cn_to_int", "parse_amount", "extract_rules", "user_sentences", "clean_statement"]
 
@@ -338,6 +340,13 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     event: str | None = None
     for i, turn in enumerate(turns):
         if turn.role != "user":
+            continue
+        if retracts_previous(turn.content):
+            # "Scratch that, wrong account": the message before goes, nothing here is a fact
+            cands.append(Candidate(content=_clip(turn.content), attribute=RETRACTION,
+                                   confidence=0.95, correction=True,
+                                   message_ids=[turn.id] if turn.id else []))  # fmt: skip
+            skipped.append("retraction")
             continue
         if self_note(turn.content):
             skipped.append("not for memory")

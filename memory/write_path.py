@@ -81,6 +81,7 @@ from memagent.memory.write_pending import (
     _promote_pending,
 )
 from memagent.memory.write_pending import is_pending as is_pending  # re-exported
+from memagent.memory.write_retract import RETRACTION, retract_previous
 from memagent.memory.write_roles import former_role
 from memagent.memory.write_types import Action as Action  # re-exported
 from memagent.memory.write_types import Candidate, WriteConfig, WriteResult
@@ -255,6 +256,11 @@ def write_memory(
         return WriteResult(
             False, None, None, f"invalid candidate: {exc.errors()[0]['msg']}", "rejected"
         )
+    if cand.attribute == RETRACTION and origin == "extraction":
+        closed = retract_previous(store, user_id, customer_id, thread_id=thread_id,
+                                  message_ids=cand.message_ids, now=now)  # fmt: skip
+        why = f"retraction of the previous message: {len(closed)} memories closed"
+        return WriteResult(False, None, None, why, "rejected")
     rec, reason, found = build_record(cand, now=now, thread_id=thread_id, origin=origin, cfg=cfg)
     if rec is None and cfg.quarantine and (reason or "").startswith(INSTRUCTION_REASON):
         from memagent.memory.quarantine import quarantine_candidate
