@@ -39,7 +39,9 @@ _CLAUSE_SPLIT = re.compile(
     r"i|it)\b)|\s+and\s+(?=(?:they|we|he|she|i|our|their|were|was|are|is|has|have|"
     r"had|will|needs?|wants?|prefers?)\b)|(?<=\))\s*,\s*|\n|"
     r",\s+(?=(?-i:(?!(?:It|This|That|There|Which|Who|She|He|They|We|I)\b)[A-Z][a-z]+) (?:is|was|seems|sounds|"
-    r"looks|wants|prefers|hates|likes|said|says|thinks|is not|isn't)\b)",
+    r"looks|wants|prefers|hates|likes|said|says|thinks|is not|isn't)\b)"
+    r"|,\s+(?=(?-i:(?!(?:It|This|That|There|Which|Who|She|He|They|We|I)\b)[A-Z][a-z]+ [A-Z][a-z]+)"
+    r"(?:\s*\([^()]{1,30}\))? (?:approves|decides|signs off|signs|makes the (?:final )?call|owns the decision)\b)",
     re.I,
 )
 # A space between two Chinese words ends a clause in a dictated, unpunctuated note

@@ -91,8 +91,8 @@ _CORRECTS = re.compile(
     re.I,
 )
 _NOT_TAIL = re.compile(
-    r"\s*[,，]\s*(?:(?:而|并)?不是|\bnot\b|\brather than\b)\s*[^,，;；。.!?！？]{1,20}?(?:了)?"
-    r"(?=\s*(?:[;；。.!?！？]|$))",
+    r"\s*[,，]\s*(?:(?:而|并)?不是|\bnot\b|\brather than\b)\s*(?:[^,，;；。.!?！？]|\.(?=\d)){1,20}?(?:了)?"
+    r"(?=\s*(?:[;；。!?！？]|\.(?!\d)|$))",
     re.I,
 )
 """The old value a correction names after the new one: "最后拍板的是陈怡君，不是林董",

@@ -99,3 +99,24 @@ def test_a_corrected_memory_does_not_keep_the_old_value(text: str, kept: str, go
 def test_a_not_clause_outside_a_correction_is_part_of_the_fact() -> None:
     texts = [c.content for c in _cands("Hosting must be in their own data centre, not AWS.")]
     assert [t for t in texts if "not AWS" in t], texts
+
+
+def test_a_decimal_old_value_goes_whole() -> None:
+    texts = [c.content for c in _cands("Correction: the budget is 800k, not 1.4M, my mistake.")]
+    assert [t for t in texts if "800k" in t], texts
+    assert not [t for t in texts if ".4M" in t or "1.4" in t], texts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Budget 900k for phase one, Nora Quinn (CFO) approves.",
+        "They have 700k set aside, Omar Haddad signs off.",
+    ],
+)
+def test_a_budget_and_who_approves_it_are_two_memories(text: str) -> None:
+    cands = _cands(text)
+    budget = [c for c in cands if c.attribute == "budget"]
+    dm = [c for c in cands if c.attribute == "decision_maker"]
+    assert len(budget) == 1 and len(dm) == 1, [(c.attribute, c.content) for c in cands]
+    assert not any(ch.isdigit() for ch in dm[0].content), dm
