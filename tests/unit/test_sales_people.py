@@ -130,3 +130,19 @@ def test_a_verb_after_a_chinese_name_is_not_part_of_it(text: str, bad: str, good
 def test_a_chinese_product_used_for_a_purpose_is_the_incumbent(text: str, word: str) -> None:
     facts = _facts(text)
     assert [f for f in facts if f.startswith(("incumbent", "current_vendor")) and word in f], facts
+
+
+@pytest.mark.parametrize(
+    ("text", "attr", "word"),
+    [
+        ("Their contract with Workday renews in May.", "deadline:contract_end", "workday"),
+        ("Their stack is Pipedrive + Intercom.", "incumbent", "pipedrive"),
+    ],
+)
+def test_a_renewal_and_a_stack_are_kept(text: str, attr: str, word: str) -> None:
+    facts = _facts(text)
+    assert [f for f in facts if f.startswith(attr) and word in f.lower()], facts
+
+
+def test_our_own_stack_is_not_their_incumbent() -> None:
+    assert not [f for f in _facts("Our stack is Python and Go.") if f.startswith("incumbent")]
