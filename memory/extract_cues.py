@@ -207,7 +207,7 @@ SUBJECTLESS = re.compile(
 
 STANCE = re.compile(
     r"\b(?:champion|sponsor|advocate|supporter|pushing for us|pushed (?:hard )?(?:internally|for us)|"
-    r"skeptic\w*|neutral|blocker|detractor|on the fence|on our side|likes us|fan of|"
+    r"skeptic\w*|neutral|blocker|detractor|on the fence|on our side|likes us|fan of|(?:biggest|big|huge|real) fan\b|"
     r"retir\w*|leaving|left the company|takes over|decision[- ]maker|makes? the (?:call|decision)|"
     r"signs?(?: off)?|signed off|approves?|decides?|final say|cadillac|economic buyer|"
     r"supportive|supports us|on board|in (?:our )?favou?r|against (?:us|it|the|cloud|moving|switching|change)|"

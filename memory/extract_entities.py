@@ -139,7 +139,7 @@ def find_people(text: str) -> list[Person]:
             if p in _EN_PATTERNS:
                 name = _clean_en(name)
                 role = re.sub(
-                    r"^(?:(?:s|the|their|our|its|and|with|met|from|to|by|currently|now|also|"
+                    r"^(?:(?:s|the|their|our|its|her|his|my|your|and|with|met|from|to|by|currently|now|also|"
                     r"acting|interim)\s+)+",
                     "",
                     role,

@@ -135,7 +135,7 @@ def test_a_chinese_product_used_for_a_purpose_is_the_incumbent(text: str, word: 
 @pytest.mark.parametrize(
     ("text", "attr", "word"),
     [
-        ("Their contract with Workday renews in May.", "deadline:contract_end", "workday"),
+        ("Their contract with Workday renews in June.", "deadline:contract_end", "workday"),
         ("Their stack is Pipedrive + Intercom.", "incumbent", "pipedrive"),
     ],
 )
@@ -146,3 +146,18 @@ def test_a_renewal_and_a_stack_are_kept(text: str, attr: str, word: str) -> None
 
 def test_our_own_stack_is_not_their_incumbent() -> None:
     assert not [f for f in _facts("Our stack is Python and Go.") if f.startswith("incumbent")]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "words"),
+    [
+        ("Her ops lead Mara Quist is our biggest fan.", "mara", ("ops lead", "fan")),
+        ("His deputy Arjun Rao is a huge fan of the product.", "arjun", ("deputy", "fan")),
+    ],
+)
+def test_a_fan_with_a_possessive_role_is_one_memory(
+    text: str, name: str, words: tuple[str, ...]
+) -> None:
+    about = [f for f in _facts(text) if name in f.lower()]
+    assert len(about) == 1 and all(w in about[0].lower() for w in words), about
+    assert not [f for f in about if ": her " in f.lower() or ": his " in f.lower()], about
