@@ -224,7 +224,8 @@ def old_values(text: str) -> list[str]:
 
 
 _RETRACT_EN = re.compile(
-    r"\b(?:scratch|scrap|strike|ignore|disregard|forget|delete|drop|remove)\s+(?:that|this|it|"
+    r"^\W*(?:(?:wait|oops|sorry|oh|ah|no|ok|okay|actually|hmm|ugh|argh)\b[\W\s]*)*(?:please\s+)?"
+    r"(?:scratch|scrap|strike|ignore|disregard|forget|delete|drop|remove)\s+(?:that|this|it|"
     r"everything|all (?:of )?(?:that|it|this)|my (?:last|previous) (?:message|note)|"
     r"the (?:last|previous) (?:message|note))\b",
     re.I,

@@ -67,3 +67,14 @@ def test_only_the_previous_message_is_taken_back() -> None:
 )
 def test_what_takes_back_a_whole_message(text: str, whole: bool) -> None:
     assert retracts_previous(text) is whole
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I try to ignore everything they say about the roadmap, honestly.",
+        "We agreed to forget everything about last year's outage and start fresh.",
+    ],
+)
+def test_a_retraction_word_inside_a_statement_takes_nothing_back(text: str) -> None:
+    assert retracts_previous(text) is False
