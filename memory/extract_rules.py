@@ -205,6 +205,21 @@ def _mentions(fact: SalesFact, value: str | None) -> bool:
     return first in text or any(str(a.value) == first for a in parse_amounts(fact.content))
 
 
+def _with_role(c: Candidate, facts: list[SalesFact]) -> Candidate:
+    """A decision maker whose full name and role are in the statement's role fact
+    ("决策人是他们的副总裁赵立新", "Priya Nair (COO) makes the final call"): one memory
+    says all three."""
+    role = next((f for f in facts if f.attribute.endswith(":role")
+                 and re.split(r"[:：]", f.content)[0][:2].lower() in (c.value or "")),
+                None)  # fmt: skip
+    if role is None:
+        return c
+    name, title = (p.strip(" 。.") for p in re.split(r"[:：]", role.content, maxsplit=1))
+    zh = _lang(name) == "zh"
+    content = f"{name}是决策人（{title}）。" if zh else f"{name} is the decision maker ({title})."
+    return c.model_copy(update={"value": name.lower(), "content": content})
+
+
 def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction: bool,
            ) -> list[Candidate]:  # fmt: skip
     """One candidate per clause: the sales fact, with the single-valued key and value of
@@ -227,19 +242,7 @@ def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction:
             idx = next((i for i, f in enumerate(facts) if i not in used and _mentions(f, c.value)
                         and not (dm and f.attribute.endswith(":role"))), None)  # fmt: skip
         if idx is None and dm:
-            # "决策人是他们的副总裁赵立新", "Priya Nair (COO) makes the final call": the
-            # person's full name and role are in their role fact; one memory says all three
-            role = next((f for f in facts if f.attribute.endswith(":role")
-                         and re.split(r"[:：]", f.content)[0][:2].lower() in (c.value or "")),
-                        None)  # fmt: skip
-            if role is not None:
-                name, title = (
-                    p.strip(" 。.") for p in re.split(r"[:：]", role.content, maxsplit=1)
-                )
-                zh = _lang(name) == "zh"
-                c = c.model_copy(update={"value": name.lower(), "content":
-                                         f"{name}是决策人（{title}）。" if zh
-                                         else f"{name} is the decision maker ({title})."})  # fmt: skip
+            c = _with_role(c, facts)
         if idx is None:
             out.append(c)
             continue
@@ -313,13 +316,21 @@ def _anchored(c: Candidate, olds: list[str]) -> Candidate:
     """A corrected figure whose clause names no attribute ("改一下，不是80万，是120万") carries
     the old value it replaces and its new value, so the write path versions the memory
     that holds the old one instead of storing a second, unkeyed figure."""
-    if c.attribute.split(":")[0] not in ("amount", "count"):
+    if not olds or c.attribute.split(":")[0] not in ("amount", "count"):
         return c
     amounts = parse_amounts(c.content)
     new = str(current_amount(c.content, amounts).value) if amounts else c.value
     if not new:
         return c
     return c.model_copy(update={"replaces": olds[0], "value": new})
+
+
+def _retraction(turn: Turn) -> Candidate:
+    """The message takes back the one before it: the write path closes what that one
+    left (``write_retract``), and nothing in this one is a fact."""
+    ids = [turn.id] if turn.id else []
+    return Candidate(content=_clip(turn.content), attribute=RETRACTION, confidence=0.95,
+                     correction=True, message_ids=ids)  # fmt: skip
 
 
 def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
@@ -341,11 +352,8 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     for i, turn in enumerate(turns):
         if turn.role != "user":
             continue
-        if retracts_previous(turn.content):
-            # "Scratch that, wrong account": the message before goes, nothing here is a fact
-            cands.append(Candidate(content=_clip(turn.content), attribute=RETRACTION,
-                                   confidence=0.95, correction=True,
-                                   message_ids=[turn.id] if turn.id else []))  # fmt: skip
+        if retracts_previous(turn.content):  # "Scratch that, wrong account"
+            cands.append(_retraction(turn))
             skipped.append("retraction")
             continue
         if self_note(turn.content):
@@ -392,8 +400,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             # "Brian wants calls" after "Brian Foley, VP of Lending": the memory says who
             found = [c.model_copy(update={"content": with_full_names(c.content, names)})
                      for c in found]  # fmt: skip
-            if olds:
-                found = [_anchored(c, olds) for c in found]
+            found = [_anchored(c, olds) for c in found]
             cands.extend(_without_restated_roles(found))
             if old:
                 context_attr = old[-1].attribute

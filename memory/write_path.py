@@ -313,8 +313,7 @@ def _write_once(
 ) -> WriteResult:
     """One optimistic attempt (may raise ``_Conflict`` before its one committing write)."""
     store = w.store
-    if cand.replaces:
-        rec = anchored(store, ns, rec, cand.replaces)
+    rec = anchored(store, ns, rec, cand.replaces) if cand.replaces else rec
     key = (rec.entity, rec.attribute)
     current = _repair_key(w, ns, key, now)
     if (done := _already_applied(w, ns, rec, record_id)) is not None:
@@ -339,9 +338,9 @@ def _write_once(
             w.insert(ns, new_id, new.to_store())
             _close_superseded(w, ns, current, now)
             _drop_pending(store, ns, rec)
-            res = WriteResult(True, new_id, new.content, None, "versioned", superseded=current.key)
-            res.then = [c for c in [former_role(cur, new)] if c is not None]
-            return res
+            then = [c for c in [former_role(cur, new)] if c is not None]  # its role stays
+            return WriteResult(True, new_id, new.content, None, "versioned",
+                               superseded=current.key, then=then)  # fmt: skip
 
     # 3. semantic near-duplicate
     for item, sim in _near(store, ns, rec.content, embeddings, cfg.search_k):
