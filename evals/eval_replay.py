@@ -53,10 +53,12 @@ class _Recording:
         self.inner = inner
         self.errors: list[str] = []
 
-    async def __call__(self, turns: Sequence[Turn]) -> ExtractionResult:
+    async def __call__(
+        self, turns: Sequence[Turn], *, context: Sequence[Turn] = ()
+    ) -> ExtractionResult:
         error = ""
         try:
-            return await self.inner(turns)
+            return await (self.inner(turns, context=context) if context else self.inner(turns))
         except Exception as exc:
             error = f"{type(exc).__name__}: {str(exc)[:120]}"
         self.errors.append(error)
