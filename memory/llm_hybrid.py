@@ -203,6 +203,11 @@ _OWN_RESULT = re.compile(
 )
 """A condition clause that states its own result ("if it works they will roll out"): the
 clause after it is not that result."""
+_JOKED = re.compile(r"\b(?:joked?|joking|kidding|lol|haha+|jk)\b|[😂🤣😆]|开玩笑|哈哈|说笑", re.I)
+"""A sentence that reports a joke ("their buyer joked they'd pay $5 million if ...")."""
+_NEW_CONDITION = re.compile(r"\s*(?:[,，]|(?:and|but|so|or)\b)", re.I)
+"""A condition after a comma or a conjunction starts a new thought ("he wants a pilot,
+and if it goes well ..."): what precedes it stands on its own."""
 _ONLY_IF = re.compile(
     r"^\s*(?:(?:and|but|so)\s+)?(?:only if|unless|as long as|provided|assuming)\b|"
     r"^(?:但是?|不过)?(?:只要|前提是|除非|条件是)",
@@ -225,6 +230,9 @@ def statement_sentences(
     is its clauses too, each hedged or not on its own."""
     out: list[tuple[str, str, bool]] = []
     for sentence, label, hedged in user_sentences(turns):
+        if label == "hypothetical" and _JOKED.search(sentence):
+            out.append((sentence, "joke", hedged))  # a joke with an "if" in it is a joke
+            continue
         conditional = label == "hypothetical" or (
             label == "statement" and bool(_IF.search(" " + sentence))
         )
@@ -257,6 +265,11 @@ def _conditional_clauses(clauses: Sequence[str], hedged: bool) -> list[tuple[str
         ):
             m = _IF.search(" " + text)
             head = text[: max(m.start() - 1, 0)].strip(" ,，") if m else ""
+            if m and head and not _NEW_CONDITION.match(m.group(0)):
+                # "they'd pay us $5 million if ...": a bare trailing "if" governs its head
+                out.append((text, "hypothetical", hedged))
+                after_if = len(text[len(head) :].split()) <= 1  # its body is the next clause
+                continue
             # a bare leading condition ("if they sign,") governs the clause after it
             after_if = m is not None and not head and not _OWN_RESULT.search(text[m.end() - 1 :])
             if len(head.split()) >= 4 or len(re.findall(r"[\u4e00-\u9fff]", head)) >= 6:

@@ -382,3 +382,24 @@ def test_what_a_condition_governs_never_reaches_the_model(text: str, kept: str) 
     turn = Turn("user", text, "m1", AT)
     lines = [line.text for line in uncovered_lines([turn], [])]
     assert lines == ([kept] if kept else []), lines
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Summit call was a riot - their buyer joked they'd pay us $5 million if we could "
+         "make their CEO stop sending 2am emails 😂.", []),
+        ("Good call with Delmar, their CFO said they'd pay 2 million if we could cut the "
+         "rollout to 6 weeks, they need SSO.", ["they need SSO"]),
+        ("Met Delmar today, they would sign the 3-year deal if legal approves the SLA, and "
+         "they need SSO.", ["they need SSO"]),
+    ],
+)  # fmt: skip
+def test_a_clause_a_bare_trailing_if_governs_or_a_joke_never_reaches_the_model(
+    text: str, kept: list[str]
+) -> None:
+    # the words before a bare "if" are its result, not a statement ("they'd pay us $5
+    # million if ..." was sent to the model and stored as a fact), and a joke with an
+    # "if" in it was read clause by clause
+    turn = Turn("user", text, "m1", AT)
+    assert [line.text for line in uncovered_lines([turn], [])] == kept
