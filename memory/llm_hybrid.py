@@ -166,13 +166,30 @@ def uncovered_lines(
                     for c in open_
                 ]  # fmt: skip
             for text, person in parts:
-                if text not in seen:
+                if text not in seen and not said_before(text, earlier):
                     seen.add(text)
                     dates = find_dates(text, ref)
                     taken = _taken(readers, dates, text)
                     out.append(Line(text, person, with_dates(text, dates), taken))
             before += " " + sentence
     return out
+
+
+_AGAIN = frozenset(
+    "as like i said mentioned before again still reminder just so you know also and the a "
+    "之 前 说 过 再 次 提 醒 还 是 仍 然 也 就 像 我".split()
+)
+"""Words a restatement adds to what was said ("As I said, ...", "再提醒一下, ...")."""
+
+
+def said_before(line: str, earlier: str) -> bool:
+    """A line every word (every character, in Chinese) of which an earlier message of
+    the session already holds, but for "as I said"-like words: the job that read that
+    message read this, and the model would only write its fact a second time in other
+    words ("Like I said, drivers still carry paper logs"). A line with any new word
+    ("Li Wei is the CEO now") is new."""
+    words = _words(line) - _AGAIN
+    return bool(earlier) and len(words) >= 2 and words <= _words(earlier)
 
 
 def _fragment(clause: str) -> bool:

@@ -95,3 +95,17 @@ def test_context_is_redacted_screened_and_before_the_new_message() -> None:
     context = session_context(transcript, [Turn("user", "He prefers email.", "m3", AT)])
     assert [t.id for t in context] == ["m0"]
     assert "13812345678" not in context[0].content and "[PHONE#" in context[0].content
+
+
+async def test_a_line_the_session_said_before_is_not_sorted_again() -> None:
+    # the earlier message's job read "drivers still carry paper logs": its restatement
+    # would be a second memory of one fact; a line with a new word is new
+    earlier = [
+        Turn("user", "Acme's drivers still carry paper logs. 他们的仓库网络信号很差。", "m1", AT)
+    ]
+    new = "Like I said, drivers still carry paper logs. 仓库网络信号还是很差。Their vans are old."
+    model = scripted(_sorted((1, "pain_point")))
+    res = await llm_extractor(model)([Turn("user", new, "m2", AT)], context=earlier)
+    human = str(next(m for m in model.seen[0] if m.type == "human").content)
+    assert human.split("Lines:\n")[1] == "1. Their vans are old"
+    assert [c.content for c in res.candidates] == ["Their vans are old"]
