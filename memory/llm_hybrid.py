@@ -176,8 +176,11 @@ def uncovered_lines(
 
 
 _AGAIN = frozenset(
-    "as like i said mentioned before again still reminder just so you know also and the a "
-    "之 前 说 过 再 次 提 醒 还 是 仍 然 也 就 像 我".split()
+    re.findall(
+        r"\S+",
+        "as like i said mentioned before again still reminder just so you know also and the a "
+        "之 前 说 过 再 次 提 醒 还 是 仍 然 也 就 像 我",
+    )
 )
 """Words a restatement adds to what was said ("As I said, ...", "再提醒一下, ...")."""
 
