@@ -32,6 +32,7 @@ from memagent.memory.extractors import (
     ExtractionResult,
     Extractor,
     bound_candidates,
+    extract_with_context,
 )
 from memagent.memory.forgetting import digest_candidates
 from memagent.memory.namespaces import namespace
@@ -94,26 +95,18 @@ async def extract_candidates(
     consolidated = len(res.candidates)
     if said:
         try:
-            found = await _extract(extractor, said, context)
+            found = await extract_with_context(extractor, said, context)
         except Exception as exc:
             if not is_outage(exc) or fallback is None or fallback is extractor:
                 raise
             log.warning("extractor down, using fallback for %s: %s", label or "a job", exc)
-            found = await _extract(fallback, said, context)
+            found = await extract_with_context(fallback, said, context)
         kept, cut = bound_candidates(found.candidates)
         res.candidates += kept
         res.dropped, res.reasons = found.dropped + cut, found.reasons
         if cut:
             res.reasons.append(f"more than {MAX_CANDIDATES_PER_JOB} memories in one job")
     return res, consolidated
-
-
-async def _extract(
-    extractor: Extractor, turns: Sequence[Turn], context: Sequence[Turn]
-) -> ExtractionResult:
-    # an extractor of its own (a test's, a notebook's) may not take context: it gets
-    # none when there is none
-    return await (extractor(turns, context=context) if context else extractor(turns))
 
 
 def transcript_context(store: BaseStore, job: Job, *, config: WriteConfig) -> list[Turn]:

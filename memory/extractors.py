@@ -13,6 +13,7 @@ built (``MEMAGENT_EXTRACTOR=rules|llm``):
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -122,6 +123,24 @@ class Extractor(Protocol):
     async def __call__(
         self, turns: Sequence[Turn], *, context: Sequence[Turn] = ()
     ) -> ExtractionResult: ...
+
+
+async def extract_with_context(
+    extractor: Extractor, turns: Sequence[Turn], context: Sequence[Turn] = ()
+) -> ExtractionResult:
+    """``extractor(turns, context=context)``; an extractor of its own that takes no
+    ``context`` (a test's, a notebook's) is called without it."""
+    if context and _takes_context(extractor):
+        return await extractor(turns, context=context)
+    return await extractor(turns)
+
+
+def _takes_context(extractor: object) -> bool:
+    try:
+        params = inspect.signature(extractor).parameters  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return "context" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
 def rules_with_context(
