@@ -40,10 +40,10 @@ import numpy as np  # noqa: E402
 from numpy.typing import NDArray  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from poison_augment import twins  # noqa: E402
 from poison_corpus import generate  # noqa: E402
 from poison_e5 import Features, cached, passage_matrix, text_key, train_judge  # noqa: E402
 from poison_hard_negatives import hard_negatives  # noqa: E402
-from poison_augment import twins  # noqa: E402
 from poison_options import Sparse, train_ngram  # noqa: E402
 from poison_sets import EXTRA, SETS, lang_of, load  # noqa: E402
 from poison_written import written  # noqa: E402
