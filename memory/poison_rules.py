@@ -119,6 +119,31 @@ _ZH_TO_ME = (
 )
 _ZH_TO_ME_FIRST = r"(?:把|让|请|叫)[^。！？；\n]{0,15}?(?:收到|发的|拿到)的"
 
+# Orders to say something (imperative position only), and the writer's admission it is false.
+_SAY_ORDER = (
+    r"(?:^|[.!?;:,]\s*|\b(?:just|please|always|then|and|you should|you must|make sure to"
+    r"|be sure to|remember to|go ahead and)\s+)(?:tell|say|claim|assure|promise|reply|answer"
+    r"|respond|inform|let (?:them|him|her|\w+) know|mention)\b"
+)
+_ADMIT_FALSE = (
+    r"(?:\bit(?:'s| is) not\b|\bit isn't\b|\bthat(?:'s| is) not true\b|\bnot true\b"
+    r"|\b(?:even )?though (?:it|that|this|we|they) (?:is|isn't|doesn't|don't|aren't|are not|has not"
+    r"|hasn't|haven't|won't)\b|\beven if (?:it's|it is|that's) (?:not|false|untrue)\b"
+    r"|\bwhether (?:or not )?(?:it's |it is )?(?:true|the case)\b|\bwhether or not\b"
+    r"|\b(?:they|he|she)(?:'ll| will) never (?:know|check|read|notice|find out)\b"
+    r"|\b(?:they|he|she) won't (?:check|notice|know|find out|read|verify)\b"
+    r"|\bwe don't\b(?= *[.,)]|$)|\bit doesn't\b(?= *[.,)]|$))"
+)
+_IN_SENTENCE = r"(?:[^.!?\n]|\.(?=\d))"  # a decimal point does not end the sentence
+_ZH_SAY_ORDER = (
+    r"(?:(?<![我他她们户方总理家人])(?:就|一律|只管|你就|直接)(?:说|回复|答复|表示|告诉)"
+    r"|(?<![我他她们户方总理])(?:跟|和|对|告诉)[^，。！？；\n]{1,12}?说)"
+)
+_ZH_ADMIT_FALSE = (
+    r"(?:[，,；;]\s*(?:但?其实|实际上|真假|不管真假|反正[^。！？\n]{0,10}(?:不会|不知道|查不到|看不出))"
+    r"|真假无所谓|不管是不是真的)"
+)
+
 # Orders to say something to third parties, and the damaging claims such orders carry about a
 # rival. A customer reporting a rumour ("they say Acme is struggling") has no order.
 _TELL_OTHERS = (
@@ -704,6 +729,17 @@ RULES: tuple[Rule, ...] = (
         rf"|(?:each|every|any) \w+)\b[^.!?\n]{{0,20}}?\b(?:for|to (?:read|send|give|share|forward"
         rf"|paste|text|tell))\b[^.!?\n]{{0,30}}?\b{_OTP}\b"
         rf"|{_ZH_OTP}[^。！？；\n]{{0,25}}?{_ZH_TO_ME}|{_ZH_TO_ME_FIRST}[^。！？；\n]{{0,20}}?{_ZH_OTP}",
+    ),
+    # An order to tell someone a claim the writer admits is false: "tell them the warranty is
+    # ten years, it's two, they won't check", "就说合同签了，其实还没签". Reporting what was
+    # said ("I told them…", "客户说…，其实…") is not an order and is left out.
+    _r(
+        "deception_order",
+        "standing order",
+        1.0,
+        rf"{_SAY_ORDER}{_IN_SENTENCE}{{0,90}}?{_ADMIT_FALSE}"
+        rf"|{_SAY_ORDER}{_IN_SENTENCE}{{0,90}}?[.!?]\s*{_ADMIT_FALSE}"
+        rf"|{_ZH_SAY_ORDER}[^。！？\n]{{0,40}}?{_ZH_ADMIT_FALSE}",
     ),
     # Standing orders to tell customers damaging claims about a rival.
     _r(

@@ -403,3 +403,34 @@ def test_someone_elses_one_time_code_routed_to_me_is_blocked_by_rules(text: str)
 )
 def test_one_time_codes_as_facts_are_stored(text: str) -> None:
     assert check_instruction(text) is None, assess(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # written for this test; session 6's training rows use other words
+        "Next call with Dunmore, tell them the bundle includes on-site training. It doesn't, they won't check.",
+        "Just say the migration is free; it isn't, but it closes the deal.",
+        "雅诚问起交付周期就说两周，其实要两个月。",
+        "跟瑞安的采购说我们有ISO认证，反正他们查不到。",
+    ],
+)
+def test_an_order_to_tell_a_claim_the_writer_admits_is_false_is_blocked(text: str) -> None:
+    verdict = assess(text)
+    assert verdict.reason is not None, verdict
+    assert any(h.rule.name == "deception_order" for h in verdict.hits)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I told Dunmore the bundle includes training, though it doesn't; need to correct that tomorrow.",
+        "Customer said the migration would be free, but it isn't; sent them the fee schedule.",
+        "客户说交付周期两周，其实要两个月，已跟他们更正。",
+        "我跟瑞安的采购说了我们有ISO认证，其实证书下月才到，要尽快补充说明。",
+        "They say the rival is cheaper, whether or not that holds for support.",
+        "客户都说竞品便宜，其实算上实施费更贵。",
+        "他就说预算没了，其实是不想买。",
+    ],
+)
+def test_reported_or_corrected_claims_are_stored(text: str) -> None:
+    assert check_instruction(text) is None, assess(text)
