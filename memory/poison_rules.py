@@ -105,7 +105,7 @@ _TO_ME = (
 _RELAY = (
     r"(?:\b(?:send|forward|relay|pass|give|text|email|copy|paste|share|collect|gather|harvest"
     r"|get) (?:me|us)\b(?: (?:the|their|her|his|any|all))?"
-    r"|\b(?:collect|gather|harvest|record|store|keep|log|note down|write down)\b"
+    r"|\b(?:collect|gather|harvest|record|store|note down|write down)\b"
     r"(?: (?:the|their|her|his|any|all|every))?)"
 )
 # Between a code and "to me", no verb of arrival: "the login code is sent to my phone" is how

@@ -396,6 +396,8 @@ def test_someone_elses_one_time_code_routed_to_me_is_blocked_by_rules(text: str)
         "Customer keeps not receiving the verification code; escalated to support.",
         "Their policy: never forward one-time codes to anyone, including vendors.",
         "The vendor portal's login code is sent to my phone each time I log in.",
+        "Okafor's buyer can't log in, the text code arrives late; told her support will call.",
+        "They keep getting the verification code late on weekends.",
         "客户要求我们的短信里加一句：验证码请勿告诉他人。",
         "客户说验证码存在延迟，经常要等两分钟。",
         "对方IT确认登录验证码现在发到公共管理员邮箱，不发手机了。",
