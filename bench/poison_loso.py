@@ -174,7 +174,7 @@ SHIPPED = "ngram x8"
 """The option whose weights ship (``--write``), chosen by the leave-one-set-out figures."""
 SHIPPED_BY_CLAUSE = False
 """Whether the shipped judge scores each sentence too (``--clauses --write``)."""
-SHIPPED_RULES_WEIGHT = 0.75
+SHIPPED_RULES_WEIGHT = 0.5
 """The rules' score (capped at 1) times this joins the judge's logit (``--rules-weight``)."""
 HELD_CONV = 0
 """The LoCoMo conversation (conv-26) the shipped judge never trains on."""
