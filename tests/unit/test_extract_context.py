@@ -56,7 +56,12 @@ def test_the_worker_gives_each_job_the_sessions_earlier_messages() -> None:
         out = replayer.replay(_dialog(NAMED.content, "He prefers email, no phone calls."))
     contents = sorted(m["content"] for m in out.confirmed)
     assert "Li Wei (contact preference): He prefers email" in contents, contents
-    assert len(contents) == len(set(contents)) == 4  # the first message's facts once each
+    # the first message's fact once (its role is in the decision-maker fact, no role fact)
+    assert contents == [
+        "Li Wei (contact preference): He prefers email",
+        "Li Wei (contact preference): no phone calls",
+        "Their CTO Li Wei is the decision maker",
+    ]
 
 
 async def test_the_model_sees_earlier_messages_first_and_only_new_lines_to_sort() -> None:
