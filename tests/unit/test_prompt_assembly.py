@@ -341,3 +341,15 @@ def test_recalled_chat_turns_and_facts_pass_the_same_screen() -> None:
         order = {**episode, "content": content}
         assert format_briefing([order], max_tokens=10_000)[1] == 0
         assert format_briefing([{"content": content, "type": "fact"}], max_tokens=10_000)[1] == 0
+
+
+async def test_settings_today_is_the_date_the_system_prompt_states() -> None:
+    from datetime import date
+
+    from memagent.nodes.prompt_assembly import make_prompt_assembly
+
+    node = make_prompt_assembly(Settings(today=date(2027, 2, 15)))
+    out = await node(State(messages=[HumanMessage("hi", id="h1")]), None)
+    assert "Today is 2027-02-15." in str(out["prompt"][0].content)
+    clock = await make_prompt_assembly(Settings())(State(messages=[HumanMessage("hi")]), None)
+    assert f"Today is {date.today().isoformat()}." in str(clock["prompt"][0].content)
