@@ -156,9 +156,15 @@ def score_candidate(
         status="unconfirmed" if origin == "pending" else "active",
         at=str(value["at"]) if origin == "episode" and value.get("at") else None,
         message_ids=_sources(value),
-        slot=_text(value.get("key")) if origin != "episode" else None,
+        slot=_slot(value) if origin != "episode" else None,
         value=_text(value.get("value")) if origin != "episode" else None,
     )
+
+
+def _slot(value: dict[str, Any]) -> str | None:
+    """A stored record's versioning key (``entity:attribute``, as ``MemoryRecord.key``)."""
+    entity, attribute = _text(value.get("entity")), _text(value.get("attribute"))
+    return f"{entity}:{attribute}" if entity and attribute else _text(value.get("key"))
 
 
 def _text(value: Any) -> str | None:

@@ -114,3 +114,26 @@ def test_episodes_that_only_ask_the_assistant_are_not_quoted() -> None:
     ]
     text, n = format_briefing(episodes, max_tokens=10_000, max_items=20)
     assert n == len(stated) and not any(t in text for t in asked)
+
+
+def test_a_recalled_record_brings_its_key_and_value_to_the_briefing() -> None:
+    """The briefing labels a fact from the key and value recall hands it; a stored record
+    has ``entity`` and ``attribute`` (no ``key`` field), as the real store returns it."""
+    from datetime import UTC, datetime
+
+    from memagent.memory.records import MemoryRecord
+    from memagent.memory.scoring import ScoreWeights
+    from memagent.nodes.recall_items import RecallResult, score_candidate
+
+    record = MemoryRecord(
+        content="Their CTO Li Wei is the decision maker",
+        attribute="decision_maker",
+        value="li wei",
+    )
+    item = score_candidate(
+        record.to_store(), "id-1", relevance=1.0, origin="overview",
+        weights=ScoreWeights(), now=datetime.now(UTC),
+    )  # fmt: skip
+    assert item is not None and item.slot == "customer:decision_maker"
+    (shown,) = RecallResult(items=[item]).briefing()
+    assert _lines([shown]) == ['- decision maker, Li Wei: "Their CTO Li Wei is the decision maker"']
