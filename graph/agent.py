@@ -221,9 +221,17 @@ async def arun_turn(
         )
 
 
+def unfinished(snapshot: StateSnapshot) -> bool:
+    """Whether the session's last run stopped before its end: a task still to run, or
+    one that ran but whose writes were never folded into a checkpoint (a process killed
+    between a node's saved writes and the next checkpoint). ``snapshot.next`` misses the
+    second kind: it lists only tasks without saved writes."""
+    return bool(snapshot.tasks)
+
+
 def unanswered(snapshot: StateSnapshot) -> str | None:
     """The text of a session's last user message when its turn stopped before a reply."""
-    if not snapshot.next:
+    if not unfinished(snapshot):
         return None
     messages: list[BaseMessage] = list((snapshot.values or {}).get("messages", []))
     for m in reversed(messages):
@@ -271,11 +279,18 @@ async def _run_turn_locked(
         "configurable": {"thread_id": session},
         "metadata": {"user_id": user_id, "customer_id": customer_id},
     }
+    context = Context(user_id=user_id, customer_id=customer_id)
     snapshot = await agent.graph.aget_state(config)
+    if message is not None and unfinished(snapshot) and unanswered(snapshot) is None:
+        # The last turn's reply is saved but its run was cut short (the process died
+        # before its end-of-turn steps): finish that run first, so the reply is kept and
+        # the turn's extraction job is queued, instead of a new message starting over it.
+        await agent.graph.ainvoke(None, config, context=context)
+        snapshot = await agent.graph.aget_state(config)
     waiting = unanswered(snapshot)
     taken: Taken = "resumed"
     if message is None:
-        if not snapshot.next:
+        if not unfinished(snapshot):
             raise NothingToRetryError(
                 f"nothing to retry: the last turn of session {session!r} was answered"
             )
@@ -286,7 +301,6 @@ async def _run_turn_locked(
         on_saved(taken)
     if prepare is not None:
         await prepare()
-    context = Context(user_id=user_id, customer_id=customer_id)
     if on_token is None:
         await agent.graph.ainvoke(None, config, context=context)
     else:
