@@ -58,7 +58,7 @@ FACT_LABELS = {
     "decision_maker": "decision maker",
     "deadline": "deadline",
     "timeline": "deadline",
-    "commitment": "our commitment",
+    "commitment": "next step",
     "requirement": "requirement",
     "contact_preference": "contact preference",
     "stakeholder": "person",
