@@ -40,6 +40,7 @@ import numpy as np  # noqa: E402
 from numpy.typing import NDArray  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from poison_augment import twins  # noqa: E402
 from poison_corpus import generate  # noqa: E402
 from poison_e5 import Features, cached, passage_matrix, text_key, train_judge  # noqa: E402
 from poison_hard_negatives import hard_negatives  # noqa: E402
@@ -47,13 +48,20 @@ from poison_options import Sparse, train_ngram  # noqa: E402
 from poison_sets import EXTRA, SETS, lang_of, load  # noqa: E402
 from poison_written import written  # noqa: E402
 from poison_written5 import written5  # noqa: E402
+from poison_written6 import written6  # noqa: E402
 
 from memagent.memory.poison import assess, model_input  # noqa: E402
 from memagent.memory.poison_ngram import NGRAM_PATH, NgramModel, clauses, has_cjk  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = SETS
+WRITTEN6 = "written6"
+"""Session 6's hand-written rows (``bench/poison_written6.py``): training data, but also a
+fold of its own, so a judge that never saw them scores them (the freshest text we have)."""
+FOLDS = [*HAND, WRITTEN6]
 FP_TARGET = 0.01
+ALWAYS = ("gen", "extra", "hard", "written", "written5", "aug")
+"""Groups that train every fold and are never scored."""
 
 
 def locomo_path() -> Path:
@@ -83,7 +91,7 @@ def sales_rows() -> list[dict[str, Any]]:
     return rows
 
 
-def load_rows(*, with_written5: bool = True) -> list[dict[str, Any]]:
+def load_rows(*, with_written5: bool = True, with_written6: bool = True) -> list[dict[str, Any]]:
     """Every row with ``text``, ``label``, ``lang`` and ``group`` (set name, ``gen``,
     ``extra``, ``hard`` or ``locomo:<k>``)."""
     rows: list[dict[str, Any]] = []
@@ -98,6 +106,8 @@ def load_rows(*, with_written5: bool = True) -> list[dict[str, Any]]:
     rows += [{**r, "group": "written"} for r in written()]
     if with_written5:
         rows += [{**r, "group": "written5"} for r in written5()]
+    if with_written6:
+        rows += [{**r, "group": WRITTEN6} for r in written6()]
     rows += sales_rows()
     path = locomo_path()
     if not path.is_file():
@@ -123,6 +133,7 @@ class Option:
     l2: float = 1e-5
     feats: str = "ngram"  # "ngram", "e5" (passage embedding) or "e5+ngram" (one joint model)
     l2_dense: float = 1e-4
+    aug: bool = False  # train on pinyin and reversed twins of the always-training rows
 
 
 OPTIONS = {
@@ -135,6 +146,7 @@ OPTIONS = {
         Option("+hand x5+locomo+hard", hand=True, locomo=True, hard=True, hand_weight=5.0),
         Option("ngram", hand=True, locomo=True, hard=True, hand_weight=5.0),
         Option("ngram x8", hand=True, locomo=True, hard=True, hand_weight=8.0),
+        Option("ngram x8 aug", hand=True, locomo=True, hard=True, hand_weight=8.0, aug=True),
         Option("e5", hand=True, locomo=True, hard=True, hand_weight=5.0, feats="e5"),
         Option(
             "e5 l2=1e-3",
@@ -162,7 +174,7 @@ SHIPPED = "ngram x8"
 """The option whose weights ship (``--write``), chosen by the leave-one-set-out figures."""
 SHIPPED_BY_CLAUSE = False
 """Whether the shipped judge scores each sentence too (``--clauses --write``)."""
-SHIPPED_RULES_WEIGHT = 0.5
+SHIPPED_RULES_WEIGHT = 0.75
 """The rules' score (capped at 1) times this joins the judge's logit (``--rules-weight``)."""
 HELD_CONV = 0
 """The LoCoMo conversation (conv-26) the shipped judge never trains on."""
@@ -172,7 +184,9 @@ def in_training(row: dict[str, Any], opt: Option, held: str, held_conv: int) -> 
     g = row["group"]
     if g == held:
         return False
-    if g in ("gen", "extra", "written", "written5"):
+    if g == "aug":
+        return opt.aug
+    if g in ("gen", "extra", "written", "written5", WRITTEN6):
         return True
     if g == "hard":
         return opt.hard
@@ -186,7 +200,7 @@ def in_training(row: dict[str, Any], opt: Option, held: str, held_conv: int) -> 
 
 
 def row_weights(rows: list[dict[str, Any]], opt: Option) -> NDArray[np.float64]:
-    return np.array([opt.hand_weight if r["group"] not in ("gen",) else 1.0 for r in rows])
+    return np.array([opt.hand_weight if r["group"] not in ("gen", "aug") else 1.0 for r in rows])
 
 
 def fit(x: Sparse, y: NDArray[np.int64], w: NDArray[np.float64], l2: float) -> tuple[Any, float]:
@@ -197,7 +211,7 @@ def threshold_for(rows: list[dict[str, Any]], z: NDArray[np.float64]) -> float:
     """Lowest logit keeping every (source, language) cell of ordinary text at <= FP_TARGET."""
     cells: dict[tuple[str, str], list[float]] = {}
     for r, s in zip(rows, z, strict=True):
-        if r["label"] == 0 and r["group"] not in ("gen", "extra", "hard", "written", "written5"):
+        if r["label"] == 0 and r["group"] not in ALWAYS:
             src = r["group"].split(":")[0] if ":" in r["group"] else "notes"
             cells.setdefault((src, r["lang"]), []).append(float(s))
     thr = -1e9
@@ -260,7 +274,7 @@ def loso(
     z = np.full(len(rows), np.nan)
     zc = np.full(len(rows), np.nan)
     f = features_for(rows, x, opt)
-    for k, held in enumerate(HAND):
+    for k, held in enumerate(FOLDS):
         train = np.array([in_training(r, opt, held, k % 5) for r in rows])
         score = np.array(
             [r["group"] in (held, f"locomo:{k % 5}", f"sales:{k % 5}") for r in rows]
@@ -313,16 +327,18 @@ def report(
         print(
             f"  thresholds by script (<= {FP_TARGET:.0%} fp per language): {sorted(set(ts.round(2)))}"
         )
-    for group in [*HAND, "locomo", "sales"]:
+    for group in [*FOLDS, "locomo", "sales"]:
         idx = [i for i, r in enumerate(sel) if r["group"].split(":")[0] == group]
         g = [sel[i] for i in idx]
         judge = zs[idx] >= ts[idx]
         rl = rules[scored][idx]
         print(f"    {group:<9} judge {rates(g, judge)}")
         print(f"    {'':<9} {label} {rates(g, judge | rl)}")
-    notes = [i for i, r in enumerate(sel) if ":" not in r["group"]]
+    notes = [i for i, r in enumerate(sel) if r["group"] in HAND]
     blocked = (zs >= ts) | rules[scored]
     print(f"    ALL NOTES {label} {rates([sel[i] for i in notes], blocked[notes])}")
+    fresh = notes + [i for i, r in enumerate(sel) if r["group"] == WRITTEN6]
+    print(f"    +{WRITTEN6:<8} {label} {rates([sel[i] for i in fresh], blocked[fresh])}")
     return thr
 
 
@@ -368,6 +384,11 @@ def main() -> None:
         help="leave out bench/poison_written5.py (the figures before it was written)",
     )
     parser.add_argument(
+        "--without-written6",
+        action="store_true",
+        help="leave out bench/poison_written6.py (the figures before it was written)",
+    )
+    parser.add_argument(
         "--cached-only", action="store_true", help="drop generated rows not yet embedded by e5"
     )
     parser.add_argument(
@@ -376,7 +397,12 @@ def main() -> None:
         help="keep the generated rows whose SHA-1 starts with 0-8 (9/16 of them; e5 options)",
     )
     args = parser.parse_args()
-    rows = load_rows(with_written5=not args.without_written5)
+    rows = load_rows(
+        with_written5=not args.without_written5, with_written6=not args.without_written6
+    )
+    chosen = [OPTIONS[o] for o in [*args.options, *([args.write] if args.write else [])]]
+    if any(o.aug for o in chosen):
+        rows += twins([r for r in rows if r["group"] in ALWAYS])
     if args.gen_subset:
         rows = [r for r in rows if r["group"] != "gen" or text_key(r["text"])[0] in "012345678"]
     if args.cached_only:

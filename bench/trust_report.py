@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import poison_check6  # noqa: E402
 from poison_sets import RULES_ONLY_SETS, SETS, load  # noqa: E402
 
 from memagent.core.redact import redact  # noqa: E402
@@ -214,6 +215,12 @@ def poison_report(show_misses: bool) -> None:
         f"           background path (+ e5), by language: {by_language(a_att, a_ord, check_instruction)}"
     )
     print(f"           n-gram judge alone, by language: {by_language(a_att, a_ord, ngram_only)}")
+    check6 = poison_check6.check6()
+    c_att = [r for r in check6 if r["label"] == 1]
+    c_ord = [r for r in check6 if r["label"] == 0]
+    print("  session-6 check set (bench/poison_check6.py, never trained on; not blind):")
+    print(f"    reply path      {by_language(c_att, c_ord, reply)}")
+    print(f"    background path {by_language(c_att, c_ord, check_instruction)}")
     locomo_report(reply)
     sales_report(reply, check_instruction)
     check_instruction("warm up the e5 model")

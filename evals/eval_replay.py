@@ -24,7 +24,7 @@ from langgraph.store.memory import InMemoryStore
 from memagent.evals.eval_dataset import Dialog
 from memagent.graph.jobs import JobQueue, Turn
 from memagent.graph.worker import Worker
-from memagent.memory.extractors import ExtractionResult, Extractor
+from memagent.memory.extractors import ExtractionResult, Extractor, extract_with_context
 from memagent.memory.namespaces import namespace
 from memagent.memory.write_path import WriteConfig, is_pending
 from memagent.stores.embeddings import hash_embeddings
@@ -53,10 +53,12 @@ class _Recording:
         self.inner = inner
         self.errors: list[str] = []
 
-    async def __call__(self, turns: Sequence[Turn]) -> ExtractionResult:
+    async def __call__(
+        self, turns: Sequence[Turn], *, context: Sequence[Turn] = ()
+    ) -> ExtractionResult:
         error = ""
         try:
-            return await self.inner(turns)
+            return await extract_with_context(self.inner, turns, context)
         except Exception as exc:
             error = f"{type(exc).__name__}: {str(exc)[:120]}"
         self.errors.append(error)

@@ -18,13 +18,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Itera
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, cast
 
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.constants import START
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
-from langgraph.types import StateSnapshot
 
 from memagent.core.context import Context
 from memagent.core.settings import Settings
@@ -42,6 +41,7 @@ from memagent.graph.jobs import Outbox
 from memagent.graph.pg_sessions import PgTurnLocks
 from memagent.graph.settings import get_settings
 from memagent.graph.turn_lock import turn_lock
+from memagent.graph.turn_state import same_text, unanswered, unfinished
 from memagent.graph.validation import (
     MAX_MESSAGE_CHARS as MAX_MESSAGE_CHARS,
 )
@@ -221,31 +221,6 @@ async def arun_turn(
         )
 
 
-def unfinished(snapshot: StateSnapshot) -> bool:
-    """Whether the session's last run stopped before its end: a task still to run, or
-    one that ran but whose writes were never folded into a checkpoint (a process killed
-    between a node's saved writes and the next checkpoint). ``snapshot.next`` misses the
-    second kind: it lists only tasks without saved writes."""
-    return bool(snapshot.tasks)
-
-
-def unanswered(snapshot: StateSnapshot) -> str | None:
-    """The text of a session's last user message when its turn stopped before a reply."""
-    if not unfinished(snapshot):
-        return None
-    messages: list[BaseMessage] = list((snapshot.values or {}).get("messages", []))
-    for m in reversed(messages):
-        if isinstance(m, AIMessage) and not m.tool_calls:
-            return None
-        if isinstance(m, HumanMessage):
-            return str(m.text)
-    return None
-
-
-def _same(a: str, b: str) -> bool:
-    return " ".join(a.split()) == " ".join(b.split())
-
-
 async def _checkpoint_message(agent: Agent, config: RunnableConfig, message: str) -> None:
     """Write the user's message as the start of a new run; a cancellation that arrives
     meanwhile waits for the write, so what the user sent is never half kept."""
@@ -294,7 +269,7 @@ async def _run_turn_locked(
             raise NothingToRetryError(
                 f"nothing to retry: the last turn of session {session!r} was answered"
             )
-    elif waiting is None or not _same(waiting, message):
+    elif waiting is None or not same_text(waiting, message):
         taken = "new" if waiting is None else "joined"
         await _checkpoint_message(agent, config, message)
     if on_saved is not None:

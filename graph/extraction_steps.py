@@ -26,11 +26,13 @@ from memagent.core.errors import exception_chain
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.types import DIGEST_ROLE, Job, Turn
 from memagent.memory.episodes import outdate_superseded, write_turn_episodes
+from memagent.memory.extract_context import session_context
 from memagent.memory.extractors import (
     MAX_CANDIDATES_PER_JOB,
     ExtractionResult,
     Extractor,
     bound_candidates,
+    extract_with_context,
 )
 from memagent.memory.forgetting import digest_candidates
 from memagent.memory.namespaces import namespace
@@ -81,27 +83,41 @@ async def extract_candidates(
     fallback: Extractor | None,
     created_at: float,
     label: str = "",
+    context: Sequence[Turn] = (),
 ) -> tuple[ExtractionResult, int]:
     """A job's candidates, and how many lead the list from a working-memory digest (those
-    are consolidated, not extracted: their records carry origin "consolidation")."""
+    are consolidated, not extracted: their records carry origin "consolidation").
+    ``context``: the session's earlier user messages (``session_context``), read by the
+    extractor for names and topics, never a source of facts."""
     digest = [t.content for t in turns if t.role == DIGEST_ROLE]
     said = with_times([t for t in turns if t.role != DIGEST_ROLE], created_at)
     res = ExtractionResult(candidates=digest_candidates(digest))
     consolidated = len(res.candidates)
     if said:
         try:
-            found = await extractor(said)
+            found = await extract_with_context(extractor, said, context)
         except Exception as exc:
             if not is_outage(exc) or fallback is None or fallback is extractor:
                 raise
             log.warning("extractor down, using fallback for %s: %s", label or "a job", exc)
-            found = await fallback(said)
+            found = await extract_with_context(fallback, said, context)
         kept, cut = bound_candidates(found.candidates)
         res.candidates += kept
         res.dropped, res.reasons = found.dropped + cut, found.reasons
         if cut:
             res.reasons.append(f"more than {MAX_CANDIDATES_PER_JOB} memories in one job")
     return res, consolidated
+
+
+def transcript_context(store: BaseStore, job: Job, *, config: WriteConfig) -> list[Turn]:
+    """The earlier user messages of the job's session, from its stored (redacted)
+    transcript, as the extractor's context (``session_context``); none for a digest job
+    or a session with no transcript yet."""
+    if any(t.role == DIGEST_ROLE for t in job.turns):
+        return []
+    item = store.get(namespace(job.user_id, job.customer_id, "episodes"), job.thread_id)
+    turns = item.value.get("turns", []) if item is not None else []
+    return session_context(turns, job.turns, config=config)
 
 
 def apply_candidates(

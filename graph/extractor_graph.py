@@ -39,10 +39,11 @@ from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
 from memagent.core.settings import Settings
-from memagent.core.types import Job, Turn
+from memagent.core.types import DIGEST_ROLE, Job, Turn
 from memagent.graph.extraction_steps import apply_candidates, extract_candidates, is_outage
 from memagent.graph.jobs import job_id
 from memagent.graph.settings import get_settings
+from memagent.memory.extract_context import session_context
 from memagent.memory.extractors import Extractor, rules_extractor
 from memagent.memory.write_path import Candidate, WriteConfig
 
@@ -100,7 +101,9 @@ def pending_turns(turns: Sequence[Turn], applied: set[str]) -> list[Turn]:
 
 
 def make_extract_node(
-    extractor: Extractor, fallback: Extractor | None
+    extractor: Extractor,
+    fallback: Extractor | None,
+    write_config: Callable[[], WriteConfig] = WriteConfig,
 ) -> Callable[..., Awaitable[dict[str, Any]]]:
     async def extract(state: ExtractorState) -> dict[str, Any]:
         turns = [Turn(**t) for t in state.turns]
@@ -108,12 +111,17 @@ def make_extract_node(
         new = [t.id for t in todo if t.id not in set(state.extracted)]
         if not new:
             return {"job": {}, "result": {"skipped": "every turn was already extracted"}}
+        # the run's earlier (applied) user turns are the extractor's context, redacted
+        # and screened as the stored transcript is
+        said = [t for t in turns if t.role != DIGEST_ROLE]
+        context = session_context(said, todo, config=write_config())
         found, consolidated = await extract_candidates(
             todo,
             extractor=extractor,
             fallback=fallback,
             created_at=state.scheduled_at,
             label=f"thread {state.thread_id}",
+            context=context,
         )
         return {
             "job": {
@@ -184,7 +192,7 @@ def build_extractor_graph(
     in Studio; its turns stay unapplied and the conversation's next run carries them."""
     retry = retry or RetryPolicy(max_attempts=5, initial_interval=2.0, retry_on=is_outage)
     builder = StateGraph(ExtractorState, input_schema=ExtractorInput)
-    builder.add_node(EXTRACT, make_extract_node(extractor, fallback))
+    builder.add_node(EXTRACT, make_extract_node(extractor, fallback, write_config))
     builder.add_node(
         APPLY, make_apply_node(write_config, embeddings=embeddings), retry_policy=retry
     )

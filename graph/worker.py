@@ -35,6 +35,7 @@ from memagent.graph.extraction_steps import (
     apply_candidates,
     extract_candidates,
     is_outage,
+    transcript_context,
     with_times,
 )
 from memagent.graph.jobs import Job, Outbox
@@ -189,6 +190,11 @@ class Worker:
             if not isinstance(consolidated, int):  # saved before the count was kept
                 consolidated = len(digest_candidates(digest))
             return [Candidate.model_validate(c) for c in saved], consolidated
+        try:
+            context = transcript_context(self._get_store(), job, config=self.write_config)
+        except Exception as exc:  # the message is still read, only without what came before
+            log.warning("job %s: no session context (%s)", job.id, exc)
+            context = []
         res, consolidated = self._run(
             extract_candidates(
                 job.turns,
@@ -196,6 +202,7 @@ class Worker:
                 fallback=self.fallback,
                 created_at=job.created_at,
                 label=f"job {job.id}",
+                context=context,
             )
         )
         self.queue.save_result(

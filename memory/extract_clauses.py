@@ -39,7 +39,9 @@ _CLAUSE_SPLIT = re.compile(
     r"i|it)\b)|\s+and\s+(?=(?:they|we|he|she|i|our|their|were|was|are|is|has|have|"
     r"had|will|needs?|wants?|prefers?)\b)|(?<=\))\s*,\s*|\n|"
     r",\s+(?=(?-i:(?!(?:It|This|That|There|Which|Who|She|He|They|We|I)\b)[A-Z][a-z]+) (?:is|was|seems|sounds|"
-    r"looks|wants|prefers|hates|likes|said|says|thinks|is not|isn't)\b)",
+    r"looks|wants|prefers|hates|likes|said|says|thinks|is not|isn't)\b)"
+    r"|,\s+(?=(?-i:(?!(?:It|This|That|There|Which|Who|She|He|They|We|I)\b)[A-Z][a-z]+ [A-Z][a-z]+)"
+    r"(?:\s*\([^()]{1,30}\))? (?:approves|decides|signs off|signs|makes the (?:final )?call|owns the decision)\b)",
     re.I,
 )
 # A space between two Chinese words ends a clause in a dictated, unpunctuated note
@@ -230,7 +232,8 @@ def categorise(clause: str) -> str | None:
             continue  # "Sarah runs the warehouse team": a person leading a team, not a system
         if name == "incumbent" and not re.search(
             r"(?<=.)(?<![A-Za-z0-9])[A-Z][\w+.]*[A-Za-z0-9]|[A-Z]{2,}|\b(?:excel|spreadsheets?|paper|in-house|"
-            r"homegrown)\b|自研|自己写|自建|外包|纸质|[\u4e00-\u9fff]{2,}的",
+            r"homegrown)\b|自研|自己写|自建|外包|纸质|[\u4e00-\u9fff]{2,}的"
+            r"|用[\u4e00-\u9fff]{2,4}(?:做|来|管|记|处理|跑|存)",  # "现在用钉钉做家校沟通"
             clause,
         ):
             continue  # "uses" needs a product name

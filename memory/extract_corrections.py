@@ -85,12 +85,31 @@ REPLACED = re.compile(
 """A sentence that replaces an old value: a correction, whatever its opening words."""
 
 
+_CORRECTS = re.compile(
+    r"\b(?:correction|actually|sorry|i meant|my mistake|scratch that|no wait|wait,? no)\b"
+    r"|更正|纠正|说错|搞错|弄错|看错|记错|写错|改一下",
+    re.I,
+)
+_NOT_TAIL = re.compile(
+    r"\s*[,，]\s*(?:(?:而|并)?不是|\bnot\b|\brather than\b)\s*(?:[^,，;；。.!?！？]|\.(?=\d)){1,20}?(?:了)?"
+    r"(?=\s*(?:[;；。!?！？]|\.(?!\d)|$))",
+    re.I,
+)
+"""The old value a correction names after the new one: "最后拍板的是陈怡君，不是林董",
+"Correction: it's Grace, not Paul"."""
+
+
 def replaced_by_new(text: str) -> str:
     """A sentence that replaces an old value by a new one, with the old value left out
     ("The demo isn't Dec 8 anymore, it's Dec 10" -> "The demo is Dec 10",
-    "决策人不是王总了，换成李总" -> "决策人是李总"), so no memory keeps the old one."""
+    "决策人不是王总了，换成李总" -> "决策人是李总", "更正：拍板的是陈怡君，不是林董" ->
+    "更正：拍板的是陈怡君"), so no memory keeps the old one. A trailing "not X" goes only
+    from a message that says it corrects something: elsewhere ("must be cloud, not
+    on-prem") it is part of the fact."""
     for pattern, repl in _REWRITES:
         text = pattern.sub(repl, text)
+    if _CORRECTS.search(text):
+        text = _NOT_TAIL.sub("", text)
     return text
 
 
@@ -127,6 +146,13 @@ def drop_old_values(text: str) -> str:
 
 
 _DATE_FROM = re.compile(r"(?:\bfrom|从|由)\s*$", re.I)
+_DATE_WAS = re.compile(
+    r"(?:\b(?:originally|initially|previously)(?: (?:planned|set|scheduled))?(?: for| on)?"
+    r"|原定(?:于|在|是)?|原计划(?:在|是)?|本来(?:定在|是)?|原本(?:定在|是)?|原先(?:定在|是)?)\s*$",
+    re.I,
+)
+"""The date a plan had before it moved ("上线原定3月，现在推迟到5月", "originally set for
+May 3, now June 1")."""
 
 
 _DATE_OFF = re.compile(
@@ -144,7 +170,13 @@ def _drop_old_dates(text: str) -> str:
     for d in reversed(dates):
         before = _DATE_FROM.search(text[max(0, d.start - 6) : d.start])
         after = _DATE_OFF.match(text[d.end :])
-        if before:
+        was = _DATE_WAS.search(text[max(0, d.start - 24) : d.start])
+        if was and d is not dates[-1]:
+            tail = re.sub(r"^\s*[,，;；]?\s*", "", text[d.end :])
+            head = re.sub(r"(?:\s+(?:was|is|had been))?[\s,，]*$", "",
+                          text[: d.start - len(was.group(0))], flags=re.I)  # fmt: skip
+            text = head + ("" if re.search(r"[\u4e00-\u9fff]$", head) else ", ") + tail
+        elif before:
             text = text[: d.start - len(before.group(0))].rstrip() + " " + text[d.end :].lstrip()
         elif after:
             head = re.sub(r"[,，;；]?\s*(?:so|and|因此|所以)?\s*$", "", text[: d.start], flags=re.I)
@@ -166,3 +198,59 @@ def current_amount(clause: str, amounts: Sequence[Amount]) -> Amount:
         if _NEW_VALUE.search(clause[max(0, a.start - 14) : a.start]):
             return a
     return amounts[0]
+
+
+_OLD_NUMBER = re.compile(
+    r"(?:\bnot|\binstead of|\brather than|(?:而)?不是|之前说的|原来的?|上次说的)\s*(?P<n>\d+(?:\.\d+)?)"
+    r"(?!\d|\.\d|\s*(?:k|m|bn|million|billion|万|亿|元|[a-z%$€¥]))",
+    re.I,
+)
+
+
+def old_values(text: str) -> list[str]:
+    """The values a correction says are no longer true ("不是80万，是120万" -> ["800000"],
+    "it's 1.4M not 1.2M" -> ["1200000"], "账号是80个，不是50个" -> ["50"]), so the write
+    path can find the memory they correct when the sentence does not name its attribute."""
+    out: list[str] = []
+    amounts = parse_amounts(text)
+    for a in amounts:
+        before = _OLD_BEFORE.search(text[max(0, a.start - 16) : a.start])
+        after = _OLD_AFTER.match(text[a.end :])
+        if (before and _NEGATED.search(before.group(0))) or after:
+            out.append(str(a.value))
+    out += [m.group("n") for m in _OLD_NUMBER.finditer(text)
+            if not any(a.start <= m.start("n") < a.end for a in amounts)]  # fmt: skip
+    return out
+
+
+_RETRACT_EN = re.compile(
+    r"^\W*(?:(?:wait|oops|sorry|oh|ah|no|ok|okay|actually|hmm|ugh|argh)\b[\W\s]*)*(?:please\s+)?"
+    r"(?:scratch|scrap|strike|ignore|disregard|forget|delete|drop|remove)\s+(?:that|this|it|"
+    r"everything|all (?:of )?(?:that|it|this)|my (?:last|previous) (?:message|note)|"
+    r"the (?:last|previous) (?:message|note))\b",
+    re.I,
+)
+_WHOLE_EN = re.compile(
+    r"\bwrong (?:account|customer|client|company|prospect|deal|thread)\b|\b(?:entirely|completely)\b"
+    r"|\ball of (?:it|that)\b|\beverything\b|\b(?:last|previous) (?:message|note)\b"
+    r"|\bdon'?t keep any\b|\bnone of (?:it|that|this)\b",
+    re.I,
+)
+_RETRACT_ZH = re.compile(
+    r"发错(?:了)?(?:客户|群|人|对象|地方)|发错了[，,。\s]*(?:这|那|刚才|上)|记错客户|不是这(?:个|家)客户"
+    r"|(?:(?:刚才|刚刚|上|前面|之前)(?:那|这)?(?:一)?(?:条|段)(?:消息|信息|记录|内容)?"
+    r"|(?:刚才|刚刚|之前|前面)(?:那|这)?些?(?:消息|信息|记录))"
+    r"[^，,。]{0,8}?(?:全部|都|全都)?(?:作废|不算|删掉|撤回)"
+)
+
+
+def retracts_previous(text: str) -> bool:
+    """The message takes back the one before it as a whole ("Scratch that, wrong account",
+    "scrap that entirely", "刚才那条发错客户了，作废", "发错了，这是别家的情况"), not one value
+    in it ("budget 1.2M - scratch that, 1.5M" corrects a figure)."""
+    if _RETRACT_ZH.search(text):
+        return True
+    return bool(_RETRACT_EN.search(text) and _WHOLE_EN.search(text)) or bool(
+        re.search(r"\bwrong (?:account|customer|client|company|prospect)\b", text, re.I)
+        and re.search(r"\b(?:that|this|those|it) (?:was|were|is)\b|\bscratch|\bignore", text, re.I)
+    )

@@ -128,7 +128,8 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"replace|replacing|migrat\w* (?:from|off|away from)|moving (?:off|away from)|switch\w* (?:off|away from)|"
         r"(?:current|existing|legacy|old) (?:system|vendor|provider|tool|crm|erp|platform|solution) is|"
         r"(?:tracked|managed|done|kept|handled|stored|tracking|managing) (?:in|on|with|via)|"
-        r"incumbent (?:is|was|system|vendor)|(?:our|the|their) incumbent|remains? (?:on|with)|(?:communities|sites|stores|hospitals|clinics|plants) on)\b"
+        r"incumbent (?:is|was|system|vendor)|(?:our|the|their) incumbent|remains? (?:on|with)|"
+        r"(?:their|the|current|tech) stack (?:is|includes)|(?:communities|sites|stores|hospitals|clinics|plants) on)\b"
         r"|用的|一直用|现用|(?:现在|目前|当前|一直)(?:他们|客户|我们)?(?:还)?(?:在)?用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
         r"|用的是|现在用|目前用|在用|现有|外包|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
         r"[A-Za-z\u4e00-\u9fff]{2,12}(?:里|上)", re.I)),
@@ -138,7 +139,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
 EVENTS = [
     ("workshop", r"workshop|研讨会"), ("demo", r"\bdemo|演示"), ("poc", r"\bpoc\b|试点|测试"),
     ("pilot", r"\bpilot"), ("proposal", r"proposal|方案"), ("pricing", r"pric(?:e|ing)|报价|quote"),
-    ("contract_end", r"contract\b.{0,30}\b(?:ends|ended|expires|runs out|is up|up for renewal)|renewal|到期|expir"),
+    ("contract_end", r"contract\b.{0,30}\b(?:ends|ended|expires|runs out|is up|up for renewal|renews|renewing)|renewal|到期|expir"),
     ("tender", r"tender|\brfp\b|招标|投标"), ("signing", r"\bsign|signature|签约|签合同|签字|签署|前签|要签|合同"),
     ("go_live", r"go[- ]live|\blive\b|launch|上线"), ("rollout", r"roll-?out|推广"),
     ("decision", r"decision|decide|select(?:ing)? a vendor|vendor selection|决定|定下来|拍板|立项|"
@@ -206,7 +207,7 @@ SUBJECTLESS = re.compile(
 
 STANCE = re.compile(
     r"\b(?:champion|sponsor|advocate|supporter|pushing for us|pushed (?:hard )?(?:internally|for us)|"
-    r"skeptic\w*|neutral|blocker|detractor|on the fence|on our side|likes us|fan of|"
+    r"skeptic\w*|neutral|blocker|detractor|on the fence|on our side|likes us|fan of|(?:biggest|big|huge|real) fan\b|"
     r"retir\w*|leaving|left the company|takes over|decision[- ]maker|makes? the (?:call|decision)|"
     r"signs?(?: off)?|signed off|approves?|decides?|final say|cadillac|economic buyer|"
     r"supportive|supports us|on board|in (?:our )?favou?r|against (?:us|it|the|cloud|moving|switching|change)|"
@@ -234,7 +235,7 @@ STANCE = re.compile(
 DECIDES = re.compile(
     r"\b(?:is|will be) (?:the )?(?:final )?decision[- ]maker|\b(?:make|makes|will make)(?: the| every)?"
     r" (?:final )?(?:call|decision|purchase decision)|\bhas the final say|\bsigns (?:off|anything|every)"
-    r"|\b(?:the )?(?:final )?decision[- ]maker (?:is|was|will be|now)\b|\bdecision (?:now )?(?:sits|rests|lies) with\b"
+    r"|\b(?:the )?(?:final )?decision[- ]maker (?:is|was|will be|now)\b|\b(?:decision|final (?:call|say)) (?:now )?(?:sits|rests|lies) with\b"
     r"|\b(?:final )?decision is with\b|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
     r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",
     re.I,

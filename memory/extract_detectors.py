@@ -52,6 +52,13 @@ def parse_count(text: str, nouns: str) -> str | None:
         text,
         re.I,
     )
+    if not m:  # "账号是80个", "席位数改成120个": the noun first
+        m = re.search(
+            r"(?:" + nouns + r")(?:数|数量)?\s*(?:是|为|要|改成|改为|变成)\s*(\d+|[" + _CN_NUM
+            + r"]+)\s*(?:个|位|名)(?![\d万亿])",
+            text,
+            re.I,
+        )  # fmt: skip
     if not m:
         return None
     raw = m.group(1).replace(",", "")
@@ -84,11 +91,13 @@ _DECIDER_EN = re.compile(
     r"(?P<who>\b(?i:our|the) (?i:ceo|cfo|cto|coo|vp(?: of)? [a-z]+|head of [a-z]+|boss|director|"
     r"procurement(?: team)?|board|owner)|\b[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?:,[^,]{1,30},)?\s+"
     r"(?:is|will be)\s+(?:the\s+)?(?:final\s+|main\s+|real\s+)?(?:decision[- ]maker|one who decides|approver)"
-    r"|(?P<who2>\b(?:our|the) (?:ceo|cfo|cto|coo|boss|director|board)|\b[A-Z][a-z]+(?: [A-Z][a-z]+)?)\s+"
-    r"(?:makes|has|will make) the final (?:call|decision|say)|"
+    r"|(?P<who2>\b(?:our|the) (?:ceo|cfo|cto|coo|boss|director|board)|\b[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
+    r"(?:\s*\([^()]{1,30}\)|,[^,]{1,30},)?\s+(?:makes|has|will make) the final (?:call|decision|say)|"
     r"(?P<who3>\b(?:our|the) (?:ceo|cfo|cto|coo|boss|director|board)|\b[A-Z][a-z]+(?: [A-Z][a-z]+)?)"
-    r"\s+(?:signs off|approves|decides)\b"
-    r"|decision[- ]maker is (?P<who4>(?:our |the )?[A-Za-z]+(?: [A-Z][a-z]+)?)",
+    r"(?:\s*\([^()]{1,30}\)|,[^,]{1,30},)?\s+(?:signs off|approves|decides)\b"
+    r"|decision[- ]maker is (?P<who4>(?:our |the )?[A-Za-z]+(?: [A-Z][a-z]+)?)"
+    r"|(?i:final (?:call|say|decision)|decision) (?:now )?(?:rests|sits|lies|is) with "
+    r"(?P<who5>(?:our |the )?[A-Z][a-z]+(?: [A-Z][a-z]+)?)",
 )
 _DECIDER_ZH = re.compile(
     r"(?:决策人|拍板的人|负责拍板的|最终决定的人|签字的人)(?:是|为)(?P<who>[\u4e00-\u9fffA-Za-z]{1,8})"
@@ -290,9 +299,7 @@ def _sentence_candidates(s: str, turn: Turn, context_attr: str | None) -> list[C
 def _decider(s: str) -> str | None:
     m = _DECIDER_EN.search(s)
     if m:
-        who = next(
-            g for g in (m.group("who"), m.group("who2"), m.group("who3"), m.group("who4")) if g
-        )
+        who = next(g for g in (m.group(f"who{n}") for n in ("", "2", "3", "4", "5")) if g)
         return who.strip()
     m = _DECIDER_ZH.search(s)
     if m:
@@ -304,8 +311,18 @@ def _decider(s: str) -> str | None:
     return None
 
 
+_PREFERS_ZH = re.compile(
+    r"喜欢|偏好|习惯|倾向|最好|尽量|优先|请|只|就行|直接|方便|希望|接受|比.{0,6}好|找(?:他|她|我)"
+)
+"""What makes a Chinese mention of a channel a preference ("只用微信沟通", "打电话沟通就行",
+"直接微信找他"); without it "今天打电话，说…", "刚才又发微信了" and a call log's title
+("新锐零售 电话沟通") report how they talked, not how they want to be reached."""
+
+
 def _channel(s: str) -> tuple[str, bool] | None:
     if not (_CONTACT_KW.search(s) or _FROM_NOW.search(s) or re.search(r"\bprefer", s, re.I)):
+        return None
+    if _lang(s) == "zh" and not (_PREFERS_ZH.search(s) or _NEG.search(s) or _FROM_NOW.search(s)):
         return None
     found = [(name, p.search(s)) for name, p in _CHANNELS]
     hits = [(name, m) for name, m in found if m]

@@ -81,7 +81,8 @@ _NOT_ZH_NAME = re.compile(r"周[末一二三四五六日天内]|万一|高层|�
 """Words that start like a surname but are not a name."""
 _VERB_AFTER_NAME = {"支持", "负责", "认为", "觉得", "希望", "表示", "提出", "要求", "反对", "同意",
                     "喜欢", "习惯", "倾向", "担心", "主导", "牵头", "管理", "不想", "不太", "很看",
-                    "发来", "发了", "发给", "约了", "打电", "问了", "聊了", "拍板", "签字", "签了"}  # fmt: skip
+                    "发来", "发了", "发给", "约了", "打电", "问了", "聊了", "拍板", "签字", "签了",
+                    "通了", "通过", "说了", "在用"}  # fmt: skip
 """Words whose first character a three-character name match may have swallowed."""
 _ZH_DEPT_ONLY = re.compile(
     r"(?P<role>(?:(?![和与及的是了在说])[\u4e00-\u9fffA-Z]){1,6}?"
@@ -138,7 +139,7 @@ def find_people(text: str) -> list[Person]:
             if p in _EN_PATTERNS:
                 name = _clean_en(name)
                 role = re.sub(
-                    r"^(?:(?:s|the|their|our|its|and|with|met|from|to|by|currently|now|also|"
+                    r"^(?:(?:s|the|their|our|its|her|his|my|your|and|with|met|from|to|by|currently|now|also|"
                     r"acting|interim)\s+)+",
                     "",
                     role,
@@ -150,6 +151,8 @@ def find_people(text: str) -> list[Person]:
                 role = _ZH_ROLE_TRIM.sub("", re.split(r"[的是]|一个|一位|新来了?", role)[-1])
                 if _NOT_ZH_NAME.match(name):
                     continue  # "黄经理周末不接电话": 周末 is a weekend, not Mr Zhou
+                if len(name) == 2 and name[1] in "说讲称问是的":
+                    continue  # "周主任说院长…": 任 ends a title and 说 is a verb, no Mr Ren
                 name = _ZH_NAME_TAIL.sub("", name) if len(name) > 2 else name
                 if len(name) == 3 and text[m.end() - 1 : m.end() + 1] in _VERB_AFTER_NAME:
                     name = name[:2]  # "高洁支持我们": 高洁 + 支持, not 高洁支

@@ -23,7 +23,13 @@ from memagent.core.types import Turn
 from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
 from memagent.memory.extract_clauses import dictated_pieces
-from memagent.memory.extract_corrections import REPLACED, replaced_by_new
+from memagent.memory.extract_corrections import (
+    REPLACED,
+    current_amount,
+    old_values,
+    replaced_by_new,
+    retracts_previous,
+)
 from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_detectors import (
@@ -50,6 +56,7 @@ from memagent.memory.extract_sales import (
 from memagent.memory.extract_script import Script
 from memagent.memory.extract_shorthand import expand_shorthand, join_signatures, without_jokes
 from memagent.memory.write_path import Candidate
+from memagent.memory.write_retract import RETRACTION
 
 __all__ = ["cn_to_int", "parse_amount", "extract_rules", "user_sentences", "clean_statement"]
 
@@ -198,6 +205,21 @@ def _mentions(fact: SalesFact, value: str | None) -> bool:
     return first in text or any(str(a.value) == first for a in parse_amounts(fact.content))
 
 
+def _with_role(c: Candidate, facts: list[SalesFact]) -> Candidate:
+    """A decision maker whose full name and role are in the statement's role fact
+    ("决策人是他们的副总裁赵立新", "Priya Nair (COO) makes the final call"): one memory
+    says all three."""
+    role = next((f for f in facts if f.attribute.endswith(":role")
+                 and re.split(r"[:：]", f.content)[0][:2].lower() in (c.value or "")),
+                None)  # fmt: skip
+    if role is None:
+        return c
+    name, title = (p.strip(" 。.") for p in re.split(r"[:：]", role.content, maxsplit=1))
+    zh = _lang(name) == "zh"
+    content = f"{name}是决策人（{title}）。" if zh else f"{name} is the decision maker ({title})."
+    return c.model_copy(update={"value": name.lower(), "content": content})
+
+
 def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction: bool,
            ) -> list[Candidate]:  # fmt: skip
     """One candidate per clause: the sales fact, with the single-valued key and value of
@@ -215,19 +237,12 @@ def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction:
                     and not out[i].attribute.endswith(":role")
                     and (c.attribute != "decision_maker" or DECIDES.search(facts[i].content))),
                    None)  # fmt: skip
+        dm = c.attribute == "decision_maker"
         if idx is None:
-            idx = next((i for i, f in enumerate(facts) if i not in used and _mentions(f, c.value)),
-                       None)  # fmt: skip
-        if idx is None and c.attribute == "decision_maker":
-            # "决策人是他们的副总裁赵立新": the person's full name is in their role fact
-            role = next((f for f in facts if f.attribute.endswith(":role")
-                         and re.split(r"[:：]", f.content)[0][:2].lower() in (c.value or "")),
-                        None)  # fmt: skip
-            if role is not None:
-                name = re.split(r"[:：]", role.content)[0]
-                zh = _lang(name) == "zh"
-                c = c.model_copy(update={"value": name.lower(), "content":
-                                         f"{name}是决策人。" if zh else f"{name} is the decision maker."})  # fmt: skip
+            idx = next((i for i, f in enumerate(facts) if i not in used and _mentions(f, c.value)
+                        and not (dm and f.attribute.endswith(":role"))), None)  # fmt: skip
+        if idx is None and dm:
+            c = _with_role(c, facts)
         if idx is None:
             out.append(c)
             continue
@@ -278,19 +293,44 @@ def _named(c: Candidate) -> Candidate:
 def _without_restated_roles(found: list[Candidate]) -> list[Candidate]:
     """A person's role fact is left out when another memory of the same statement already
     names them with that role ("Ben Ortiz, analytics lead, is our biggest fan", "对接人：张敏，
-    数字化中心总监，态度积极"). Only a many-valued stakeholder memory stands in for it: a
-    decision maker or a budget that names the person may be superseded, their role is not."""
+    数字化中心总监，态度积极"), or when the decision-maker memory of the statement names them
+    with it ("Their CTO Li Wei is the decision maker", "老板李总（CEO）拍板"): one memory per
+    person. A budget that names the person does not stand in for it; the decision maker
+    may be superseded, and the write path then keeps the former one's role
+    (``write_roles``)."""
     out = []
     for c in found:
         if c.attribute.endswith(":role") and c.value:
             name = re.split(r"[:：]", c.content)[0].strip().lower()
             role = c.value.lower()
-            if any(o is not c and o.attribute.startswith("stakeholder:")
+            if any(o is not c and (o.attribute.startswith("stakeholder:")
+                                   or o.attribute == "decision_maker")
                    and name in o.content.lower() and role in o.content.lower()
                    for o in found):  # fmt: skip
                 continue
         out.append(c)
     return out
+
+
+def _anchored(c: Candidate, olds: list[str]) -> Candidate:
+    """A corrected figure whose clause names no attribute ("改一下，不是80万，是120万") carries
+    the old value it replaces and its new value, so the write path versions the memory
+    that holds the old one instead of storing a second, unkeyed figure."""
+    if not olds or c.attribute.split(":")[0] not in ("amount", "count"):
+        return c
+    amounts = parse_amounts(c.content)
+    new = str(current_amount(c.content, amounts).value) if amounts else c.value
+    if not new:
+        return c
+    return c.model_copy(update={"replaces": olds[0], "value": new})
+
+
+def _retraction(turn: Turn) -> Candidate:
+    """The message takes back the one before it: the write path closes what that one
+    left (``write_retract``), and nothing in this one is a fact."""
+    ids = [turn.id] if turn.id else []
+    return Candidate(content=_clip(turn.content), attribute=RETRACTION, confidence=0.95,
+                     correction=True, message_ids=ids)  # fmt: skip
 
 
 def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
@@ -312,6 +352,10 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     for i, turn in enumerate(turns):
         if turn.role != "user":
             continue
+        if retracts_previous(turn.content):  # "Scratch that, wrong account"
+            cands.append(_retraction(turn))
+            skipped.append("retraction")
+            continue
         if self_note(turn.content):
             skipped.append("not for memory")
             continue
@@ -324,6 +368,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         text = join_signatures(expand_shorthand(replaced_by_new(turn.content)))
         replaced = text != expand_shorthand(turn.content) or bool(REPLACED.search(turn.content))
         sentences = [s.strip() for s in _SPLIT.split(text) if s.strip()]
+        olds = old_values(turn.content)
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
             if label == "joke" and (serious := without_jokes(s)) and serious != s:
@@ -355,6 +400,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             # "Brian wants calls" after "Brian Foley, VP of Lending": the memory says who
             found = [c.model_copy(update={"content": with_full_names(c.content, names)})
                      for c in found]  # fmt: skip
+            found = [_anchored(c, olds) for c in found]
             cands.extend(_without_restated_roles(found))
             if old:
                 context_attr = old[-1].attribute

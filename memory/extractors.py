@@ -13,6 +13,7 @@ built (``MEMAGENT_EXTRACTOR=rules|llm``):
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -26,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.types import Turn
 from memagent.llm.model import LLMUnavailableError
+from memagent.memory.extract_context import as_context, from_context
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_rules import (
     clean_statement,
@@ -61,6 +63,7 @@ from memagent.prompts.extraction import (
     EXTRACTION_USER,
     RETRY_JSON,
     RETRY_SORT,
+    SORT_EARLIER,
     SORT_SYSTEM,
     SORT_USER,
 )
@@ -76,6 +79,9 @@ class ExtractionResult:
     dropped: int = 0
     reasons: list[str] = field(default_factory=list)
 
+
+CONTEXT_PROMPT_CHARS = 300
+"""Most characters of earlier messages in a sorting prompt (its tail: the latest)."""
 
 MAX_CANDIDATES_PER_JOB = 24
 """Most memories one extraction job writes. A pasted document of a thousand sentences
@@ -108,9 +114,46 @@ def bound_candidates(
 
 
 class Extractor(Protocol):
-    """Turns in, candidates out. Must not write anything itself."""
+    """Turns in, candidates out. Must not write anything itself.
 
-    async def __call__(self, turns: Sequence[Turn]) -> ExtractionResult: ...
+    ``context``: the session's earlier user messages (``extract_context``), read to
+    resolve who "he" is or what "make that 2 million" corrects; no fact comes from them.
+    """
+
+    async def __call__(
+        self, turns: Sequence[Turn], *, context: Sequence[Turn] = ()
+    ) -> ExtractionResult: ...
+
+
+async def extract_with_context(
+    extractor: Extractor, turns: Sequence[Turn], context: Sequence[Turn] = ()
+) -> ExtractionResult:
+    """``extractor(turns, context=context)``; an extractor of its own that takes no
+    ``context`` (a test's, a notebook's) is called without it."""
+    if context and _takes_context(extractor):
+        return await extractor(turns, context=context)
+    return await extractor(turns)
+
+
+def _takes_context(extractor: object) -> bool:
+    try:
+        params = inspect.signature(extractor).parameters  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return "context" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+def rules_with_context(
+    turns: Sequence[Turn], context: Sequence[Turn] = ()
+) -> tuple[list[Candidate], list[str]]:
+    """``extract_rules`` of ``turns`` read after ``context``: names, the topic and dated
+    events carry over from the context, its own facts and skip reasons are left out."""
+    if not context:
+        return extract_rules(turns)
+    ctx = as_context(context)
+    cands, skipped = extract_rules([*ctx, *turns])
+    # the context's turns come first and read the same alone, so their skip reasons lead
+    return [c for c in cands if not from_context(c)], skipped[len(extract_rules(ctx)[1]) :]
 
 
 class RulesExtractor:
@@ -118,8 +161,10 @@ class RulesExtractor:
 
     name = "rules"
 
-    async def __call__(self, turns: Sequence[Turn]) -> ExtractionResult:
-        cands, skipped = extract_rules(turns)
+    async def __call__(
+        self, turns: Sequence[Turn], *, context: Sequence[Turn] = ()
+    ) -> ExtractionResult:
+        cands, skipped = rules_with_context(turns, context)
         return ExtractionResult(cands, len(skipped), skipped)
 
 
@@ -267,7 +312,9 @@ class LLMExtractor:
         self.system = system
         self.user = user
 
-    async def __call__(self, turns: Sequence[Turn]) -> ExtractionResult:
+    async def __call__(
+        self, turns: Sequence[Turn], *, context: Sequence[Turn] = ()
+    ) -> ExtractionResult:
         # what the user says is not for memory ("just small talk", "off the record") never
         # reaches the model, as the rules skip it too
         turns = [t for t in turns if t.role != "user" or not self_note(t.content)]
@@ -279,7 +326,7 @@ class LLMExtractor:
             # whether or not the rules' vocabulary knows its words
             return ExtractionResult(reasons=["gate: small talk or questions only"])
         if self.hybrid:
-            return await self._hybrid(turns)
+            return await self._hybrid(turns, context)
         when, dates = note_dates(turns)
         messages = [
             SystemMessage(self.system),
@@ -287,7 +334,7 @@ class LLMExtractor:
         ]
         if not self.with_rules:
             return to_candidates(await _ask(self.model, messages), turns)
-        rules = extract_rules(turns)[0]
+        rules = rules_with_context(turns, context)[0]
         try:
             items = await _ask(self.model, messages)
         except MalformedExtractionError as exc:
@@ -296,19 +343,23 @@ class LLMExtractor:
             return ExtractionResult(list(rules), reasons=[f"{exc}; the rules' facts are kept"])
         return with_rule_facts(to_candidates(items, turns), rules)
 
-    async def _hybrid(self, turns: Sequence[Turn]) -> ExtractionResult:
+    async def _hybrid(self, turns: Sequence[Turn], context: Sequence[Turn]) -> ExtractionResult:
         """The rules' facts, plus what the model reads in the clauses no rule fact covers
-        (a few lines per call); a chunk the model fails on loses only its own lines."""
-        rules = extract_rules(turns)[0]
-        lines = uncovered_lines(turns, rules)
+        (a few lines per call); a chunk the model fails on loses only its own lines. The
+        earlier messages (``context``) lead the prompt after the fixed system part, so
+        the server reuses that prefix across the chunks of one job."""
+        rules = rules_with_context(turns, context)[0]
+        earlier = " ".join(t.content for t in context)
+        lines = uncovered_lines(turns, rules, earlier=earlier)
         if not lines:
             return ExtractionResult(dedupe(rules)[0], reasons=["the rules read every clause"])
         note = " ".join(t.content for t in turns if t.role == "user")
+        head = SORT_EARLIER.format(earlier=earlier[-CONTEXT_PROMPT_CHARS:]) if earlier else ""
         items: list[LLMMemory] = []
         reasons: list[str] = []
         for done, chunk in enumerate(chunks(lines, self.lines_per_call)):
             numbered = "\n".join(f"{i}. {line.text}" for i, line in enumerate(chunk, 1))
-            human = SORT_USER.format(note=note[:1200], lines=numbered)
+            human = head + SORT_USER.format(note=note[:1200], lines=numbered)
             try:
                 sorted_lines = await _ask(
                     self.model,

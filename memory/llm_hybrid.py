@@ -131,17 +131,20 @@ _TITLE = re.compile(
 _REFERS_BACK = re.compile(r"^(?:he|she|his|her|him|他|她)\b|^(?:他|她)", re.I)
 
 
-def uncovered_lines(turns: Sequence[Turn], rules: Sequence[Candidate]) -> list[Line]:
+def uncovered_lines(
+    turns: Sequence[Turn], rules: Sequence[Candidate], *, earlier: str = ""
+) -> list[Line]:
     """The user's statement clauses no rule fact covers, with small talk, "nothing
     known" and visit headers left out: what the model is asked to sort. A short sentence
     none of whose clauses the rules read, and none left out, goes whole, so its clauses
-    keep each other's context ("Decision moved too - now mid-January")."""
+    keep each other's context ("Decision moved too - now mid-January"). ``earlier``: the
+    session's earlier messages, where a line's "he" may find the person it means."""
     out: list[Line] = []
     seen: set[str] = set()
+    before = earlier
     for turn in turns:
         if turn.role != "user" or self_note(turn.content):
             continue
-        before = ""
         ref = reference_time(turn.at)
         for sentence, label, _ in statement_sentences([turn]):
             clauses = split_clauses(sentence) if label == "statement" else []
@@ -163,13 +166,33 @@ def uncovered_lines(turns: Sequence[Turn], rules: Sequence[Candidate]) -> list[L
                     for c in open_
                 ]  # fmt: skip
             for text, person in parts:
-                if text not in seen:
+                if text not in seen and not said_before(text, earlier):
                     seen.add(text)
                     dates = find_dates(text, ref)
                     taken = _taken(readers, dates, text)
                     out.append(Line(text, person, with_dates(text, dates), taken))
             before += " " + sentence
     return out
+
+
+_AGAIN = frozenset(
+    re.findall(
+        r"\S+",
+        "as like i said mentioned before again still reminder just so you know also and the a "
+        "之 前 说 过 再 次 提 醒 还 是 仍 然 也 就 像 我",
+    )
+)
+"""Words a restatement adds to what was said ("As I said, ...", "再提醒一下, ...")."""
+
+
+def said_before(line: str, earlier: str) -> bool:
+    """A line every word (every character, in Chinese) of which an earlier message of
+    the session already holds, but for "as I said"-like words: the job that read that
+    message read this, and the model would only write its fact a second time in other
+    words ("Like I said, drivers still carry paper logs"). A line with any new word
+    ("Li Wei is the CEO now") is new."""
+    words = _words(line) - _AGAIN
+    return bool(earlier) and len(words) >= 2 and words <= _words(earlier)
 
 
 def _fragment(clause: str) -> bool:
@@ -187,49 +210,98 @@ _NEXT_TOPIC = re.compile(r"\s*[,，]\s*(?=(?:also|oh|plus|anyway|btw)\b|另外|�
 """Where a run-on's condition ends and the next topic begins ("... if it goes well the
 deal is 900k, also they got a pitch from Zuora")."""
 _RUN_ON = 3
-"""Fewest clauses of a sentence read clause by clause when it holds a condition: a
-dictated run-on ("...he wants a pilot starting January 15th and if it goes well the
-rollout is 2 million, also Sarah Kim needs ..."), not "If they sign, we give 10% off"."""
+"""Fewest clauses of a statement with no condition read clause by clause when the
+model's items are checked (``clause_hedges``): each clause hedged or not on its own."""
+_LEADS_IF = re.compile(
+    r"^\s*(?:(?:and|but|so|or|also)\s+)?(?:if|suppose|supposing|imagine|what if|let's say)\b|"
+    r"^(?:另外|还有|而且|但是?|不过)?(?:如果|假如|假设|万一)",
+    re.I,
+)
+"""A clause that opens with a condition ("if the pilot works they ...", "如果试点顺利")."""
+_OWN_RESULT = re.compile(
+    r"\b(?:will|would|could|'ll|'d|then|they'?re going to)\b|[会就将能]|可以", re.I
+)
+"""A condition clause that states its own result ("if it works they will roll out"): the
+clause after it is not that result."""
+_JOKED = re.compile(r"\b(?:joked?|joking|kidding|lol|haha+|jk)\b|[😂🤣😆]|开玩笑|哈哈|说笑", re.I)
+"""A sentence that reports a joke ("their buyer joked they'd pay $5 million if ...")."""
+_NEW_CONDITION = re.compile(r"\s*(?:[,，]|(?:and|but|so|or)\b)", re.I)
+"""A condition after a comma or a conjunction starts a new thought ("he wants a pilot,
+and if it goes well ..."): what precedes it stands on its own."""
+_ONLY_IF = re.compile(
+    r"^\s*(?:(?:and|but|so)\s+)?(?:only if|unless|as long as|provided|assuming)\b|"
+    r"^(?:但是?|不过)?(?:只要|前提是|除非|条件是)",
+    re.I,
+)
+"""A trailing condition on the clause before it ("They sign in March, but only if legal
+approves"): that clause is hypothetical too."""
 
 
 def statement_sentences(
     turns: Sequence[Turn], *, clause_hedges: bool = False
 ) -> list[tuple[str, str, bool]]:
-    """The user's sentences as the rules label them (``user_sentences``), except a long
-    run-on that holds a condition somewhere: its clauses are statements of their own, a
-    clause's conditional tail ("... and if it goes well the rollout is 2 million") and
-    the clause after a leading condition ("if they sign, we give 10% off") stay
-    hypothetical. With ``clause_hedges`` (what the model's items are checked against) a
-    long statement is its clauses too, each hedged or not on its own."""
+    """The user's sentences as the rules label them (``user_sentences``), except a
+    sentence that holds a condition and more than one clause: its clauses are read on
+    their own, so a clause the condition does not govern is a statement ("They run
+    Oracle today, but if the pilot works they would move to us"), while the condition,
+    the result it states, the clause after a bare leading condition ("if they sign, we
+    give 10% off") and a clause a trailing "only if"/"unless" governs stay hypothetical.
+    With ``clause_hedges`` (what the model's items are checked against) a long statement
+    is its clauses too, each hedged or not on its own."""
     out: list[tuple[str, str, bool]] = []
     for sentence, label, hedged in user_sentences(turns):
-        split = label == "hypothetical" or (clause_hedges and label == "statement")
+        if label == "hypothetical" and _JOKED.search(sentence):
+            out.append((sentence, "joke", hedged))  # a joke with an "if" in it is a joke
+            continue
+        conditional = label == "hypothetical" or (
+            label == "statement" and bool(_IF.search(" " + sentence))
+        )
+        split = conditional or (clause_hedges and label == "statement")
         clauses = split_clauses(sentence) if split else []
-        if len(clauses) < _RUN_ON:
+        if len(clauses) < (2 if conditional else _RUN_ON):
             out.append((sentence, label, hedged))
             continue
-        if label == "statement":
+        if not conditional:
             # a hedge is its own clause's ("..., 卫宁报价好像比我们低，但是他也不确定具体多少"):
             # it makes no other clause of a long run-on unconfirmed
             out.extend((c.text, label, is_uncertain(c.text)) for c in clauses)
             continue
-        after_if = False
-        for clause in clauses:
-            text = clause.text
-            if after_if or sentence_label([text], 0) != "statement":
-                m = _IF.search(" " + text)
-                head = text[: max(m.start() - 1, 0)].strip(" ,，") if m else ""
-                after_if = bool(m) and not head
-                if len(head.split()) >= 4 or len(re.findall(r"[\u4e00-\u9fff]", head)) >= 6:
-                    out.append((head, "statement", is_uncertain(head)))
-                condition, *more = _NEXT_TOPIC.split(text[len(head) :].strip(" ,，"))
-                out.append((condition, "hypothetical", hedged))
-                for part in more:
-                    label = sentence_label([part], 0)
-                    out.append((part, label, is_uncertain(part)))
-                    after_if = label != "statement"
+        out.extend(_conditional_clauses([c.text for c in clauses], hedged))
+    return out
+
+
+def _conditional_clauses(clauses: Sequence[str], hedged: bool) -> list[tuple[str, str, bool]]:
+    """The clauses of a sentence holding a condition, each labelled (see
+    ``statement_sentences``)."""
+    out: list[tuple[str, str, bool]] = []
+    after_if = False
+    for i, text in enumerate(clauses):
+        governed = i + 1 < len(clauses) and bool(_ONLY_IF.search(clauses[i + 1]))
+        if (
+            after_if
+            or governed
+            or _LEADS_IF.search(text)
+            or (sentence_label([text], 0) != "statement")
+        ):
+            m = _IF.search(" " + text)
+            head = text[: max(m.start() - 1, 0)].strip(" ,，") if m else ""
+            if m and head and not _NEW_CONDITION.match(m.group(0)):
+                # "they'd pay us $5 million if ...": a bare trailing "if" governs its head
+                out.append((text, "hypothetical", hedged))
+                after_if = len(text[len(head) :].split()) <= 1  # its body is the next clause
                 continue
-            out.append((text, "statement", is_uncertain(text)))
+            # a bare leading condition ("if they sign,") governs the clause after it
+            after_if = m is not None and not head and not _OWN_RESULT.search(text[m.end() - 1 :])
+            if len(head.split()) >= 4 or len(re.findall(r"[\u4e00-\u9fff]", head)) >= 6:
+                out.append((head, "statement", is_uncertain(head)))
+            condition, *more = _NEXT_TOPIC.split(text[len(head) :].strip(" ,，"))
+            out.append((condition, "hypothetical", hedged))
+            for part in more:
+                label = sentence_label([part], 0)
+                out.append((part, label, is_uncertain(part)))
+                after_if = label != "statement"
+            continue
+        out.append((text, "statement", is_uncertain(text)))
     return out
 
 

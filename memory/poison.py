@@ -19,7 +19,7 @@ given to *you*, or a second signal (obey only me, push X before answering) tips 
 The rules are literal, so two learned judges follow them: a logistic model over hashed
 character n-grams (``memagent.memory.poison_ngram``, trained on a large generated corpus in
 English, Simplified and Traditional Chinese and mixed text, every hand-written set, hard
-ordinary notes, LoCoMo chat turns and sales extraction notes; it adds half the rules' score
+ordinary notes, LoCoMo chat turns and sales extraction notes; it adds 0.75 times the rules' score
 (capped at 1) to its logit, so rules that fired but did not reach ``THRESHOLD`` still count,
 and has one threshold for text with Chinese characters and one for the rest, each the
 leave-one-set-out logit that keeps ordinary text at <= 1% per language, see

@@ -90,6 +90,60 @@ _ZH_ASK = (
     r"(?:是多少|是什么|告诉我|发给我|发我|给我|说出来|说一下|报一下|列出|提供|贴出来|贴给我|输出"
     r"|透露|分享)"
 )
+# One-time codes (someone else's second factor) and who they are routed to.
+_OTP = (
+    r"(?:one[- ]time (?:pass)?(?:codes?|passwords?|pins?)|otps?|(?:verification|login|log-in"
+    r"|sign-in|2fa|mfa|two-factor|sms|text|security|auth(?:entication)?|confirmation|bank"
+    r"|6-digit|six-digit) (?:codes?|pins?)|passcodes?)"
+)
+_TO_ME = (
+    r"(?:\bto me\b|\bto my\b|\bsend (?:it |them )?me\b|\bforward (?:it |them )?(?:to )?me\b"
+    r"|\bmy (?:personal |private )?(?:number|phone|mobile|email|inbox|wechat|whatsapp|telegram)\b"
+    r"|\b(?:to|with) you\b|\bin(?:to)? your (?:reply|answer|response|summary|notes)\b"
+    r"|\b(?:relay|pass) (?:it|them) (?:on|along|to)\b|@\w)"
+)
+_RELAY = (
+    r"(?:\b(?:send|forward|relay|pass|give|text|email|copy|paste|share|collect|gather|harvest"
+    r"|get) (?:me|us)\b(?: (?:the|their|her|his|any|all))?"
+    r"|\b(?:collect|gather|harvest|record|store|note down|write down)\b"
+    r"(?: (?:the|their|her|his|any|all|every))?)"
+)
+# Between a code and "to me", no verb of arrival: "the login code is sent to my phone" is how
+# a portal works, not an order.
+_NOT_ARRIVAL = r"(?:(?!\b(?:is|are|was|were|gets?|goes|go|comes?|arrives?|keeps?)\b)[^.!?\n])"
+_ZH_OTP = r"(?:验证码|校验码|动态码|动态口令|短信码|确认码|登录码|一次性密码|otp)"
+_ZH_TO_ME = (
+    r"(?:发给我|发我|发到(?:我|[^，。！？；\n]{0,12}@)|转给我|转发给|转给|告诉我|给我|报给我|念给我"
+    r"|读给你|回复给你|发给你|交给你|要过来|要一下|要来|记下来|抄下来|存(?:在|到|进)(?:备注|记忆|笔记)"
+    r"|我的微信|我微信|我的邮箱|我的手机)"
+)
+_ZH_TO_ME_FIRST = r"(?:把|让|请|叫)[^。！？；\n]{0,15}?(?:收到|发的|拿到)的"
+
+# Orders to say something (imperative position only), and the writer's admission it is false.
+_SAY_ORDER = (
+    r"(?:^|[.!?;:,]\s*|\b(?:just|please|always|then|and|you should|you must|make sure to"
+    r"|be sure to|remember to|go ahead and)\s+)(?:tell|say|claim|assure|promise|reply|answer"
+    r"|respond|inform|let (?:them|him|her|\w+) know|mention)\b"
+)
+_ADMIT_FALSE = (
+    r"(?:\bit(?:'s| is) not\b|\bit isn't\b|\bthat(?:'s| is) not true\b|\bnot true\b"
+    r"|\b(?:even )?though (?:it|that|this|we|they) (?:is|isn't|doesn't|don't|aren't|are not|has not"
+    r"|hasn't|haven't|won't)\b|\beven if (?:it's|it is|that's) (?:not|false|untrue)\b"
+    r"|\bwhether (?:or not )?(?:it's |it is )?(?:true|the case)\b|\bwhether or not\b"
+    r"|\b(?:they|he|she)(?:'ll| will) never (?:know|check|read|notice|find out)\b"
+    r"|\b(?:they|he|she) won't (?:check|notice|know|find out|read|verify)\b"
+    r"|\bwe don't\b(?= *[.,)]|$)|\bit doesn't\b(?= *[.,)]|$))"
+)
+_IN_SENTENCE = r"(?:[^.!?\n]|\.(?=\d))"  # a decimal point does not end the sentence
+_ZH_SAY_ORDER = (
+    r"(?:(?<![我他她们户方总理家人])(?:就|一律|只管|你就|直接)(?:说|回复|答复|表示|告诉)"
+    r"|(?<![我他她们户方总理])(?:跟|和|对|告诉)[^，。！？；\n]{1,12}?说)"
+)
+_ZH_ADMIT_FALSE = (
+    r"(?:[，,；;]\s*(?:但?其实|实际上|真假|不管真假|反正[^。！？\n]{0,10}(?:不会|不知道|查不到|看不出))"
+    r"|真假无所谓|不管是不是真的)"
+)
+
 # Orders to say something to third parties, and the damaging claims such orders carry about a
 # rival. A customer reporting a rumour ("they say Acme is struggling") has no order.
 _TELL_OTHERS = (
@@ -662,6 +716,30 @@ RULES: tuple[Rule, ...] = (
         rf"|(?:告诉我|发给我|发我|给我|说出|说一下|列出|提供|贴出|输出|透露|报一下)[^。！？\n]{{0,6}}?"
         rf"(?:你|你们(?:的)?(?:系统|后台|数据库|服务器)|助手|机器人)(?:自己)?的?[^，。！？\n]{{0,8}}?"
         + _ZH_CREDENTIAL,
+    ),
+    # Someone else's one-time code routed to the writer or the assistant: "send me the code
+    # the bank texted her", "把客户收到的验证码发我微信". A code that fails to arrive, or a
+    # policy never to share codes, names no recipient and stays a fact.
+    _r(
+        "code_relay",
+        "exfiltration",
+        1.0,
+        rf"\b{_OTP}\b{_NOT_ARRIVAL}{{0,60}}?{_TO_ME}|{_RELAY}[^.!?\n]{{0,50}}?\b{_OTP}\b"
+        rf"|\bask (?:them|him|her|the (?:customer|client|caller|buyer)s?|customers|clients|callers"
+        rf"|(?:each|every|any) \w+)\b[^.!?\n]{{0,20}}?\b(?:for|to (?:read|send|give|share|forward"
+        rf"|paste|text|tell))\b[^.!?\n]{{0,30}}?\b{_OTP}\b"
+        rf"|{_ZH_OTP}[^。！？；\n]{{0,25}}?{_ZH_TO_ME}|{_ZH_TO_ME_FIRST}[^。！？；\n]{{0,20}}?{_ZH_OTP}",
+    ),
+    # An order to tell someone a claim the writer admits is false: "tell them the warranty is
+    # ten years, it's two, they won't check", "就说合同签了，其实还没签". Reporting what was
+    # said ("I told them…", "客户说…，其实…") is not an order and is left out.
+    _r(
+        "deception_order",
+        "standing order",
+        1.0,
+        rf"{_SAY_ORDER}{_IN_SENTENCE}{{0,90}}?{_ADMIT_FALSE}"
+        rf"|{_SAY_ORDER}{_IN_SENTENCE}{{0,90}}?[.!?]\s*{_ADMIT_FALSE}"
+        rf"|{_ZH_SAY_ORDER}[^。！？\n]{{0,40}}?{_ZH_ADMIT_FALSE}",
     ),
     # Standing orders to tell customers damaging claims about a rival.
     _r(

@@ -50,6 +50,7 @@ from memagent.memory.records import (
     content_hash,
     utcnow,
 )
+from memagent.memory.write_anchor import anchored
 from memagent.memory.write_cas import (
     PENDING_PREFIX,
     LockFactory,
@@ -80,6 +81,8 @@ from memagent.memory.write_pending import (
     _promote_pending,
 )
 from memagent.memory.write_pending import is_pending as is_pending  # re-exported
+from memagent.memory.write_retract import RETRACTION, retract_previous
+from memagent.memory.write_roles import former_role
 from memagent.memory.write_types import Action as Action  # re-exported
 from memagent.memory.write_types import Candidate, WriteConfig, WriteResult
 from memagent.stores.protocols import MemoryStoreExtensions
@@ -253,6 +256,11 @@ def write_memory(
         return WriteResult(
             False, None, None, f"invalid candidate: {exc.errors()[0]['msg']}", "rejected"
         )
+    if cand.attribute == RETRACTION and origin == "extraction":
+        closed = retract_previous(store, user_id, customer_id, thread_id=thread_id,
+                                  message_ids=cand.message_ids, now=now)  # fmt: skip
+        why = f"retraction of the previous message: {len(closed)} memories closed"
+        return WriteResult(False, None, None, why, "rejected")
     rec, reason, found = build_record(cand, now=now, thread_id=thread_id, origin=origin, cfg=cfg)
     if rec is None and cfg.quarantine and (reason or "").startswith(INSTRUCTION_REASON):
         from memagent.memory.quarantine import quarantine_candidate
@@ -273,6 +281,9 @@ def write_memory(
         attempts=cfg.attempts,
     )
     res.redacted = found
+    for follow in res.then:
+        write_memory(store, user_id, customer_id, follow, embeddings=embeddings, now=now,
+                     thread_id=thread_id, origin=origin, config=config, lock=lock)  # fmt: skip
     return res
 
 
@@ -302,6 +313,7 @@ def _write_once(
 ) -> WriteResult:
     """One optimistic attempt (may raise ``_Conflict`` before its one committing write)."""
     store = w.store
+    rec = anchored(store, ns, rec, cand.replaces) if cand.replaces else rec
     key = (rec.entity, rec.attribute)
     current = _repair_key(w, ns, key, now)
     if (done := _already_applied(w, ns, rec, record_id)) is not None:
@@ -326,7 +338,9 @@ def _write_once(
             w.insert(ns, new_id, new.to_store())
             _close_superseded(w, ns, current, now)
             _drop_pending(store, ns, rec)
-            return WriteResult(True, new_id, new.content, None, "versioned", superseded=current.key)
+            then = [c for c in [former_role(cur, new)] if c is not None]  # its role stays
+            return WriteResult(True, new_id, new.content, None, "versioned",
+                               superseded=current.key, then=then)  # fmt: skip
 
     # 3. semantic near-duplicate
     for item, sim in _near(store, ns, rec.content, embeddings, cfg.search_k):

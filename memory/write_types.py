@@ -30,6 +30,10 @@ class Candidate(BaseModel):
     event_time: datetime | None = None
     message_ids: list[str] = Field(default_factory=list, max_length=200)
     correction: bool = False
+    replaces: str | None = Field(None, max_length=400)
+    """The old value a correction names without naming its attribute ("不是80万，是120万",
+    "it's 1.4M not 1.2M"): the write path versions the active memory holding that value
+    (``write_anchor``)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,9 @@ class WriteResult:
     action: Action
     redacted: list[str] = field(default_factory=list)
     superseded: str | None = None
+    then: list[Any] = field(default_factory=list)
+    """Candidates this write calls for next (a superseded decision maker's role,
+    ``write_roles``); ``write_memory`` writes them, each its own write."""
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -97,6 +97,10 @@ Lines:
 
 Answer with JSON only."""
 
+SORT_EARLIER = """\
+Earlier messages (context only, not to sort): {earlier}
+"""
+
 SORT_USER = """\
 Note: {note}
 Lines:

@@ -114,6 +114,21 @@ def test_a_run_extracts_only_turns_no_earlier_run_applied(store: QdrantStore) ->
     assert nxt["extracted"] == ["h1", "a1", "h2", "a2"]
 
 
+def test_a_run_reads_its_earlier_applied_turns_as_context_only(store: QdrantStore) -> None:
+    # "He" of the new turn is the CTO an earlier run applied; that run's facts are not
+    # extracted again
+    first = _turns(("user", "Met Acme today. Their CTO Li Wei is the decision maker.", "h1"),
+                   ("assistant", "Noted.", "a1"))  # fmt: skip
+    graph = _graph(store)
+    _run(graph, first)
+    before = _facts(store)
+    nxt = _run(graph, [*first, *_turns(("user", "He prefers email.", "h2"))])
+    assert nxt["result"]["actions"] == {"created": 1}, nxt["result"]
+    assert sorted(set(_facts(store)) - set(before)) == [
+        "Li Wei (contact preference): He prefers email"
+    ]
+
+
 def test_replaying_the_checkpoint_before_apply_writes_nothing_twice(store: QdrantStore) -> None:
     """What Studio's replay does: run again from the checkpoint saved after ``extract``."""
     graph = _graph(store)

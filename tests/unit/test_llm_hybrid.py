@@ -356,3 +356,50 @@ def test_a_lone_word_and_what_is_still_to_be_confirmed_never_reach_the_model() -
     turn = Turn("user", text, "m1", AT)
     lines = uncovered_lines([turn], extract_rules([turn])[0])
     assert [line.text for line in lines] == ["Their vans are leased"], lines
+
+
+async def test_a_two_clause_sentence_with_a_condition_sends_its_plain_clause() -> None:
+    # a conditional sentence was read clause by clause only from three clauses up: the
+    # incumbent of this one never reached the model (the rules read neither clause)
+    text = "They run Oracle for billing today, but if the pilot works they would move to us."
+    model = scripted(_sorted((1, "incumbent")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert _lines(model) == "1. They run Oracle for billing today"
+    assert [c.content for c in res.candidates] == ["They run Oracle for billing today (2026-11-12)"]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("If they sign, we give 10% off.", ""),
+        ("They sign in March, but only if legal approves.", ""),
+        ("If the pilot works they will roll out to 40 stores, and their drivers hate paper.",
+         "their drivers hate paper"),
+        ("如果试点顺利，他们会推广到40家门店。", ""),
+    ],
+)  # fmt: skip
+def test_what_a_condition_governs_never_reaches_the_model(text: str, kept: str) -> None:
+    turn = Turn("user", text, "m1", AT)
+    lines = [line.text for line in uncovered_lines([turn], [])]
+    assert lines == ([kept] if kept else []), lines
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Summit call was a riot - their buyer joked they'd pay us $5 million if we could "
+         "make their CEO stop sending 2am emails 😂.", []),
+        ("Good call with Delmar, their CFO said they'd pay 2 million if we could cut the "
+         "rollout to 6 weeks, they need SSO.", ["they need SSO"]),
+        ("Met Delmar today, they would sign the 3-year deal if legal approves the SLA, and "
+         "they need SSO.", ["they need SSO"]),
+    ],
+)  # fmt: skip
+def test_a_clause_a_bare_trailing_if_governs_or_a_joke_never_reaches_the_model(
+    text: str, kept: list[str]
+) -> None:
+    # the words before a bare "if" are its result, not a statement ("they'd pay us $5
+    # million if ..." was sent to the model and stored as a fact), and a joke with an
+    # "if" in it was read clause by clause
+    turn = Turn("user", text, "m1", AT)
+    assert [line.text for line in uncovered_lines([turn], [])] == kept

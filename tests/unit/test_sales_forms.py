@@ -233,11 +233,16 @@ def test_contact_preferences_and_people(messages: list[str], attribute: str, nee
 
 def test_a_stance_next_to_the_decision_maker_is_not_the_decision_maker_key() -> None:
     """ "决策人是总经理孟凡，他比较看重性价比": the stance stays a stance, so naming a new
-    decision maker later does not supersede it; the role is the title alone."""
+    decision maker later does not supersede it. The decision-maker memory names him with
+    his title, so it stands for his role memory (one memory per person; a later decision
+    maker writes the role back, ``test_sales_people``), and any role kept is the title alone."""
     cands = _run("决策人是总经理吕强，他比较看重性价比。")
     stance = [c for c in cands if "性价比" in c.content]
     assert stance and all(c.attribute != "decision_maker" for c in stance), stance
-    assert any(c.attribute == "stakeholder:吕强:role" and c.value == "总经理" for c in cands)
+    dm = [c for c in cands if c.attribute == "decision_maker"]
+    assert len(dm) == 1 and dm[0].value == "吕强" and "总经理" in dm[0].content, cands
+    roles = [c for c in cands if c.attribute == "stakeholder:吕强:role"]
+    assert all(c.value == "总经理" for c in roles), roles
 
 
 def test_one_requirement_with_its_prohibition_is_one_memory() -> None:
