@@ -9,6 +9,11 @@ miss can be told apart: not recalled, or recalled but not used by the model).
 
     .venv/bin/python bench/briefing_llm_bench.py            # all scenarios
     .venv/bin/python bench/briefing_llm_bench.py --keep     # keep the home for a look
+    .venv/bin/python bench/briefing_llm_bench.py --today 2026-12-01 --today 2026-12-02
+
+``--today`` (repeatable) runs the whole bench once per date, each in a fresh home, with
+``MEMAGENT_TODAY`` set: the date the system prompt states. The model's reply must not
+hinge on it, so a layout is judged over several dates, not one.
 
 Slow (a few minutes on 2 cores): every turn runs the real model.
 """
@@ -83,6 +88,10 @@ SCENARIOS = (
 # fmt: on
 
 
+TODAY: str | None = None
+"""The date the run's system prompt states (``MEMAGENT_TODAY``); None: the clock."""
+
+
 def _run(home: Path, *args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
@@ -92,6 +101,9 @@ def _run(home: Path, *args: str, timeout: float = 900) -> subprocess.CompletedPr
         "MEMAGENT_SERVICE": "auto",
     }
     env.pop("MEMAGENT_BASE_URL", None)
+    env.pop("MEMAGENT_TODAY", None)
+    if TODAY:
+        env["MEMAGENT_TODAY"] = TODAY
     exe = Path(sys.executable).with_name("memagent")
     return subprocess.run(
         [str(exe), *args], capture_output=True, text=True, timeout=timeout, env=env
@@ -151,20 +163,34 @@ def run(home: Path) -> tuple[int, int, int]:
 
 
 def main(argv: list[str]) -> int:
+    global TODAY
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", action="store_true", help="keep the temporary home")
+    parser.add_argument(
+        "--today",
+        action="append",
+        metavar="YYYY-MM-DD",
+        help="date the system prompt states (repeat to run once per date; default: the clock)",
+    )
     args = parser.parse_args(argv)
-    home = Path(tempfile.mkdtemp(prefix="memagent-briefing-bench-"))
-    try:
-        passed, recalled_ok, total = run(home)
-    finally:
-        _run(home, "service", "stop", timeout=300)
-        if args.keep:
-            print(f"home kept: {home}")
-        else:
-            shutil.rmtree(home, ignore_errors=True)
-    print(f"replies stating the right facts: {passed}/{total}")
-    print(f"checks whose facts were all in the recall list: {recalled_ok}/{total}")
+    totals: list[tuple[str, int, int, int]] = []
+    for day in args.today or [None]:
+        TODAY = day
+        label = day or "today (clock)"
+        print(f"== {label}", flush=True)
+        home = Path(tempfile.mkdtemp(prefix="memagent-briefing-bench-"))
+        try:
+            passed, recalled_ok, total = run(home)
+        finally:
+            _run(home, "service", "stop", timeout=300)
+            if args.keep:
+                print(f"home kept: {home}")
+            else:
+                shutil.rmtree(home, ignore_errors=True)
+        totals.append((label, passed, recalled_ok, total))
+    for label, passed, recalled_ok, total in totals:
+        print(f"{label}: replies stating the right facts: {passed}/{total}")
+        print(f"{label}: checks whose facts were all in the recall list: {recalled_ok}/{total}")
     return 0
 
 

@@ -10,6 +10,7 @@ the environment itself. Every field is listed, with its default and one line, in
 from __future__ import annotations
 
 import os
+from datetime import date
 from pathlib import Path
 from typing import Literal
 
@@ -82,6 +83,11 @@ class Settings(BaseSettings):
     context_window: int = Field(8192, ge=1024, description="Model context window (tokens).")
     reply_tokens: int = Field(512, ge=16, description="Max tokens of one reply.")
     temperature: float = Field(0.2, ge=0.0, le=2.0)
+    today: date | None = Field(
+        None,
+        description="The date the assistant is told it is (YYYY-MM-DD; empty = the clock): "
+        "replays evaluations and benches at a fixed date.",
+    )
     gguf_path: Path | None = Field(None, description="Any GGUF to serve instead of the bundle.")
     model_dir: Path = Field(
         default_factory=_default_model_dir,

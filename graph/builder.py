@@ -190,7 +190,7 @@ def build_graph(
                 functools.partial(_summary_model, settings, small_model), settings=settings
             )
     if router is None:
-        router = adapter_router(small_model)
+        router = adapter_router(small_model, today=settings.today if settings else None)
 
     builder = StateGraph(State, context_schema=Context, input_schema=InputState)
     builder.add_node(QUERY_REWRITE, traced(QUERY_REWRITE, rewriter))

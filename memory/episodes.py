@@ -36,6 +36,7 @@ from typing import Any
 
 from langgraph.store.base import BaseStore
 
+from memagent.memory.extract_triggers import chatter
 from memagent.memory.namespaces import namespace
 from memagent.memory.write_cas import derived_id
 from memagent.memory.write_path import WriteConfig, _instruction_reason, _redact
@@ -77,6 +78,50 @@ def speaker_of(text: str) -> str | None:
         return None
     name = m.group("name")
     return None if name.lower() in NOT_SPEAKERS or name.split()[0].lower() in NOT_SPEAKERS else name
+
+
+_REQUEST = re.compile(
+    r"^(?:(?:please|pls|kindly|ok(?:ay)?|so|now|hey|hi)\b[\s,]*)*"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:(?:brief|debrief|tell|show|give|catch|fill|update|walk|get|bring|prep|prepare)"
+    r"\s+(?:me|us)\b(?!\s+to\b)|remind\s+(?:me|us)\s+(?:about|of|what|who|when|how|where)\b"
+    r"|(?:summari[sz]e|recap|list|look\s+up|explain|describe|what\s+about|how\s+about)\b)"
+    r"|^(?:请|麻烦)?你?(?:帮我|给我|替我|跟我|和我)?(?:介绍|说说|讲讲|说一下|讲一下|总结|梳理"
+    r"|汇总|回顾|概括|查一下|查查|看看|看一下|告诉我)",
+    re.IGNORECASE,
+)
+"""A request for information addressed to the assistant ("brief me", "tell me about",
+"介绍一下", "帮我梳理"); a to-do ("remind me to email Li Wei", "帮我约李伟") is not one."""
+_CLAIM = re.compile(r"\b(?:that|since|because|which)\b|\d|[:：]|因为|所以", re.IGNORECASE)
+_PIECES = re.compile(r"(?<=[.!?。！？；;\n])\s*|[,，;；]\s*")
+_FILLER = re.compile(
+    r"^(?:please|pls|thanks|thank you|ok(?:ay)?|now|then|again|quickly|谢谢|好吗|可以吗|行吗)$",
+    re.IGNORECASE,
+)
+
+
+def asks_only(text: str) -> bool:
+    """True when ``text`` only asks the assistant for something and states nothing about
+    the customer: questions and small talk (``chatter``), and requests for information
+    addressed to the assistant ("Brief me before the call with Acme Logistics.", "Tell
+    me about Acme", "介绍一下这个客户", "帮我总结一下华信的情况"). Every piece (sentence or
+    comma-separated clause) must be one of them, so "Brief me, they moved the demo to
+    Friday" states something; a request that carries a claim ("remind me that the
+    budget is 2M", a figure, a colon) is a statement too. The briefing quotes no such
+    episode: what the user asked says nothing the notes do not."""
+    pieces = [p.strip() for p in _PIECES.split(text)]
+    pieces = [p for p in pieces if p.strip(" .!?~。！？") and not _FILLER.match(_bare(p))]
+    if not pieces:
+        return chatter(text)
+    return all(chatter(p) or _request(_bare(p)) for p in pieces)
+
+
+def _bare(piece: str) -> str:
+    return piece.strip(" .!?~。！？")
+
+
+def _request(piece: str) -> bool:
+    return bool(_REQUEST.match(piece)) and not _CLAIM.search(piece)
 
 
 def day_label(at: datetime) -> str:

@@ -17,13 +17,16 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from memagent.core.redact import PLACEHOLDER_RE
 from memagent.llm.tokens import count_tokens
+from memagent.memory.episodes import asks_only
 from memagent.memory.poison import screen_for_prompt
+from memagent.nodes.briefing_labels import fact_label, person_of
 from memagent.prompts.prompt_assembly import (
     BRIEFING_CLOSE,
     BRIEFING_HEADER,
     BRIEFING_OPEN,
     BRIEFING_RULES,
     EPISODE_QUOTE,
+    FACT_LINE,
     UNCONFIRMED,
     WITH_BRIEFING,
     WITHHELD,
@@ -58,9 +61,12 @@ def _item_value(item: Mapping[str, Any], *names: str) -> Any:
 
 
 def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHARS) -> str | None:
-    """``- "demo agreed for next Wednesday" (commitment, 2026-01-12)``: the content quoted
-    first (what the model should state), then what kind of note it is and its date; a
-    pending fact is tagged ``unconfirmed``. Plain facts carry no kind tag."""
+    """``- decision maker, Li Wei: "Their CTO Li Wei is the decision maker"``: a fact
+    whose key has a known kind is labelled with it, the person it is about and its value
+    (``memagent.nodes.briefing_labels``; only words the note itself says), then quoted.
+    Any other note is quoted first, then what kind of note it is and its date
+    (``- "demo agreed for next Wednesday" (commitment, 2026-01-12)``); a pending fact is
+    tagged ``unconfirmed``. Plain facts carry no kind tag."""
     content = _item_value(item, "content", "text", "memory")
     if not isinstance(content, str) or not content.strip():
         return None
@@ -70,8 +76,9 @@ def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHAR
     tags = []
     if _item_value(item, "status") in ("unconfirmed", "pending"):
         tags.append(UNCONFIRMED)
+    label = fact_label(item, content)
     kind = _item_value(item, "type", "kind")
-    if isinstance(kind, str) and kind not in ("fact", "status"):
+    if label is None and isinstance(kind, str) and kind not in ("fact", "status"):
         tags.append(_clean(kind)[:20])
     when = _item_value(item, "event_time", "date", "valid_from", "created_at")
     if isinstance(when, datetime | date):
@@ -79,7 +86,10 @@ def briefing_line(item: Mapping[str, Any], *, max_chars: int = MAX_BRIEFING_CHAR
     if isinstance(when, str):
         tags.append(when[:10])
     suffix = f" ({', '.join(tags)})" if tags else ""
-    return f"- {json.dumps(content, ensure_ascii=False)}{suffix}"
+    quote = json.dumps(content, ensure_ascii=False)
+    if label is not None:
+        return FACT_LINE.format(label=_clean(label), quote=quote) + suffix
+    return f"- {quote}{suffix}"
 
 
 def _shown(content: str, max_chars: int) -> str:
@@ -132,15 +142,20 @@ def briefing_lines(
     shown: Collection[str] = (),
     said: Sequence[str] = (),
 ) -> list[str]:
-    """The lines ``format_briefing`` shows: not reading as orders, not in ``shown``, not
-    a memory whose words one of the ``said`` texts holds (a message still in view), at
-    most ``max_items``, the whole section within ``max_tokens``."""
+    """The lines ``format_briefing`` shows: not reading as orders, not an episode that only
+    asked the assistant something (``asks_only``: "Brief me before the call", "华信的预算是
+    多少？"), not in ``shown``, not a memory whose words one of the ``said`` texts holds (a
+    message still in view), at most ``max_items``, the whole section within
+    ``max_tokens``; lines about one person together (``by_person``)."""
     lines: list[str] = []
+    people: list[str] = []  # who each line is about ('' for none)
     flat_said = [" ".join(t.split()) for t in said]
     for item in sorted(items, key=lambda i: _item_value(i, "origin") == "episode"):
         content = _item_value(item, "content", "text", "memory")
         if isinstance(content, str) and _reads_as_order(content):
             continue  # reads as an order: withheld (quoting alone did not stop the local model)
+        if _only_asked(item, content):
+            continue  # only asked the assistant something: says nothing about the customer
         line = briefing_line(item)
         if line is None or line in lines or line in shown:
             continue
@@ -152,7 +167,32 @@ def briefing_lines(
         if count_tokens(text) > max_tokens:
             break
         lines.append(line)
-    return lines
+        people.append(_person(item))
+    return by_person(lines, people)
+
+
+def _only_asked(item: Mapping[str, Any], content: Any) -> bool:
+    return (
+        _item_value(item, "origin") == "episode" and isinstance(content, str) and asks_only(content)
+    )
+
+
+def _person(item: Mapping[str, Any]) -> str:
+    content = _item_value(item, "content", "text", "memory")
+    if _item_value(item, "origin") == "episode" or not isinstance(content, str):
+        return ""
+    return (person_of(item, _shown(content, MAX_BRIEFING_CHARS)) or "").casefold()
+
+
+def by_person(lines: Sequence[str], people: Sequence[str]) -> list[str]:
+    """``lines`` with the lines about one person together, where that person's first line
+    is (the rest keep their order): a small model reads "Li Wei, role" and "Li Wei,
+    contact preference" as one person only when they sit together."""
+    out: list[tuple[str, str]] = []
+    for line, who in zip(lines, people, strict=True):
+        last = max((i for i, (_, w) in enumerate(out) if who and w == who), default=None)
+        out.insert(len(out) if last is None else last + 1, (line, who))
+    return [line for line, _ in out]
 
 
 def _in_view(content: str, flat_said: Sequence[str]) -> bool:

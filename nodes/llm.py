@@ -74,14 +74,18 @@ def with_tool_results(prompt: Sequence[AnyMessage], turn: Sequence[AnyMessage]) 
     return out
 
 
-def adapter_router(small_model: Callable[[], BaseChatModel]) -> ToolRouter:
+def adapter_router(
+    small_model: Callable[[], BaseChatModel], *, today: date | None = None
+) -> ToolRouter:
     """The LLM adapter's ``achoose_tool`` (a grammar-constrained small-model call) as the
-    router; imported on first use so importing the graph stays cheap."""
+    router; imported on first use so importing the graph stays cheap. ``today``: the date
+    the router is told (None: the clock)."""
 
     async def route(messages: Sequence[AnyMessage], tools: Sequence[BaseTool]) -> list[ToolCall]:
         from memagent.llm.adapter import achoose_tool
 
-        return _as_tool_calls(await achoose_tool(small_model(), list(messages), list(tools)))
+        chosen = await achoose_tool(small_model(), list(messages), list(tools), today=today)
+        return _as_tool_calls(chosen)
 
     return route
 

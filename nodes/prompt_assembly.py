@@ -185,11 +185,14 @@ def _middle_blocks(
     ]
 
 
-def _system_text(runtime: Runtime[Context] | None, extra: Sequence[BaseMessage]) -> str:
+def _system_text(
+    runtime: Runtime[Context] | None, extra: Sequence[BaseMessage], *, today: date | None = None
+) -> str:
+    """The system prompt for this run; ``today`` is the date it states (settings' ``today``,
+    else the clock)."""
     ctx = getattr(runtime, "context", None) or Context()
-    text = SYSTEM_PROMPT.format(
-        user_id=ctx.user_id, customer_id=ctx.customer_id, today=date.today().isoformat()
-    )
+    day = (today or date.today()).isoformat()
+    text = SYSTEM_PROMPT.format(user_id=ctx.user_id, customer_id=ctx.customer_id, today=day)
     added = [content_text(m.content).strip() for m in extra]
     return SECTION_SEPARATOR.join([text, *[a for a in added if a]])
 
@@ -254,7 +257,9 @@ async def assemble_turn(
     body = stamped[:-1] if current is not None else stamped
     history = [m for m in body if m.id not in done and not isinstance(m, SystemMessage)]
     result = assemble(
-        system=_system_text(runtime, [m for m in stamped if isinstance(m, SystemMessage)]),
+        system=_system_text(
+            runtime, [m for m in stamped if isinstance(m, SystemMessage)], today=settings.today
+        ),
         slots=render(wm),
         slot_values=[slot.value for _, _, slot in wm.slots()],
         briefing=state.briefing,

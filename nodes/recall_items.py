@@ -48,6 +48,11 @@ class RecalledItem:
     """When an episode was said (ISO 8601); None for facts."""
     message_ids: list[str] = field(default_factory=list)
     """The messages the item came from (a fact's sources, an episode's own message)."""
+    slot: str | None = None
+    """A fact's versioning key (``customer:decision_maker``); the briefing labels the
+    fact with it (``memagent.nodes.briefing_labels``). None for episodes."""
+    value: str | None = None
+    """A fact's structured value (``li wei``, ``1200000 CNY``), when it has one."""
 
 
 @dataclass
@@ -76,6 +81,8 @@ class RecallResult:
                 "status": i.status,
             }
             | ({"date": i.at} if i.at else {})
+            | ({"slot": i.slot} if i.slot else {})
+            | ({"value": i.value} if i.value else {})
             for i in self.items
         ]
 
@@ -149,7 +156,19 @@ def score_candidate(
         status="unconfirmed" if origin == "pending" else "active",
         at=str(value["at"]) if origin == "episode" and value.get("at") else None,
         message_ids=_sources(value),
+        slot=_slot(value) if origin != "episode" else None,
+        value=_text(value.get("value")) if origin != "episode" else None,
     )
+
+
+def _slot(value: dict[str, Any]) -> str | None:
+    """A stored record's versioning key (``entity:attribute``, as ``MemoryRecord.key``)."""
+    entity, attribute = _text(value.get("entity")), _text(value.get("attribute"))
+    return f"{entity}:{attribute}" if entity and attribute else _text(value.get("key"))
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
 
 
 def _sources(value: dict[str, Any]) -> list[str]:

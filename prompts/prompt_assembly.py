@@ -52,3 +52,35 @@ INPUT_SHORTENED = (
 )
 """Replaces the middle of a user message too long for the prompt (the stored message
 keeps every character; only the prompt's copy is cut)."""
+
+FACT_LABELS = {
+    "budget": "budget",
+    "decision_maker": "decision maker",
+    "deadline": "deadline",
+    "timeline": "deadline",
+    "commitment": "next step",
+    "requirement": "requirement",
+    "contact_preference": "contact preference",
+    "stakeholder": "person",
+    "deal_stage": "deal stage",
+    "incumbent": "system they use now",
+    "current_vendor": "system they use now",
+    "competitor": "competitor",
+    "pain_point": "pain point",
+    "count": "figure",
+    "seats": "seats",
+    "team_size": "team size",
+}
+"""What a briefing line calls a fact of each kind (the head of its versioning key,
+``customer:decision_maker`` -> "decision maker"): the label the small model reads before
+the quote, so "Their CTO Li Wei is the decision maker" is read as the answer to "who
+decides", not as a sentence about "the customer" (nodes/briefing.py)."""
+
+FACT_LINE = "- {label}: {quote}"
+"""A fact with its label: ``- decision maker, Li Wei: "Their CTO Li Wei is …"``."""
+
+LABEL_WHO = "{who}, {label}"
+"""The label of a fact about one person (``Li Wei, contact preference``)."""
+
+LABEL_VALUE = "{label}, {value}"
+"""A label that states the fact's value (only a value the note itself says)."""

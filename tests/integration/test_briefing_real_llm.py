@@ -5,7 +5,10 @@ queue and worker (`memagent jobs drain`) and the embedded Qdrant store.
 
 Before the briefing was laid out next to the question (and broad questions pinned the
 account's key facts), "Brief me before the call" got a promise to prepare a summary
-instead of the budget and the decision maker (bench/briefing_llm_bench.py).
+instead of the budget and the decision maker (bench/briefing_llm_bench.py). With bare
+quotes the reply hinged on the date the system prompt states: on 2026-12-02 it read
+"Their CTO Li Wei is the decision maker" as "The customer is the decision maker". The
+test runs at two dates (``MEMAGENT_TODAY``); the labelled layout must hold at both.
 """
 
 from __future__ import annotations
@@ -32,10 +35,18 @@ NOTE = (
 BUDGET = re.compile(r"1\.2\s*(?:million|m\b)|1,200,000|1200000|120\s*万", re.IGNORECASE)
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Iterator[Path]:
-    yield tmp_path
-    _memagent(tmp_path, "service", "stop", timeout=300)
+DATES = ("2026-12-01", "2026-12-02")
+"""Dates the system prompt states (``MEMAGENT_TODAY``): the old layout passed on the first
+and failed on the second."""
+
+
+@pytest.fixture(params=DATES)
+def home(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]:
+    (tmp_path / "today").write_text(request.param)  # beside the home, not in it
+    home = tmp_path / "home"
+    home.mkdir()
+    yield home
+    _memagent(home, "service", "stop", timeout=300)
 
 
 def _memagent(home: Path, *args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
@@ -45,6 +56,7 @@ def _memagent(home: Path, *args: str, timeout: float = 900) -> subprocess.Comple
         "MEMAGENT_REPLY_TOKENS": "96",
         "MEMAGENT_CONTEXT_WINDOW": "4096",
         "MEMAGENT_SERVICE": "auto",
+        "MEMAGENT_TODAY": (home.parent / "today").read_text(),
     }
     env.pop("MEMAGENT_BASE_URL", None)
     exe = Path(sys.executable).with_name("memagent")

@@ -78,6 +78,7 @@ def invalid_values(tmp: Path) -> dict[str, str]:
         "context_window": "abc",
         "reply_tokens": "1",
         "temperature": "9",
+        "today": "next tuesday",
         "llm_port": "99999",
         "llm_threads": "0",
         "llm_timeout": "0",
