@@ -1,5 +1,6 @@
 """A shared embedded store (several processes on one directory) loads its shard once per
-unit of work, not once per store call: each load and flush costs disk syncs while every
+unit of work, not once per store call (a job has two: reading its session's earlier
+messages before extraction, and its writes after): each load and flush costs disk syncs while every
 other process waits for the directory lock (bench/scale_bench.py)."""
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ def test_a_job_loads_the_shared_shard_once(tmp_path: Path, loads: list[int]) -> 
         loads.clear()
         report = Worker(q, store).drain()
         assert report.done == 1 and report.failed == 0
-        assert len(loads) == 1, f"one job loaded the shared shard {len(loads)} times"
+        # two units of work: the session's earlier messages read before the extractor runs
+        # (as its context; the store is not held through a model call), then every write
+        assert len(loads) == 2, f"one job loaded the shared shard {len(loads)} times"
         facts = store.search(namespace("u1", "c1", "facts"), limit=50)
     budget = [i.value for i in facts if i.value.get("attribute") == "budget"]
     assert [b["value"] for b in budget if b["status"] == "active"] == ["6000000 USD"]
