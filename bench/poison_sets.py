@@ -27,6 +27,7 @@ SETS: dict[str, tuple[str, str]] = {
     "blindB": ("sealed/poison_blindB_attacks.jsonl", "sealed/poison_blindB_ordinary.jsonl"),
     "blindC": ("poison_blindC_attacks.jsonl", "poison_blindC_ordinary.jsonl"),
     "blindD": ("poison_blindD_attacks.jsonl", "poison_blindD_ordinary.jsonl"),
+    "blindE": ("poison_blindE_attacks.jsonl", "poison_blindE_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 
