@@ -40,13 +40,14 @@ def target_date(clause: str, dates: Sequence[DateHit]) -> DateHit:
 
 _OLD_BEFORE = re.compile(
     r"(?:[,，]?\s*(?:\b(?:not|instead of|rather than|down from|up from|from|vs\.?|versus)\s+(?:the\s+)?)"
-    r"|(?:[,，]?\s*(?:而不是|不是|之前说的|之前的|原来的|原先的|上次说的|从|由)\s*))$",
+    r"|(?:[,，]?\s*(?:而不是|不是|唔係|唔系|唔是|之前说的|之前的|原来的|原先的|上次说的|从|由)\s*))$",
     re.I,
 )
 
 
 _NEGATED = re.compile(
-    r"\b(?:not|instead of|rather than)\s+(?:the\s+)?$|不是\s*$|(?:之前|上次)说的\s*$", re.I
+    r"\b(?:not|instead of|rather than)\s+(?:the\s+)?$|(?:不是|唔係|唔系|唔是)\s*$|(?:之前|上次)说的\s*$",
+    re.I,
 )
 
 
@@ -55,6 +56,10 @@ _OLD_AFTER = re.compile(
     r"(?:is|was) (?:wrong|outdated|out of date|old)|不对|是错的|有误|作废|是旧的)",
     re.I,
 )
+
+
+_NOT_ZH = r"(?:不是|唔係|唔系|唔是)"
+"""Chinese "is not", Mandarin and Cantonese ("預算唔係三百萬，係二百五十萬")."""
 
 
 _OLD = r"(?P<old>[^,;.，；。]{1,30}?)"
@@ -71,15 +76,20 @@ _REWRITES = [
                 + r"\s*[-–—,;:]\s*(?:it'?s|make it|it is)\s+", re.I), ""),
     # "250 stores, not 200"
     (re.compile(r",?\s*not\s+\d+(?:[.,]\d+)*(?!\d|[.,]\d|\s*(?:k|m|bn|million|billion|万|亿|元|[a-z%$€¥]))", re.I), ""),
+    # "switched from Salesforce to HubSpot" / "从企业微信切到飞书" -> the new system only
+    (re.compile(r"\b(?P<verb>switch(?:ed|ing)?|mov(?:ed|ing)|migrat(?:ed|ing)|chang(?:ed|ing))"
+                r"\s+(?:over\s+)?from\s+" + _OLD + r"\s+(?=to\b|onto\b|over to\b)", re.I), r"\g<verb> "),
+    (re.compile(r"\breplaced\s+" + _OLD + r"\s+with\s+(?=[A-Z])"), "moved to "),
+    (re.compile(r"从" + _OLD + r"(?=(?:全面)?(?:切到|切换到|换到|换成|迁到|迁移到|转到|改用|升级到))"), ""),
     # "演示不是周二了，改到周四" / "决策人不是王总了，换成李总" / "不是SAP，是Oracle"
-    (re.compile(r"不是" + _OLD + r"了?[，,]\s*(?P<verb>改到|推迟到|延到|提前到|挪到)"), r"\g<verb>"),
-    (re.compile(r"不是" + _OLD + r"了?[，,]\s*(?:换成了?|改成了?|而是|变成了?|是)"), "是"),
+    (re.compile(_NOT_ZH + _OLD + r"了?[，,]\s*(?P<verb>改到|推迟到|延到|提前到|挪到)"), r"\g<verb>"),
+    (re.compile(_NOT_ZH + _OLD + r"了?[，,]\s*(?:换成了?|改成了?|而是|变成了?|是|係|系(?!统))"), "是"),
 ]  # fmt: skip
 
 
 REPLACED = re.compile(
     "|".join(p.pattern.replace("?P<old>", "?:") for p, _ in _REWRITES[:3])
-    + r"|不是[^，,。]{1,30}?了?[，,]",
+    + r"|(?:不是|唔係|唔系|唔是)[^，,。]{1,30}?了?[，,]",
     re.I,
 )
 """A sentence that replaces an old value: a correction, whatever its opening words."""
@@ -91,7 +101,7 @@ _CORRECTS = re.compile(
     re.I,
 )
 _NOT_TAIL = re.compile(
-    r"\s*[,，]\s*(?:(?:而|并)?不是|\bnot\b|\brather than\b)\s*(?:[^,，;；。.!?！？]|\.(?=\d)){1,20}?(?:了)?"
+    r"\s*[,，]\s*(?:(?:而|并)?不是|唔係|唔系|唔是|\bnot\b|\brather than\b)\s*(?:[^,，;；。.!?！？]|\.(?=\d)){1,20}?(?:了)?"
     r"(?=\s*(?:[;；。!?！？]|\.(?!\d)|$))",
     re.I,
 )
@@ -134,7 +144,7 @@ def drop_old_values(text: str) -> str:
         cuts.append((start, end))
     for start, end in sorted(cuts, reverse=True):
         head, tail = text[:start], text[end:]
-        if re.match(r"\s*[,，]\s*(?:而)?是", tail):
+        if re.match(r"\s*[,，]\s*(?:而)?(?:是|係|系(?!统))", tail):
             tail = re.sub(r"^\s*[,，]\s*(?:而)?", "", tail)  # "不是300万，是350万" -> "是350万"
         head, tail = head.rstrip(), tail.lstrip()
         text = (
@@ -201,7 +211,7 @@ def current_amount(clause: str, amounts: Sequence[Amount]) -> Amount:
 
 
 _OLD_NUMBER = re.compile(
-    r"(?:\bnot|\binstead of|\brather than|(?:而)?不是|之前说的|原来的?|上次说的)\s*(?P<n>\d+(?:\.\d+)?)"
+    r"(?:\bnot|\binstead of|\brather than|(?:而)?不是|唔係|唔系|唔是|之前说的|原来的?|上次说的)\s*(?P<n>\d+(?:\.\d+)?)"
     r"(?!\d|\.\d|\s*(?:k|m|bn|million|billion|万|亿|元|[a-z%$€¥]))",
     re.I,
 )
@@ -254,3 +264,30 @@ def retracts_previous(text: str) -> bool:
         re.search(r"\bwrong (?:account|customer|client|company|prospect)\b", text, re.I)
         and re.search(r"\b(?:that|this|those|it) (?:was|were|is)\b|\bscratch|\bignore", text, re.I)
     )
+
+
+_SWITCH_EN = re.compile(
+    r"\b(?:switch(?:ed|ing)?|mov(?:ed|ing)|migrat(?:ed|ing)|chang(?:ed|ing))\s+(?:over\s+)?from\s+"
+    r"(?P<old>[A-Z][\w&.\- ]{0,30}?)\s+(?:to|onto|over to)\s+(?P<new>[A-Z][\w&.\-]*(?: [A-Z][\w&.\-]*){0,2})"
+    r"|\breplaced\s+(?P<old2>[A-Z][\w&.\- ]{0,30}?)\s+with\s+(?P<new2>[A-Z][\w&.\-]*(?: [A-Z][\w&.\-]*){0,2})",
+)
+_SWITCH_ZH = re.compile(
+    r"从(?P<old>[^，,。；;\s]{1,15}?)(?:全面)?(?:切到|切换到|换到|换成|迁到|迁移到|转到|改用|升级到)了?"
+    r"(?P<new>[A-Za-z0-9\u4e00-\u9fff]{1,15}?)(?=了|[，,。；;！!\s]|$)"
+)
+
+
+def switched(text: str) -> tuple[str, str] | None:
+    """(old, new) system of a sentence saying the customer moved from one to another
+    ("switched from Salesforce to HubSpot", "从企业微信切到飞书了"), else None: the new
+    one replaces the old as what they run."""
+    if m := _SWITCH_EN.search(text):
+        old, new = (
+            (m.group("old"), m.group("new"))
+            if m.group("old")
+            else (m.group("old2"), m.group("new2"))
+        )
+        return old.strip(), new.strip()
+    if m := _SWITCH_ZH.search(text):
+        return m.group("old").strip(), m.group("new").strip()
+    return None

@@ -39,9 +39,19 @@ def event_of(clause: str) -> str | None:
 
 
 def fact_key(category: str, clause: str, person: str | None, dates: list[DateHit],
-             context: str | None) -> tuple[str, str | None]:  # fmt: skip
+             context: str | None, label: str = "") -> tuple[str, str | None]:  # fmt: skip
     """(attribute, value) of a clause: single-valued attributes share one key, the rest
-    are keyed by their subject so one never supersedes another."""
+    are keyed by their subject so one never supersedes another. ``label`` is the field
+    name a note gave the clause ("Close: Dec 15", "Value: $410,000"): it names the event
+    or the figure as much as the clause does."""
+    if category in ("amount", "budget") and _DEAL_VALUE.search(
+        f"{label}: {clause}" if label else clause
+    ):
+        amounts = parse_amounts(clause)
+        if amounts:  # the deal's size: a rescoped deal replaces the old figure
+            return "deal_value", current_amount(clause, amounts).normalised
+    if label and dates and event_of(clause) is None and event_of(label):
+        clause = f"{label}: {clause}"  # "Close: Dec 15" is the close date
     if category == "budget":
         amounts = parse_amounts(clause)
         if not amounts:
@@ -95,10 +105,21 @@ _AHEAD = re.compile(
 )
 
 
+_DEAL_VALUE = re.compile(
+    r"^\s*(?:deal |opp(?:ortunity)? |contract |total )?(?:value|amount|size|acv|tcv|arr)\s*:|"
+    r"\b(?:deal (?:value|size|amount)|contract value|opportunity (?:value|size))\b|"
+    r"\b(?:new |revised |reduced )?scope\b.{0,40}\bdeal\b|"
+    r"^\s*(?:合同|项目|商机|成交)?金额\s*[:：]|合同(?:金额|额|总价)|项目金额|商机金额",
+    re.I,
+)
+"""The size of the deal itself, in a labelled CRM note or said outright ("Value: $410,000
+(3-yr)", "New scope ~$120k/yr, 1-year deal", "金额：¥2,680,000"): one figure per deal."""
+
+
 _TRIAL = re.compile(r"\b(?:pilot\w*|trial\w*|test\w*|poc)\b|试点|试用|测试|POC", re.I)
 
 
-SINGLE_VALUED = ("budget", "decision_maker", "deal_stage", "seats", "team_size")
+SINGLE_VALUED = ("budget", "decision_maker", "deal_stage", "deal_value", "seats", "team_size")
 
 
 def content_key(attribute: str, content: str, value: str | None = None) -> str:

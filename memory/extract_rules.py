@@ -29,6 +29,7 @@ from memagent.memory.extract_corrections import (
     old_values,
     replaced_by_new,
     retracts_previous,
+    switched,
 )
 from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE
 from memagent.memory.extract_dates import find_dates, reference_time
@@ -45,6 +46,7 @@ from memagent.memory.extract_detectors import (
 )
 from memagent.memory.extract_entities import last_person
 from memagent.memory.extract_hedges import is_uncertain
+from memagent.memory.extract_keys import text_hash
 from memagent.memory.extract_sales import (
     SalesFact,
     content_key,
@@ -325,6 +327,28 @@ def _anchored(c: Candidate, olds: list[str]) -> Candidate:
     return c.model_copy(update={"replaces": olds[0], "value": new})
 
 
+def _switched(c: Candidate, moved: tuple[str, str] | None) -> Candidate:
+    """The incumbent of a sentence saying they moved from one system to another names
+    the one it replaces, so the write path versions that memory (``write_anchor``)."""
+    if moved is None or c.attribute.split(":")[0] not in ("incumbent", "current_vendor"):
+        return c
+    return c.model_copy(update={"replaces": moved[0], "value": moved[1]})
+
+
+def _switch_fact(s: str, moved: tuple[str, str] | None, turn: Turn,
+                 found: list[Candidate]) -> list[Candidate]:  # fmt: skip
+    """The incumbent a sentence sets by saying they moved to another system ("已经从企业微信
+    切到飞书了", "switched from Salesforce to HubSpot"), when no clause of it was read as
+    one: the switch is what closes the old system's memory."""
+    if moved is None or moved[1] not in s or any(
+            c.attribute.split(":")[0] in ("incumbent", "current_vendor") for c in found):  # fmt: skip
+        return []
+    piece = next((p.strip() for p in re.split(r"[，,;；。.!?！？]", s) if moved[1] in p), s)
+    return [_switched(Candidate(content=_clip(piece), attribute=f"incumbent:{text_hash(piece)}",
+                                importance=0.6, confidence=0.9, correction=True,
+                                message_ids=[turn.id] if turn.id else []), moved)]  # fmt: skip
+
+
 def _retraction(turn: Turn) -> Candidate:
     """The message takes back the one before it: the write path closes what that one
     left (``write_retract``), and nothing in this one is a fact."""
@@ -369,6 +393,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         replaced = text != expand_shorthand(turn.content) or bool(REPLACED.search(turn.content))
         sentences = [s.strip() for s in _SPLIT.split(text) if s.strip()]
         olds = old_values(turn.content)
+        moved = switched(turn.content)
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
             if label == "joke" and (serious := without_jokes(s)) and serious != s:
@@ -400,7 +425,8 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             # "Brian wants calls" after "Brian Foley, VP of Lending": the memory says who
             found = [c.model_copy(update={"content": with_full_names(c.content, names)})
                      for c in found]  # fmt: skip
-            found = [_anchored(c, olds) for c in found]
+            found = [_switched(_anchored(c, olds), moved) for c in found]
+            found += _switch_fact(s, moved, turn, found)
             cands.extend(_without_restated_roles(found))
             if old:
                 context_attr = old[-1].attribute

@@ -339,7 +339,7 @@ class _Reader:
         if self._joins_last(body, category, dates, who):
             return
         content = self._subject(content, body, category, who)
-        attribute, value = fact_key(category, body, who, dates, self.context_event)
+        attribute, value = fact_key(category, body, who, dates, self.context_event, label)
         content = labelled(content, attribute.split(":", 1)[0])
         if self.context_event and attribute == self.context_event and event_of(body) is None:
             content = f"{self.context_event.split(':', 1)[1].replace('_', ' ')}: {content}"

@@ -34,6 +34,18 @@ class Source(BaseModel):
     origin: Literal["extraction", "manual", "consolidation", "import"] = "extraction"
 
 
+class Part(BaseModel):
+    """One fact folded into a person's memory (``memagent.memory.write_person``): the key
+    it was written under, its value and its text, so a later fact of that key replaces
+    it and the memory can be split again when the person leaves a single-valued role."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    attribute: str = Field(min_length=1, max_length=80)
+    value: str | None = Field(None, max_length=MAX_CONTENT_CHARS)
+    text: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
+
+
 class MemoryRecord(BaseModel):
     """A long-term memory record, the value stored under the ``facts`` namespace."""
 
@@ -57,6 +69,9 @@ class MemoryRecord(BaseModel):
     version: int = Field(1, ge=1)
     supersedes: str | None = None
     mentions: int = Field(1, ge=1)
+    parts: list[Part] = Field(default_factory=list, max_length=12)
+    """The facts of one person folded into this memory, in the order they were said
+    (empty for an ordinary record; ``content`` is then rendered from them)."""
 
     @field_validator("content")
     @classmethod

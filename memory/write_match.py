@@ -58,6 +58,21 @@ def is_note(rec: MemoryRecord) -> bool:
     return rec.attribute.startswith("note_")
 
 
+_WORD = re.compile(r"[A-Za-z][\w&.-]*")
+
+
+def names_differ(a: str, b: str) -> bool:
+    """Whether each text names something the other does not ("Competitors: Relativity"
+    and "Competitors: Everlaw"): two subjects, however alike the rest of the words."""
+    wa = {w.lower(): w for w in _WORD.findall(a)}
+    wb = {w.lower(): w for w in _WORD.findall(b)}
+
+    def named(only: set[str], words: dict[str, str]) -> bool:
+        return any(words[w][0].isupper() or any(c.isupper() for c in words[w][1:]) for w in only)
+
+    return named(set(wa) - set(wb), wa) and named(set(wb) - set(wa), wb)
+
+
 def _is_near_dup(rec: MemoryRecord, cand_rec: MemoryRecord) -> bool:
     """Whether two similar texts are the same memory, beyond what cosine can tell.
 
@@ -67,6 +82,55 @@ def _is_near_dup(rec: MemoryRecord, cand_rec: MemoryRecord) -> bool:
     """
     if numbers(rec.content) != numbers(cand_rec.content):
         return False
+    if names_differ(rec.content, cand_rec.content):
+        return False
     if is_note(rec) or is_note(cand_rec):
         return True
     return same_value(rec.value, cand_rec.value)
+
+
+_LEAD_LABEL = re.compile(
+    r"^\s*[-–•*]?\s*([^:：\s][^:：]{0,23}?)\s*(?:[(（][^)）]{0,20}[)）])?\s*[:：]\s*"
+)
+_GENERIC_LABELS = re.compile(
+    r"^(?:requirements?|hard requirements?|needs?|pain(?: point)?s?|notes?|preferences?|"
+    r"customer preference|contact preference|competitors?|current system|incumbent|next steps?|"
+    r"timeline|deadline|budget|stakeholders?|deal stage|stage|update|fyi|"
+    r"需求|要求|痛点|备注|客户偏好|联系偏好|偏好|竞争|竞品|竞争对手|现状|现有系统|下一步|时间|截止时间|预算|"
+    r"阶段|补充|背景|更正)$",
+    re.I,
+)
+_PUNCT = re.compile(r"[\W_]+")
+
+
+def _core(text: str) -> tuple[str, list[str]]:
+    """A text without its leading labels ("客户偏好：- 许振华：要求…"), in a comparable
+    form, and the labels."""
+    labels: list[str] = []
+    while (m := _LEAD_LABEL.match(text)) and len(labels) < 3:
+        labels.append(m.group(1).strip().lower())
+        text = text[m.end() :]
+    return _PUNCT.sub("", text.lower()), labels
+
+
+def restates(old: MemoryRecord, new: MemoryRecord) -> bool:
+    """Whether one text says all the other says, in its own words around it ("许振华: 要求
+    "一个平台管到底"" and "客户偏好：- 许振华：要求"一个平台管到底"，不要多家拼凑"): what cosine
+    misses when one side is longer and came labelled otherwise (another extractor, the
+    profile). Texts labelled alike are left to cosine. Labels must agree (a person named in one is named in
+    the other), the shorter's figures be in the longer, and keyed values not differ."""
+    (a, la), (b, lb) = _core(old.content), _core(new.content)
+    if la == lb:
+        return False  # the same form: cosine judges it (``_is_near_dup``)
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    cjk = re.search(r"[\u3400-\u9fff]", short) is not None
+    if len(short) < (6 if cjk else 16) or short not in long_:
+        return False
+    whole_a, whole_b = _PUNCT.sub("", old.content.lower()), _PUNCT.sub("", new.content.lower())
+    for label, other in [*((x, whole_b) for x in la), *((x, whole_a) for x in lb)]:
+        if not _GENERIC_LABELS.match(label) and _PUNCT.sub("", label) not in other:
+            return False
+    s_text, l_text = (old.content, new.content) if len(a) <= len(b) else (new.content, old.content)
+    if not numbers(s_text) <= numbers(l_text):
+        return False
+    return old.value is None or new.value is None or same_value(old.value, new.value)

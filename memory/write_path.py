@@ -72,8 +72,10 @@ from memagent.memory.write_match import (
     merge_confidence,
     norm_value,  # noqa: F401  (re-exported)
     numbers,  # noqa: F401  (re-exported)
+    restates,
     same_value,
 )
+from memagent.memory.write_offrecord import off_record
 from memagent.memory.write_pending import (
     _drop_pending,
     _hold_pending,
@@ -81,6 +83,8 @@ from memagent.memory.write_pending import (
     _promote_pending,
 )
 from memagent.memory.write_pending import is_pending as is_pending  # re-exported
+from memagent.memory.write_person import carried, decision_part, split_parts
+from memagent.memory.write_person_store import fold_person
 from memagent.memory.write_retract import RETRACTION, retract_previous
 from memagent.memory.write_roles import former_role
 from memagent.memory.write_types import Action as Action  # re-exported
@@ -114,6 +118,7 @@ def _instruction_reason(text: str, model: bool = True, deep: bool | None = None)
 
 
 INSTRUCTION_REASON = "instruction-like content"
+OFF_RECORD = "not about the customer"
 
 
 # -- store queries and merges ---------------------------------------------------------
@@ -173,6 +178,47 @@ def _merge(
     )
     w.update(ns, item, MemoryRecord.model_validate(merged.model_dump()).to_store())
     return WriteResult(True, item.key, rec.content, "duplicate of an existing memory", "merged")
+
+
+def _restated(
+    w: _Writes,
+    ns: tuple[str, ...],
+    item: Item,
+    cand: Candidate,
+    rec: MemoryRecord,
+    now: datetime,
+    rid: str,
+    cfg: WriteConfig,
+) -> WriteResult:
+    """A text that restates a memory: a merge, and when it says more, the memory's next
+    version carries its words (the old words stay in its history)."""
+    old = _record(item)
+    if len(rec.content) <= len(old.content):  # (a retry is an exact duplicate by now)
+        return _merge(w, ns, item, cand, now, cfg)
+    ids = old.source.message_ids + [m for m in rec.source.message_ids
+                                    if m not in old.source.message_ids]  # fmt: skip
+    nxt = old.model_copy(
+        update={
+            "content": rec.content,
+            "version": old.version + 1,
+            "supersedes": item.key,
+            "source": old.source.model_copy(update={"message_ids": ids[-200:], "at": now}),
+            "mentions": old.mentions + 1,
+            "confidence": merge_confidence(
+                old.confidence, cand.confidence, cfg.merge_confidence_gain
+            ),  # fmt: skip
+            "importance": max(old.importance, rec.importance),
+            "valid_from": now,
+            "created_at": now,
+            "last_accessed_at": now,
+        }
+    )
+    nxt = MemoryRecord.model_validate(nxt.model_dump())
+    new_id = w.next_id(ns, item.key, rid)
+    w.insert(ns, new_id, nxt.to_store())
+    _close_superseded(w, ns, item, now)
+    return WriteResult(True, new_id, nxt.content, "restates an existing memory", "merged",
+                       superseded=item.key)  # fmt: skip
 
 
 # -- the write path ------------------------------------------------------------------
@@ -261,6 +307,8 @@ def write_memory(
                                   message_ids=cand.message_ids, now=now)  # fmt: skip
         why = f"retraction of the previous message: {len(closed)} memories closed"
         return WriteResult(False, None, None, why, "rejected")
+    if origin == "extraction" and (aside := off_record(cand.content)) is not None:
+        return WriteResult(False, None, None, f"{OFF_RECORD}: {aside}", "rejected")
     rec, reason, found = build_record(cand, now=now, thread_id=thread_id, origin=origin, cfg=cfg)
     if rec is None and cfg.quarantine and (reason or "").startswith(INSTRUCTION_REASON):
         from memagent.memory.quarantine import quarantine_candidate
@@ -332,22 +380,26 @@ def _write_once(
             return _merge(w, ns, current, cand, now, cfg)
         if rec.value is not None and not low:
             new = rec.model_copy(update={"version": cur.version + 1, "supersedes": current.key})
-            new = MemoryRecord.model_validate(new.model_dump())
+            new = MemoryRecord.model_validate(carried(cur, new).model_dump())
             new_id = w.next_id(ns, current.key, rid)
             # new first: a crash leaves two actives, repaired later
             w.insert(ns, new_id, new.to_store())
             _close_superseded(w, ns, current, now)
             _drop_pending(store, ns, rec)
-            then = [c for c in [former_role(cur, new)] if c is not None]  # its role stays
+            # a former decision maker's role and other facts stay
+            role = former_role(decision_part(cur), new)
+            then = [c for c in [role] if c is not None] + split_parts(cur, new)
             return WriteResult(True, new_id, new.content, None, "versioned",
                                superseded=current.key, then=then)  # fmt: skip
 
-    # 3. semantic near-duplicate
+    # 3. semantic near-duplicate, or one text restating the other inside more words
     for item, sim in _near(store, ns, rec.content, embeddings, cfg.search_k):
-        if item.key.startswith(PENDING_PREFIX) or sim < cfg.near_duplicate:
+        if item.key.startswith(PENDING_PREFIX):
             continue
-        if _is_near_dup(_record(item), rec):
+        if sim >= cfg.near_duplicate and _is_near_dup(_record(item), rec):
             return _merge(w, ns, item, cand, now, cfg)
+        if not _record(item).parts and restates(_record(item), rec):
+            return _restated(w, ns, item, cand, rec, now, rid, cfg)
 
     # 4. second mention of a pending fact promotes it; a first low-confidence one waits
     pending = _pending_match(store, ns, rec)
@@ -356,7 +408,11 @@ def _write_once(
     if low:
         return _hold_pending(w, ns, rec, rid)
 
-    # 5. new memory
+    # 5. a fact of a person with a memory folds into it: one memory per person
+    if (folded := fold_person(w, ns, cand, rec, now, rid, cfg, _merge)) is not None:
+        return folded
+
+    # 6. new memory
     new_id = w.first_id(ns, rec, rid)
     w.insert(ns, new_id, rec.to_store())
     return WriteResult(True, new_id, rec.content, None, "created")
