@@ -282,12 +282,23 @@ def switched(text: str) -> tuple[str, str] | None:
     ("switched from Salesforce to HubSpot", "从企业微信切到飞书了"), else None: the new
     one replaces the old as what they run."""
     if m := _SWITCH_EN.search(text):
-        old, new = (
+        pair = (
             (m.group("old"), m.group("new"))
             if m.group("old")
             else (m.group("old2"), m.group("new2"))
         )
-        return old.strip(), new.strip()
-    if m := _SWITCH_ZH.search(text):
-        return m.group("old").strip(), m.group("new").strip()
-    return None
+    elif m := _SWITCH_ZH.search(text):
+        pair = (m.group("old"), m.group("new"))
+    else:
+        return None
+    old, new = pair[0].strip(), pair[1].strip()
+    if any(re.match(r"\d", x) or _WHEN.search(x) for x in (old, new)):
+        return None  # "kickoff moved from Dec 1 to Jan 12": a date, not a system
+    return old, new
+
+
+_WHEN = re.compile(
+    r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|^(?:mon|tue|wed|thu|fri|sat|sun)"
+    r"[a-z]*\b|^(?:next|this|last)\b|[月日号周天年]|星期|下午|上午|明天|后天",
+    re.I,
+)

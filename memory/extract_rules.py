@@ -332,6 +332,8 @@ def _switched(c: Candidate, moved: tuple[str, str] | None) -> Candidate:
     the one it replaces, so the write path versions that memory (``write_anchor``)."""
     if moved is None or c.attribute.split(":")[0] not in ("incumbent", "current_vendor"):
         return c
+    if moved[1].lower() not in c.content.lower():
+        return c  # another system of the same message
     return c.model_copy(update={"replaces": moved[0], "value": moved[1]})
 
 

@@ -68,6 +68,24 @@ def _position(name: str, text: str) -> int | None:
     return pos if pos >= 0 else None
 
 
+_TITLE = re.compile(
+    r"^([\u4e00-\u9fff])(?:总|主任|经理|董|工|总监|科长|部长|处长|院长|老师|博士|教授|律师|总工)$"
+)
+_FULL = re.compile(r"^[\u4e00-\u9fff]{2,3}$")
+
+
+def alias_of(a: str, b: str) -> bool:
+    """Whether one Chinese person key is the other's surname and title ("陈主任", "陈立新")."""
+    for x, y in ((a, b), (b, a)):
+        if (m := _TITLE.match(x)) and _FULL.match(y) and not _TITLE.match(y) and y[0] == m.group(1):
+            return True
+    return False
+
+
+ALIAS_RANK = 1000
+"""The rank of a match by surname and title alone: taken only when no name matches."""
+
+
 def _rank(new: MemoryRecord, old: MemoryRecord) -> int | None:
     """How surely ``new`` is about the person of ``old`` (lower is surer), else None."""
     mine, theirs = person_of(new), person_of(old)
@@ -78,6 +96,11 @@ def _rank(new: MemoryRecord, old: MemoryRecord) -> int | None:
         ranks.append(pos)
     if mine and _position(mine, old.content) is not None:
         ranks.append(0)
+    if not ranks and mine and theirs and alias_of(mine, theirs):
+        # and the title fits what is said of the other: "陈主任" and "陈立新：信息科主任"
+        alias, other = (mine, old) if _TITLE.match(mine) else (theirs, new)
+        if alias[1:] in key_form(f"{other.content} {other.value or ''}"):
+            return ALIAS_RANK
     return min(ranks) if ranks else None
 
 
@@ -86,6 +109,7 @@ def person_record(new: MemoryRecord, olds: Iterable[MemoryRecord]) -> MemoryReco
     first on a tie; None when there is none or ``new`` is not about a person."""
     if not is_person_record(new):
         return None
+    olds = list(olds)
     best: tuple[int, int, MemoryRecord] | None = None
     for old in olds:
         if old is new or not is_person_record(old) or old.key == new.key:
@@ -95,11 +119,14 @@ def person_record(new: MemoryRecord, olds: Iterable[MemoryRecord]) -> MemoryReco
         order = (rank, 0 if old.attribute == DECISION_MAKER else 1)
         if best is None or order < best[:2]:
             best = (*order, old)
+    if best is not None and best[0] == ALIAS_RANK:
+        # "陈主任" is 陈立新 only when no one else known has that surname
+        keys = {p for o in olds if is_person_record(o) and (p := person_of(o))}
+        keys.add(person_of(new) or "")
+        if len({k for k in keys if _FULL.match(k) and not _TITLE.match(k)
+                and k[0] == (person_of(new) or "?")[0]}) > 1:  # fmt: skip
+            return None
     return best[2] if best else None
-
-
-def _part_person(part: Part) -> str | None:
-    return person_of(MemoryRecord(content=part.text, attribute=part.attribute, value=part.value))
 
 
 def parts_of(rec: MemoryRecord) -> list[Part]:
@@ -109,19 +136,19 @@ def parts_of(rec: MemoryRecord) -> list[Part]:
     return [Part(attribute=rec.attribute, value=rec.value, text=rec.content)]
 
 
-def _strip_name(text: str, names: Iterable[str]) -> str:
-    """``text`` without a leading "<name>:" / "<name>（role）：" when it names the person."""
+def _strip_name(text: str, first: str) -> str:
+    """``text`` without a leading "<name>:" / "<name>（role）：" when the memory's first part
+    already names that person (an alias keeps its own name: "陈立新：信息科主任")."""
     m = re.match(r"\s*([^:：]{1,40}?)\s*(?:\([^)]*\)|（[^）]*）)?\s*[:：]\s*(?=\S)", text)
-    if m and any(n and n in key_form(m.group(1)) for n in names):
+    if m and (label := key_form(m.group(1))) and label in key_form(first):
         return text[m.end() :]
     return text
 
 
-def render(parts: list[Part], names: Iterable[str]) -> str:
+def render(parts: list[Part]) -> str:
     """The content of a person memory: its parts in order, the person named once."""
-    names = [n for n in names if n]
-    texts = [parts[0].text.strip().rstrip(_TAIL)]
-    texts += [_strip_name(p.text, names).strip().rstrip(_TAIL) for p in parts[1:]]
+    first = parts[0].text.strip().rstrip(_TAIL)
+    texts = [first] + [_strip_name(p.text, first).strip().rstrip(_TAIL) for p in parts[1:]]
     sep = "；" if any(_CJK.search(t) for t in texts) else "; "
     return sep.join(t for t in texts if t)
 
@@ -141,9 +168,7 @@ def fold(anchor: MemoryRecord, new: MemoryRecord) -> MemoryRecord | None:
             parts.append(part)
         else:
             parts[at] = part
-    names = [n for n in (person_of(anchor), person_of(new)) if n] + [
-        n for p in parts if (n := _part_person(p))]  # fmt: skip
-    content = render(parts, names)
+    content = render(parts)
     if len(content) > MAX_CONTENT_CHARS or len(parts) > 12:
         return None
     return anchor.model_copy(update={"content": content, "parts": parts})

@@ -36,6 +36,8 @@ def test_the_switch_names_both_systems() -> None:
     assert switched("他们上个月已经从企业微信切到飞书了") == ("企业微信", "飞书")
     assert switched("They replaced Zendesk with Freshdesk in May") == ("Zendesk", "Freshdesk")
     assert switched("我们从北京出发到上海") is None
+    assert switched("pilot kickoff moved from Dec 1 to Jan 12") is None  # dates, not systems
+    assert switched("从下周一切到周三") is None
     assert replaced_by_new("他们已经从企业微信切到飞书了") == "他们已经切到飞书了"
     assert replaced_by_new("They replaced Zendesk with Freshdesk") == "They moved to Freshdesk"
 
@@ -68,3 +70,11 @@ def test_deal_value_is_one_figure_and_a_labelled_close_is_the_close() -> None:
         "Northgate update: New scope ~$180k, 1-year deal. Close pushed to March.",
     ])  # fmt: skip
     assert not [t for t in texts if "300,000" in t or "Jan 20" in t], texts
+
+
+def test_a_rescheduled_date_touches_no_incumbent() -> None:
+    texts = _active_texts([
+        "Verdant update: pilot kickoff moved from Dec 1 to Jan 12. They're on NCR for POS "
+        "(staying); we'd replace their loyalty engine, currently Antavo.",
+    ])  # fmt: skip
+    assert len([t for t in texts if "kickoff" in t]) == 1, texts

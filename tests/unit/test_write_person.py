@@ -163,3 +163,16 @@ def test_a_role_said_in_the_decision_maker_sentence_outlives_its_supersession(
     now = {r.attribute: r.content for r in active(store)}
     assert now == {"decision_maker": "其实是集团董事长袁志国说了算",
                    "stakeholder:孟凡:role": "孟凡：总经理；他比较看重性价比"}  # fmt: skip
+
+
+def test_a_surname_and_title_is_the_one_person_of_that_surname(store: BaseStore) -> None:
+    """ "陈主任" (the email's greeting) and its signature "陈立新 信息科主任" are one person;
+    with two known people named 陈 nothing is guessed."""
+    write(store, fact("陈主任：仁和医院信息科。", "stakeholder:陈主任:role", "仁和医院信息科"), 0)
+    write(store, fact("陈立新：信息科主任。", "stakeholder:陈立新:role", "信息科主任"), 1)
+    assert [r.content for r in active(store)] == ["陈主任：仁和医院信息科；陈立新：信息科主任"]
+    other = InMemoryStore(index=INDEX)  # type: ignore[arg-type]
+    write(other, fact("陈主任：信息科。", "stakeholder:陈主任:role", "信息科"), 0)
+    write(other, fact("陈晓：财务总监。", "stakeholder:陈晓:role", "财务总监"), 1)
+    write(other, fact("陈立新：信息科主任。", "stakeholder:陈立新:role", "信息科主任"), 2)
+    assert len(active(other)) >= 2
