@@ -44,6 +44,8 @@ class Part(BaseModel):
     attribute: str = Field(min_length=1, max_length=80)
     value: str | None = Field(None, max_length=MAX_CONTENT_CHARS)
     text: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
+    message_ids: list[str] = Field(default_factory=list, max_length=50)
+    """The messages that said it, so taking one back removes only its part."""
 
 
 class MemoryRecord(BaseModel):

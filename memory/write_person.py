@@ -133,7 +133,14 @@ def parts_of(rec: MemoryRecord) -> list[Part]:
     """A record's parts: its folded ones, or the record itself as its only part."""
     if rec.parts:
         return list(rec.parts)
-    return [Part(attribute=rec.attribute, value=rec.value, text=rec.content)]
+    return [
+        Part(
+            attribute=rec.attribute,
+            value=rec.value,
+            text=rec.content,
+            message_ids=rec.source.message_ids[-50:],
+        )  # fmt: skip
+    ]
 
 
 def _strip_name(text: str, first: str) -> str:
@@ -217,6 +224,29 @@ def decision_part(rec: MemoryRecord) -> MemoryRecord:
     """A decision-maker record as it was said, without the person's parts folded in."""
     own = next((p for p in rec.parts if p.attribute == rec.attribute), None)
     return rec.model_copy(update={"content": own.text, "parts": []}) if own else rec
+
+
+def without_message(rec: MemoryRecord, message_id: str) -> MemoryRecord | None:
+    """A person memory without the parts only ``message_id`` said (a retracted message);
+    ``rec`` itself when it has none of them, None when nothing else is left."""
+    left = [p for p in rec.parts if set(p.message_ids) != {message_id}]
+    if len(left) == len(rec.parts):
+        return rec
+    if not left:
+        return None
+    ids = list(dict.fromkeys(m for p in left for m in p.message_ids))
+    own = next((p for p in left if p.attribute == rec.attribute), left[0])
+    return rec.model_copy(
+        update={
+            "content": render(left) if len(left) > 1 else own.text,
+            "parts": left if len(left) > 1 else [],
+            "attribute": rec.attribute if own.attribute == rec.attribute else own.attribute,
+            "value": own.value if own.attribute != rec.attribute else rec.value,
+            "source": rec.source.model_copy(
+                update={"message_ids": ids[-200:] or rec.source.message_ids}
+            ),
+        }
+    )
 
 
 def split_parts(old: MemoryRecord, new: MemoryRecord) -> list[Candidate]:

@@ -6,17 +6,28 @@ previous message is the latest episode of the same thread before this one (episo
 written first in every job, one per user message, so they say which message came last).
 Every active memory that came from that message alone is closed, as a superseded value
 is (status ``deprecated``, ``valid_to``; history kept), and its episode is marked
-outdated so recall does not quote it. A memory that other messages also stated stays.
+outdated so recall does not quote it. A memory that other messages also stated stays;
+a person's memory that folds several messages (``write_person``) loses only the parts
+that message alone said.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from langgraph.store.base import BaseStore
+from langgraph.store.base import BaseStore, Item
 
 from memagent.memory.namespaces import namespace
-from memagent.memory.write_cas import PENDING_PREFIX, _close_superseded, _find, _Writes
+from memagent.memory.records import MemoryRecord
+from memagent.memory.write_cas import (
+    PENDING_PREFIX,
+    _close_superseded,
+    _find,
+    _record,
+    _Writes,
+    derived_id,
+)
+from memagent.memory.write_person import without_message
 
 RETRACTION = "retraction"
 """The attribute of the candidate that asks for it (never stored)."""
@@ -47,6 +58,29 @@ def previous_message(
     return str(last.value["message_id"])
 
 
+def _drop_parts(w: _Writes, ns: tuple[str, ...], item: Item, prev: str, now: datetime) -> bool:
+    """Write a person memory again without the parts only ``prev`` said (the next version
+    of its key, or of the key of what is left); whether it changed."""
+    rec = _record(item)
+    left = without_message(rec, prev)
+    if left is rec:
+        return False
+    if left is None:
+        _close_superseded(w, ns, item, now)
+        return True
+    same_key = left.key == rec.key
+    nxt = left.model_copy(update={
+        "version": rec.version + 1 if same_key else 1,
+        "supersedes": item.key if same_key else None,
+        "valid_from": max(now, rec.valid_from), "created_at": now, "last_accessed_at": now,
+    })  # fmt: skip
+    nxt = MemoryRecord.model_validate(nxt.model_dump())
+    new_id = w.next_id(ns, item.key, derived_id("retract", item.key, prev))
+    w.insert(ns, new_id, nxt.to_store())
+    _close_superseded(w, ns, item, now)
+    return True
+
+
 def retract_previous(
     store: BaseStore,
     user_id: str,
@@ -68,7 +102,11 @@ def retract_previous(
     closed = []
     for item in _find(store, ns, {"status": "active"}, SCAN):
         ids = (item.value.get("source") or {}).get("message_ids") or []
-        if item.key.startswith(PENDING_PREFIX) or not ids or set(ids) != {prev}:
+        if item.key.startswith(PENDING_PREFIX) or not ids or prev not in ids:
+            continue
+        if set(ids) != {prev}:
+            if _drop_parts(w, ns, item, prev, now):  # one person's memory: only its part goes
+                closed.append(item.key)
             continue
         _close_superseded(w, ns, item, now)
         closed.append(item.key)

@@ -176,3 +176,20 @@ def test_a_surname_and_title_is_the_one_person_of_that_surname(store: BaseStore)
     write(other, fact("陈晓：财务总监。", "stakeholder:陈晓:role", "财务总监"), 1)
     write(other, fact("陈立新：信息科主任。", "stakeholder:陈立新:role", "信息科主任"), 2)
     assert len(active(other)) >= 2
+
+
+def test_taking_a_message_back_removes_only_its_part(store: BaseStore) -> None:
+    from memagent.memory.write_retract import retract_previous
+
+    write(store, ROLE, 0)
+    write(store, fact("Karen Oduya: She's our champion", STANCE.attribute, msg="m2"), 1)
+    assert len(active(store)) == 1
+    # the episodes say which message came last: m2, before the retraction m3
+    eps = namespace("u1", "c1", "episodes")
+    for n, mid in enumerate(["m1", "m2", "m3"]):
+        store.put(eps, mid, {"thread_id": "t1", "message_id": mid,
+                             "created_at": f"2026-11-02T00:0{n}:00+00:00"})  # fmt: skip
+    retract_previous(store, "u1", "c1", thread_id="t1", message_ids=["m3"],
+                     now=T0 + timedelta(minutes=5))  # fmt: skip
+    (rec,) = active(store)
+    assert rec.content == "Karen Oduya: VP Operations." and rec.parts == []
