@@ -109,7 +109,7 @@ _DEAL_VALUE = re.compile(
     r"^\s*(?:deal |opp(?:ortunity)? |contract |total )?(?:value|amount|size|acv|tcv|arr)\s*:|"
     r"\b(?:deal (?:value|size|amount)|contract value|opportunity (?:value|size))\b|"
     r"\b(?:new |revised |reduced )?scope\b.{0,40}\bdeal\b|"
-    r"^\s*(?:合同|项目|商机|成交)?金额\s*[:：]|合同(?:金额|额|总价)|项目金额|商机金额",
+    r"^\s*(?:合同|项目|商机|成交)?金额\s*[:：]|合同(?:金额|额|总价)|商机金额",
     re.I,
 )
 """The size of the deal itself, in a labelled CRM note or said outright ("Value: $410,000
