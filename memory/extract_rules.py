@@ -337,6 +337,14 @@ def _switched(c: Candidate, moved: tuple[str, str] | None) -> Candidate:
     return c.model_copy(update={"replaces": moved[0], "value": moved[1]})
 
 
+def _with_switch(s: str, turn: Turn, found: list[Candidate]) -> list[Candidate]:
+    """A sentence's candidates when the message says they moved from one system to another
+    (``switched``): the new system's incumbent names the old one it replaces."""
+    moved = switched(turn.content)
+    found = [_switched(c, moved) for c in found]
+    return found + _switch_fact(s, moved, turn, found)
+
+
 def _switch_fact(s: str, moved: tuple[str, str] | None, turn: Turn,
                  found: list[Candidate]) -> list[Candidate]:  # fmt: skip
     """The incumbent a sentence sets by saying they moved to another system ("已经从企业微信
@@ -395,7 +403,6 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         replaced = text != expand_shorthand(turn.content) or bool(REPLACED.search(turn.content))
         sentences = [s.strip() for s in _SPLIT.split(text) if s.strip()]
         olds = old_values(turn.content)
-        moved = switched(turn.content)
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
             if label == "joke" and (serious := without_jokes(s)) and serious != s:
@@ -427,8 +434,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             # "Brian wants calls" after "Brian Foley, VP of Lending": the memory says who
             found = [c.model_copy(update={"content": with_full_names(c.content, names)})
                      for c in found]  # fmt: skip
-            found = [_switched(_anchored(c, olds), moved) for c in found]
-            found += _switch_fact(s, moved, turn, found)
+            found = _with_switch(s, turn, [_anchored(c, olds) for c in found])
             cands.extend(_without_restated_roles(found))
             if old:
                 context_attr = old[-1].attribute

@@ -69,7 +69,7 @@ from memagent.memory.write_match import (
     _is_near_dup,
     cosine,
     is_note,  # noqa: F401  (re-exported)
-    merge_confidence,
+    merge_confidence,  # noqa: F401  (re-exported)
     norm_value,  # noqa: F401  (re-exported)
     numbers,  # noqa: F401  (re-exported)
     restates,
@@ -85,6 +85,7 @@ from memagent.memory.write_pending import (
 from memagent.memory.write_pending import is_pending as is_pending  # re-exported
 from memagent.memory.write_person import carried, decision_part, split_parts
 from memagent.memory.write_person_store import fold_person
+from memagent.memory.write_restate import restated
 from memagent.memory.write_retract import RETRACTION, retract_previous
 from memagent.memory.write_roles import former_role
 from memagent.memory.write_types import Action as Action  # re-exported
@@ -178,47 +179,6 @@ def _merge(
     )
     w.update(ns, item, MemoryRecord.model_validate(merged.model_dump()).to_store())
     return WriteResult(True, item.key, rec.content, "duplicate of an existing memory", "merged")
-
-
-def _restated(
-    w: _Writes,
-    ns: tuple[str, ...],
-    item: Item,
-    cand: Candidate,
-    rec: MemoryRecord,
-    now: datetime,
-    rid: str,
-    cfg: WriteConfig,
-) -> WriteResult:
-    """A text that restates a memory: a merge, and when it says more, the memory's next
-    version carries its words (the old words stay in its history)."""
-    old = _record(item)
-    if len(rec.content) <= len(old.content):  # (a retry is an exact duplicate by now)
-        return _merge(w, ns, item, cand, now, cfg)
-    ids = old.source.message_ids + [m for m in rec.source.message_ids
-                                    if m not in old.source.message_ids]  # fmt: skip
-    nxt = old.model_copy(
-        update={
-            "content": rec.content,
-            "version": old.version + 1,
-            "supersedes": item.key,
-            "source": old.source.model_copy(update={"message_ids": ids[-200:], "at": now}),
-            "mentions": old.mentions + 1,
-            "confidence": merge_confidence(
-                old.confidence, cand.confidence, cfg.merge_confidence_gain
-            ),  # fmt: skip
-            "importance": max(old.importance, rec.importance),
-            "valid_from": now,
-            "created_at": now,
-            "last_accessed_at": now,
-        }
-    )
-    nxt = MemoryRecord.model_validate(nxt.model_dump())
-    new_id = w.next_id(ns, item.key, rid)
-    w.insert(ns, new_id, nxt.to_store())
-    _close_superseded(w, ns, item, now)
-    return WriteResult(True, new_id, nxt.content, "restates an existing memory", "merged",
-                       superseded=item.key)  # fmt: skip
 
 
 # -- the write path ------------------------------------------------------------------
@@ -348,6 +308,25 @@ def _already_applied(
     return None
 
 
+def _version(
+    w: _Writes, ns: tuple[str, ...], current: Item, rec: MemoryRecord, now: datetime, rid: str
+) -> WriteResult:
+    """``rec`` as the next version of the key's ``current`` record, which it closes."""
+    cur = _record(current)
+    new = rec.model_copy(update={"version": cur.version + 1, "supersedes": current.key})
+    new = MemoryRecord.model_validate(carried(cur, new).model_dump())
+    new_id = w.next_id(ns, current.key, rid)
+    # new first: a crash leaves two actives, repaired later
+    w.insert(ns, new_id, new.to_store())
+    _close_superseded(w, ns, current, now)
+    _drop_pending(w.store, ns, rec)
+    # a former decision maker's role and other facts stay
+    role = former_role(decision_part(cur), new)
+    then = [c for c in [role] if c is not None] + split_parts(cur, new)
+    return WriteResult(True, new_id, new.content, None, "versioned",
+                       superseded=current.key, then=then)  # fmt: skip
+
+
 def _write_once(
     w: _Writes,
     ns: tuple[str, ...],
@@ -379,18 +358,7 @@ def _write_once(
         if rec.value is not None and same_value(cur.value, rec.value):
             return _merge(w, ns, current, cand, now, cfg)
         if rec.value is not None and not low:
-            new = rec.model_copy(update={"version": cur.version + 1, "supersedes": current.key})
-            new = MemoryRecord.model_validate(carried(cur, new).model_dump())
-            new_id = w.next_id(ns, current.key, rid)
-            # new first: a crash leaves two actives, repaired later
-            w.insert(ns, new_id, new.to_store())
-            _close_superseded(w, ns, current, now)
-            _drop_pending(store, ns, rec)
-            # a former decision maker's role and other facts stay
-            role = former_role(decision_part(cur), new)
-            then = [c for c in [role] if c is not None] + split_parts(cur, new)
-            return WriteResult(True, new_id, new.content, None, "versioned",
-                               superseded=current.key, then=then)  # fmt: skip
+            return _version(w, ns, current, rec, now, rid)
 
     # 3. semantic near-duplicate, or one text restating the other inside more words
     for item, sim in _near(store, ns, rec.content, embeddings, cfg.search_k):
@@ -399,7 +367,7 @@ def _write_once(
         if sim >= cfg.near_duplicate and _is_near_dup(_record(item), rec):
             return _merge(w, ns, item, cand, now, cfg)
         if not _record(item).parts and restates(_record(item), rec):
-            return _restated(w, ns, item, cand, rec, now, rid, cfg)
+            return restated(w, ns, item, cand, rec, now, rid, cfg, _merge)
 
     # 4. second mention of a pending fact promotes it; a first low-confidence one waits
     pending = _pending_match(store, ns, rec)
