@@ -43,6 +43,7 @@ from memagent.core.types import DIGEST_ROLE, Job, Turn
 from memagent.graph.extraction_steps import apply_candidates, extract_candidates, is_outage
 from memagent.graph.jobs import job_id
 from memagent.graph.settings import get_settings
+from memagent.memory.episodes import stored_verdicts
 from memagent.memory.extract_context import session_context
 from memagent.memory.extractors import Extractor, rules_extractor
 from memagent.memory.write_path import Candidate, WriteConfig
@@ -105,16 +106,22 @@ def make_extract_node(
     fallback: Extractor | None,
     write_config: Callable[[], WriteConfig] = WriteConfig,
 ) -> Callable[..., Awaitable[dict[str, Any]]]:
-    async def extract(state: ExtractorState) -> dict[str, Any]:
+    async def extract(state: ExtractorState, runtime: Runtime[None]) -> dict[str, Any]:
         turns = [Turn(**t) for t in state.turns]
         todo = pending_turns(turns, set(state.extracted))
         new = [t.id for t in todo if t.id not in set(state.extracted)]
         if not new:
             return {"job": {}, "result": {"skipped": "every turn was already extracted"}}
         # the run's earlier (applied) user turns are the extractor's context, redacted
-        # and screened as the stored transcript is
+        # and screened as the stored transcript is (the verdicts their episodes keep)
         said = [t for t in turns if t.role != DIGEST_ROLE]
-        context = session_context(said, todo, config=write_config())
+        config = write_config()
+        stored = (
+            stored_verdicts(runtime.store, state.user_id, state.customer_id, config=config)
+            if runtime.store is not None
+            else None
+        )
+        context = await asyncio.to_thread(session_context, said, todo, config=config, stored=stored)
         found, consolidated = await extract_candidates(
             todo,
             extractor=extractor,

@@ -8,12 +8,14 @@ shows them, and every fact still comes from the new message only (a context fact
 dropped by its message id, so nothing is extracted twice).
 
 Context is what the store already keeps: redacted, and screened by the injection rules
-like an episode (a flagged message is never shown to the extractor).
+like an episode (a flagged message is never shown to the extractor). A message's episode
+was screened when it was stored, so its verdict is reused (``stored``) rather than the
+screen run again on every later job of the session.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from memagent.core.types import Turn
@@ -44,11 +46,14 @@ def session_context(
     config: WriteConfig | None = None,
     limit: int = CONTEXT_MESSAGES,
     chars: int = CONTEXT_CHARS,
+    stored: Callable[[str], bool | None] | None = None,
 ) -> list[Turn]:
     """The user messages of ``earlier`` (a stored transcript, or the turns a run carries)
     said before the job's ``new`` turns: the last ``limit`` of them within ``chars``,
     redacted, and none the injection screen flags or the user marked not for memory.
-    Where a new turn's id is in ``earlier``, only what precedes it counts."""
+    Where a new turn's id is in ``earlier``, only what precedes it counts.
+    ``stored``: the screen's verdict kept with a message id (``episodes.stored_verdicts``:
+    True flagged, None unknown); a message without one is screened here."""
     cfg = config or WriteConfig()
     new_ids = {t.id for t in new if t.id}
     ids = [_field(t, "id") for t in earlier]
@@ -59,9 +64,7 @@ def session_context(
         text = _field(turn, "content").strip()
         if _field(turn, "role") != "user" or not text or self_note(text):
             continue
-        if cfg.check_instructions and _instruction_reason(
-            text, cfg.instruction_model, deep=SCREEN_DEEP
-        ):
+        if cfg.check_instructions and _flagged(text, _field(turn, "id"), cfg, stored):
             continue  # a flagged message is kept for audit, never read as context
         if cfg.redact:
             text = _redact(text, cfg.redaction_key)[0]
@@ -73,6 +76,15 @@ def session_context(
         if len(picked) >= limit:
             break
     return picked[::-1]
+
+
+def _flagged(
+    text: str, message_id: str, cfg: WriteConfig, stored: Callable[[str], bool | None] | None
+) -> bool:
+    known = stored(message_id) if stored is not None and message_id else None
+    if known is not None:
+        return known
+    return _instruction_reason(text, cfg.instruction_model, deep=SCREEN_DEEP) is not None
 
 
 def as_context(context: Sequence[Turn]) -> list[Turn]:
