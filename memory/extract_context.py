@@ -20,6 +20,7 @@ from typing import Any
 
 from memagent.core.types import Turn
 from memagent.memory.episodes import SCREEN_DEEP
+from memagent.memory.extract_corrections import retracts_previous
 from memagent.memory.extract_sales import self_note
 from memagent.memory.write_path import _instruction_reason, _redact
 from memagent.memory.write_types import Candidate, WriteConfig
@@ -50,7 +51,9 @@ def session_context(
 ) -> list[Turn]:
     """The user messages of ``earlier`` (a stored transcript, or the turns a run carries)
     said before the job's ``new`` turns: the last ``limit`` of them within ``chars``,
-    redacted, and none the injection screen flags or the user marked not for memory.
+    redacted, and none the injection screen flags or the user marked not for memory, nor
+    one the user took back ("Scratch that, wrong account", "刚才那条作废": its memories are
+    closed, ``write_retract``) or the take-back itself.
     Where a new turn's id is in ``earlier``, only what precedes it counts.
     ``stored``: the screen's verdict kept with a message id (``episodes.stored_verdicts``:
     True flagged, None unknown); a message without one is screened here."""
@@ -60,9 +63,17 @@ def session_context(
     first = next((i for i, mid in enumerate(ids) if mid and mid in new_ids), len(earlier))
     picked: list[Turn] = []
     used = 0
+    opener = next((t.content for t in new if t.role == "user" and t.content.strip()), "")
+    taken_back = retracts_previous(opener)
     for turn in reversed(earlier[:first]):
         text = _field(turn, "content").strip()
-        if _field(turn, "role") != "user" or not text or self_note(text):
+        if _field(turn, "role") != "user" or not text:
+            continue
+        if retracts_previous(text):  # "Scratch that, wrong account": it and the message
+            taken_back = True  # before it say nothing about this customer
+            continue
+        if taken_back or self_note(text):
+            taken_back = False
             continue
         if cfg.check_instructions and _flagged(text, _field(turn, "id"), cfg, stored):
             continue  # a flagged message is kept for audit, never read as context

@@ -254,3 +254,19 @@ def test_a_verdict_of_a_weaker_screen_or_no_episode_is_screened_again(
     calls.clear()
     transcript_context(store, NEXT, config=WriteConfig(instruction_model=False))
     assert len(calls) == 1  # the rules' verdict serves a rules-only screen
+
+
+async def test_a_message_the_user_took_back_is_no_context() -> None:
+    """ "Scratch that, wrong account" closes the memories of the message before it
+    (``write_retract``): that message must not name the person of the next one either."""
+    other = {"id": "m0", "role": "user", "content": "Dana Smith runs procurement at Orchard."}
+    named = {"id": "m1", "role": "user", "content": NAMED.content}
+    scratch = {"id": "m2", "role": "user", "content": "Scratch that, wrong account."}
+    new = [Turn("user", "He prefers email, no phone calls.", "m3", AT)]
+    context = session_context([other, named, scratch], new)
+    assert [t.id for t in context] == ["m0"]
+    res = await rules_extractor()(new, context=context)
+    assert not any("Li Wei" in c.content for c in res.candidates), res.candidates
+    # a take-back that opens the job itself takes back the session's last message
+    zh = Turn("user", "刚才那条作废，发错客户了。", "m2", AT)
+    assert [t.id for t in session_context([other, named], [zh, *new])] == ["m0"]
