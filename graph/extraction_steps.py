@@ -116,10 +116,11 @@ def transcript_context(store: BaseStore, job: Job, *, config: WriteConfig) -> li
     episodes were stored with (``stored_verdicts``), not a second run of the screen."""
     if any(t.role == DIGEST_ROLE for t in job.turns):
         return []
-    item = store.get(namespace(job.user_id, job.customer_id, "episodes"), job.thread_id)
-    turns = item.value.get("turns", []) if item is not None else []
-    stored = stored_verdicts(store, job.user_id, job.customer_id, config=config)
-    return session_context(turns, job.turns, config=config, stored=stored)
+    with store_session(store):  # one unit of work: a shared store loads its shard once
+        item = store.get(namespace(job.user_id, job.customer_id, "episodes"), job.thread_id)
+        turns = item.value.get("turns", []) if item is not None else []
+        stored = stored_verdicts(store, job.user_id, job.customer_id, config=config)
+        return session_context(turns, job.turns, config=config, stored=stored)
 
 
 def apply_candidates(

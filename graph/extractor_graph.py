@@ -36,6 +36,7 @@ from typing import Annotated, Any, Final
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
+from langgraph.store.base import BaseStore
 from langgraph.types import RetryPolicy
 
 from memagent.core.settings import Settings
@@ -47,6 +48,7 @@ from memagent.memory.episodes import stored_verdicts
 from memagent.memory.extract_context import session_context
 from memagent.memory.extractors import Extractor, rules_extractor
 from memagent.memory.write_path import Candidate, WriteConfig
+from memagent.stores.protocols import store_session
 
 EXTRACTOR_GRAPH: Final = "memory_extractor"
 EXTRACT: Final = "extract"
@@ -101,6 +103,22 @@ def pending_turns(turns: Sequence[Turn], applied: set[str]) -> list[Turn]:
     return [before, *rest] if before is not None else rest
 
 
+def run_context(
+    store: BaseStore | None,
+    state: ExtractorState,
+    said: Sequence[Turn],
+    todo: Sequence[Turn],
+    config: WriteConfig,
+) -> list[Turn]:
+    """``session_context`` of a run's turns, with the screen's verdicts the server store's
+    episodes keep (one store session: a shared store loads its shard once)."""
+    if store is None:
+        return session_context(said, todo, config=config)
+    with store_session(store):
+        stored = stored_verdicts(store, state.user_id, state.customer_id, config=config)
+        return session_context(said, todo, config=config, stored=stored)
+
+
 def make_extract_node(
     extractor: Extractor,
     fallback: Extractor | None,
@@ -115,13 +133,9 @@ def make_extract_node(
         # the run's earlier (applied) user turns are the extractor's context, redacted
         # and screened as the stored transcript is (the verdicts their episodes keep)
         said = [t for t in turns if t.role != DIGEST_ROLE]
-        config = write_config()
-        stored = (
-            stored_verdicts(runtime.store, state.user_id, state.customer_id, config=config)
-            if runtime.store is not None
-            else None
+        context = await asyncio.to_thread(
+            run_context, runtime.store, state, said, todo, write_config()
         )
-        context = await asyncio.to_thread(session_context, said, todo, config=config, stored=stored)
         found, consolidated = await extract_candidates(
             todo,
             extractor=extractor,
