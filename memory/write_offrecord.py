@@ -7,12 +7,13 @@ extractor (rules or model) picked them up:
   "假设预算是100万，帮我算一下折扣";
 - the salesperson's own side: their quota or target ("our own Q4 target is $1.8M",
   "我这季度指标500万") and their own company's price changes ("我们公司明年标准版涨价到每用户
-  每月68元").
+  每月68元") or events ("our SKO is in Vegas in January", "我们公司年会在三亚").
 
 Stored, they read as the customer's budget or price. ``off_record`` names why a candidate
 is one of them; the write path rejects extracted candidates it flags (a memory added by
-hand is the user's own choice and is kept). Only a text with a figure is judged: "they
-want SSO, e.g. Okta" is a requirement whatever its wording. Pure functions.
+hand is the user's own choice and is kept). Placeholders, quotas and prices are judged
+only in a text with a figure: "they want SSO, e.g. Okta" is a requirement whatever its
+wording; our own company's events ("our SKO", "我们公司年会") in any text. Pure functions.
 """
 
 from __future__ import annotations
@@ -48,9 +49,19 @@ _OWN_PRICE = re.compile(
 )
 
 
+_OWN_EVENT = re.compile(
+    r"\bour (?:own )?(?:sko|sales kick-?off|company (?:offsite|off-site|retreat|party|all-hands)|"
+    r"offsite|off-site|all-hands|holiday party|christmas party|team building)\b|"
+    r"我们(?:公司|部门|团队)?(?:的|今年的|明年的)?(?:年会|团建|销售大会|内部培训|誓师大会)",
+    re.I,
+)
+
+
 def off_record(text: str) -> str | None:
     """Why ``text`` is not a fact about the customer (a placeholder, the salesperson's own
-    quota or company price), else None."""
+    quota, company price or company event), else None."""
+    if _OWN_EVENT.search(text):
+        return "our own company's event, not the customer's"
     if not _FIGURE.search(text):
         return None
     if _PLACEHOLDER.search(text):

@@ -23,6 +23,8 @@ NS = namespace("u1", "c1", "facts")
         "我们公司明年标准版涨价到每用户每月68元，我这季度指标500万，压力山大",
         "假设预算是100万，帮我算一下折扣",
         "We're raising our list prices by 8% in January",
+        "and our SKO is in Vegas in January (January 2027 (2027-01)), can't wait",
+        "我们公司年会在三亚，下个月",
     ],
 )
 def test_not_about_the_customer(text: str) -> None:
@@ -41,6 +43,8 @@ def test_not_about_the_customer(text: str) -> None:
         "客户的年度指标是降本10%",
         "Our number was 1.25M; CFO Alan Pierce called us the Cadillac option",
         "Our target: proposal presentation on March 3",
+        "Their annual offsite is in March; we can demo there",
+        "他们公司年会上要展示这个系统",
     ],
 )
 def test_the_customers_facts_stay(text: str) -> None:
