@@ -32,6 +32,7 @@ from memagent.memory.extract_cues import (
 )
 from memagent.memory.extract_dates import find_dates
 from memagent.memory.extract_entities import competitor_name
+from memagent.memory.hanzi_fold import to_simplified
 
 _CLAUSE_SPLIT = re.compile(
     r"\s*;\s*|；|\s+[-–—]\s+(?![$€£¥\d])|,\s+(?=(?:maybe|perhaps|possibly|probably|nothing confirmed|"
@@ -190,7 +191,7 @@ def label_category(label: str) -> str | None:
     competitor, and their shorthand: "comp", "bdgt", "nxt", "curr. tools"; a Chinese
     heading by the head word it ends nearest: "合规要求", "竞争者", "决策时间"), or None for
     any other label."""
-    bare = label.strip(" 【】[]*#").strip()
+    bare = to_simplified(label.strip(" 【】[]*#").strip())  # "現行", "競品", "痛點"
     exact = next((name for name, p in LABEL_CATEGORY if p.match(bare)), None)
     if exact is not None:
         return exact
@@ -243,7 +244,8 @@ def categorise(clause: str) -> str | None:
             r"directly|through|\bno\b|always|instead|better|rather|avoid|please|\bnot\b|"
             r"wants? (?:[\w-]+ ){0,3}(?:phone|calls?|e-?mails?|texts?|whatsapp|wechat|slack|teams|in person)|"
             r"希望.{0,6}(?:发邮件|打电话|发微信|邮件|微信|电话)|"
-            r"习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
+            r"\s(?:>|＞)\s|\bover (?:e-?mail|phone|calls?|texts?|slack|teams)\b|"
+            r"习惯|只用|只接|只看|只回|抄送|当面|钟意|鍾意|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
             r"最好|比.{0,4}好|"
             r"不接|偏好|反感|请用|用英文|用中文|英文",
             clause,

@@ -59,7 +59,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("within_en", re.compile(r"\bwithin\s+(?:the\s+next\s+)?(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b", re.I)),
     ("md_num", re.compile(r"\b(?:by|on|before|until|till|due|from)\s+(?P<m>\d{1,2})/(?P<d>\d{1,2})\b(?![/\d])", re.I)),
     ("dom_en", re.compile(r"\b(?:on|by|before|until|till|from|due)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b|\bthe\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\b)", re.I)),
-    ("month_en", re.compile(r"\b(?:in|by|until|till|before|from|through|since|to|after|around)\s+(?:early\s+|late\s+)?" + _MON + r"\b(?:\s+(?P<y>20\d\d))?", re.I)),
+    ("month_en", re.compile(r"\b(?:in|by|until|till|before|from|through|since|to|after|around)\s+(?:early\s+|late\s+)?" + _MON + r"\b(?:\s+(?P<y>20\d\d))?(?=(?P<after>\s+[A-Za-z]+)?)", re.I)),
     ("month_year_en", re.compile(r"\b" + _MON + r"\s+(?P<y>20\d\d)\b", re.I)),
     ("zh_md", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?P<m>" + _CN + r")\s*月\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
     ("zh_next_month_day", re.compile(r"(?P<rel>下个?月|这个?月|本月|下下个?月)\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
@@ -234,11 +234,43 @@ def _resolve_en_month(kind: str, g: dict[str, Any], ref: date) -> tuple[str, dat
         return d.isoformat(), d
     if kind in ("month_en", "month_year_en"):
         mon = _MONTHS[g["mon"].lower()]
-        if g["mon"].lower() == "may" and kind == "month_en" and not g.get("y"):
-            return None  # "may" is usually the verb
+        if g["mon"].lower() == "may" and kind == "month_en" and not g.get("y") and _may_verb(g):
+            return None  # "things in may change": the verb
         y = int(g["y"]) if g.get("y") else _month_year(ref, mon)
         return f"{calendar.month_name[mon]} {y} ({y}-{mon:02d})", date(y, mon, 1)
     return _resolve_zh(kind, g, ref)
+
+
+_MAY_VERBS = re.compile(
+    r"be|have|not|also|still|need|want|go|come|take|get|slip|move|change|push|shift|happen|decide|"
+    r"ask|well|already|just|only|never|look|add|use|prefer|bring|make|see|consider|delay|drop|"
+    r"extend|expand|require|mean|turn|end|start|sign|close|let|allow|apply|affect|differ|vary|cost",
+    re.I,
+)
+
+
+def _may_verb(g: dict[str, Any]) -> bool:
+    """ "in May" after a preposition is the month ("go-live in May", "by May"), unless a
+    verb follows ("what they do in may change", "budget by May be..."); a lower-case
+    "may" followed by any word is read as the verb."""
+    after = (g.get("after") or "").strip()
+    if not after:
+        return False
+    if _MAY_VERBS.fullmatch(after):
+        return True
+    ok = after.lower() in (
+        "and",
+        "or",
+        "next",
+        "this",
+        "at",
+        "the",
+        "latest",
+        "then",
+        "too",
+        "instead",
+    )
+    return g["mon"] == "may" and not ok
 
 
 def _zh_year(g: dict[str, str | None], ref: date, month: int) -> int:

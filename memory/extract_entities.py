@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memagent.memory.hanzi_fold import to_traditional
+
 _TITLE_EN = (
     r"(?:(?:group |chief |senior |deputy |regional |global |sr\.? |ops |it |hr )?"
     r"(?:c[efotims]o|ciso|cmio|cnio|chro|cdo|cao|cco|cno|cro|cmo|cpo|gc|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
@@ -165,7 +167,13 @@ def find_people(text: str) -> list[Person]:
 
 
 _EN_NAME_ONLY = re.compile(_NAME_EN)
-_ZH_HONORIFIC = re.compile(r"[" + SURNAMES + r"](?:总|工|主任|处长|经理|部长|院长|老师|局)")
+_ZH_HONORIFIC = re.compile(
+    r"["
+    + SURNAMES
+    + to_traditional(SURNAMES)
+    + r"](?:总|總|工|主任|处长|處長|经理|經理|部长|部長|院长|院長|"
+    r"老师|老師|局)"
+)  # "马总", "吳總", "蔡經理"
 
 
 def last_person(text: str) -> str | None:

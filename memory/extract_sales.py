@@ -34,8 +34,10 @@ from memagent.memory.extract_cues import (
     BUDGET_WORDS,
     DECIDES,
     LEFT,
+    LONE_NAME,
     NOISE,
     NOT_ALLOWED,
+    ONLY_NAMES,
     SELF_NOTE,
     STANCE,
     SUBJECTLESS,
@@ -165,12 +167,6 @@ def _role_fact(p: Person, text: str) -> SalesFact:
                      False)  # fmt: skip
 
 
-_ONLY_NAMES = re.compile(
-    r"\b(?:met|also|with|and|attendees|call|spoke|spoke to|talked to|meeting|visit|today|this morning|"
-    r"this afternoon|yesterday|tonight|their|our|new contact is|contact is)\b|见了|和|对接人|联系人|是|的|为|拜访了?|"
-    r"今天|昨天|通了电话|聊了",
-    re.I,
-)
 _NOT_LONE = ("They", "There", "This", "That", "She", "Budget")
 
 
@@ -203,10 +199,7 @@ class _Reader:
             or _full_name(body, self.known)
             or next((n for n in reversed(self.known) if _ZH.search(n) and n in body), None)
         )
-        lone = re.match(
-            r"([A-Z][a-z]{2,})\s+(?:is|was|has|will|just|also|now|says|said|prefers|wants|likes|asked|hates)\b",
-            body,
-        )
+        lone = LONE_NAME.match(body)
         if lone and lone.group(1) not in _NOT_LONE:
             named = _full_name(lone.group(1), self.known) or lone.group(1)
         if not named and (by_label := self._label_person(clause.label)):
@@ -324,7 +317,7 @@ class _Reader:
             rest = rest.replace(body[p.start : p.end], " ").replace(p.name, " ")
         if people and LEFT.search(rest):
             return False  # "原来的经理蔡文已经离职": their role fact says they left
-        if people and _substance(_ONLY_NAMES.sub("", rest)) < (2 if STANCE.search(rest) else 3):
+        if people and _substance(ONLY_NAMES.sub("", rest)) < (2 if STANCE.search(rest) else 3):
             return False  # the clause only names a person and role: already kept
         # "on the pain", "'non-negotiable'": too little to stand alone
         return _substance(body) >= 2 or bool(dates or parse_amounts(body) or counted(body))
