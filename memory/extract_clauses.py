@@ -173,10 +173,14 @@ _RIVAL_WORDS = re.compile(
     r"went with|bidding|undercut|cheaper than us|lower than ours|priced below us|"
     r"(?:below|under|cheaper than) our|also (?:evaluating|looking at|talking to)|switch(?:ing)? to|"
     r"quote from|bid from|pitching|in the (?:mix|running|picture)|is in there)\b|竞争对手|竞品|对手|在接触|选了|投标|"
-    r"比我们低|比我们便宜|报价|报了|(?:也|都|还)在跟|也在谈|参与(?:投标|竞标)|也提交了方案|也报了",
+    r"比我们低|比我们便宜|报价|报了|(?:也|都|还)在跟|也在谈|参与(?:投标|竞标)|也提交了方案|也报了|"
+    r"(?<![没未])(?:对比|比较|考察|接触|评估|试用)过(?=[A-Za-z\u4e00-\u9fff])|(?:也|还)(?:看了|在看)|(?:更|比较)便宜",
     re.I,
 )
-_BID_WORDS = re.compile(r"\b(?:quoted?|quotes|bids?|evaluating|against|offered)\b", re.I)
+_BID_WORDS = re.compile(
+    r"\b(?:quoted?|quotes|bids?|evaluating|against|offered|(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at)\b",
+    re.I,
+)
 
 
 def _rival_named(clause: str, has_amount: bool) -> bool:
@@ -222,6 +226,9 @@ def _ahead(clause: str) -> bool:
 
 def categorise(clause: str) -> str | None:
     """The sales category a clause speaks to, or None when it holds nothing salient."""
+    clause = to_simplified(
+        clause
+    )  # "競爭對手有研華", "報價約900多萬": Traditional reads as Simplified
     has_date = bool(find_dates(clause, datetime(2026, 1, 1)))
     amounts = parse_amounts(clause)
     if amounts and BUDGET_WORDS.search(clause):

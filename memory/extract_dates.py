@@ -26,6 +26,7 @@ from memagent.memory.extract_calendar import next_on_or_after as _next_on_or_aft
 from memagent.memory.extract_calendar import num_of as _num
 from memagent.memory.extract_calendar import quarter as _quarter
 from memagent.memory.extract_calendar import weekday_date as _weekday
+from memagent.memory.hanzi_fold import to_simplified
 
 _MONTHS, _DAYS = MONTHS, DAYS
 _ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
@@ -63,8 +64,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("month_year_en", re.compile(r"\b" + _MON + r"\s+(?P<y>20\d\d)\b", re.I)),
     ("zh_md", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?P<m>" + _CN + r")\s*月\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
     ("zh_next_month_day", re.compile(r"(?P<rel>下个?月|这个?月|本月|下下个?月)\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
-    ("zh_month_edge", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?:(?P<m>" + _CN + r")\s*月|(?P<rel>下个?月|这个?月|本月))\s*(?P<edge>底|末|初|中旬|中|上旬|下旬)")),
-    ("zh_month", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年)\s*(?P<m>" + _CN + r")\s*月")),
+    ("zh_month_edge", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?:(?P<m>" + _CN + r")\s*月|(?P<rel>下个?月|这个?月|本月))\s*(?P<edge>底|末|尾|初|中旬|中|上旬|下旬)")),
+    ("zh_month", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年|(?<![\d.])(?P<y2>[2-3]\d)年)\s*(?P<m>" + _CN + r")\s*月")),
     ("zh_wd", re.compile(r"(?P<rel>下下|下个?|这个?|本|上个?)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])")),
     ("zh_quarter", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年)?\s*(?:Q(?P<q>[1-4])|第?(?P<qc>[一二三四])季度)(?P<edge>末|底|初)?", re.I)),
     ("zh_year", re.compile(r"(?P<yr>明年|今年|去年)(?![\d一二三四五六七八九十]|底|末|初|年)")),
@@ -276,6 +277,8 @@ def _may_verb(g: dict[str, Any]) -> bool:
 def _zh_year(g: dict[str, str | None], ref: date, month: int) -> int:
     if g.get("y"):
         return int(g["y"] or 0)
+    if g.get("y2"):  # "27年5月"
+        return 2000 + int(g["y2"] or 0)
     if g.get("yr") == "明年":
         return ref.year + 1
     if g.get("yr") == "今年":
@@ -313,7 +316,7 @@ def _resolve_zh(kind: str, g: dict[str, str | None], ref: date) -> tuple[str, da
         else:
             y, mon = _add_months(ref.year, ref.month, 1 if (g["rel"] or "").startswith("下") else 0)
         edge = g["edge"] or ""
-        if edge in ("底", "末", "下旬"):
+        if edge in ("底", "末", "尾", "下旬"):
             d = _last_day(y, mon)
         elif edge in ("初", "上旬"):
             d = date(y, mon, 1)
@@ -413,6 +416,7 @@ def _resolve_zh_relative(
 def find_dates(text: str, ref: datetime | date) -> list[DateHit]:
     """Every date of ``text`` resolved against ``ref``, in text order, not overlapping."""
     day = ref.date() if isinstance(ref, datetime) else ref
+    text = to_simplified(text)  # "下個月尾", "明年5月初": one character for one, same offsets
     taken: list[tuple[int, int]] = []
     out: list[DateHit] = []
     for kind, pattern in _PATTERNS:
