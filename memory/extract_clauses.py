@@ -183,8 +183,17 @@ _BID_WORDS = re.compile(
 )
 
 
+_NONE_YET = re.compile(
+    r"(?:没|未|不曾)[\u4e00-\u9fff]{0,3}(?:对比|比较|考察|接触|评估|试用)过|任何(?:厂商|供应商|对手|竞品)|"
+    r"\b(?:haven'?t|have not|hasn'?t|not yet) (?:\w+ )?(?:looked at|talked to|evaluated) (?:any|anyone)",
+    re.I,
+)
+
+
 def _rival_named(clause: str, has_amount: bool) -> bool:
     """A competitor clause needs a rival's word, a figure, or a named vendor that bids."""
+    if _NONE_YET.search(clause):
+        return False  # "还没正式接触过任何厂商", "haven't looked at anyone yet"
     if has_amount or _RIVAL_WORDS.search(clause):
         return True
     return bool(_BID_WORDS.search(clause)) and competitor_name(clause) is not None
