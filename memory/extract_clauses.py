@@ -220,7 +220,9 @@ def label_category(label: str) -> str | None:
 
 
 _RUNS_COUNT = re.compile(
-    r"\b(?:runs?|running|operates?)\s+(?:~|about |around |over |nearly )?\d", re.I
+    r"\b(?:runs?|running|operates?)\s+(?:~|about |around |over |nearly )?\d|"
+    r"\b(?:will|to|going to|'ll|gonna) run\b",  # "Kumar will run the technical eval": organise
+    re.I,
 )
 """'runs 300 stores': a count of what they operate, not a system they run on."""
 
@@ -235,9 +237,7 @@ def _ahead(clause: str) -> bool:
 
 def categorise(clause: str) -> str | None:
     """The sales category a clause speaks to, or None when it holds nothing salient."""
-    clause = to_simplified(
-        clause
-    )  # "競爭對手有研華", "報價約900多萬": Traditional reads as Simplified
+    clause = to_simplified(clause)  # "競爭對手有研華": Traditional reads as Simplified
     has_date = bool(find_dates(clause, datetime(2026, 1, 1)))
     amounts = parse_amounts(clause)
     if amounts and BUDGET_WORDS.search(clause):

@@ -144,7 +144,8 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
 
 
 EVENTS = [
-    ("workshop", r"workshop|研讨会"), ("demo", r"\bdemo|演示"), ("poc", r"\bpoc\b|试点|测试"),
+    ("workshop", r"workshop|研讨会"), ("demo", r"(?<![A-Za-z])demo|演示"),
+    ("poc", r"(?<![A-Za-z])poc(?![A-Za-z])|试点|测试"),
     ("pilot", r"\bpilot"), ("proposal", r"proposal|方案"), ("pricing", r"pric(?:e|ing)|报价|quote"),
     ("contract_end", r"contract\b.{0,30}\b(?:ends|ended|expires|runs out|is up|up for renewal|renews|renewing)|renewal|到期|expir"),
     ("tender", r"tender|\brfp\b|招标|投标"), ("signing", r"\bsign|signature|签约|签合同|签字|签署|前签|要签|合同"),
@@ -155,6 +156,8 @@ EVENTS = [
     ("questionnaire", r"questionnaire|问卷"), ("reference", r"reference|参考客户"),
     ("budget_cycle", r"budget cycle|预算周期"), ("freeze", r"freeze|冻结"),
     ("procurement", r"procure|purchas|采购"), ("restart", r"\brestart|\bresume|重启|恢复"),
+    ("evaluation", r"\beval(?:uation)?\b|评估|选型"),
+    ("production", r"(?<![A-Za-z])sop(?![A-Za-z])|start of production|\bcut-?over\b|投产|量产|跑通|封顶"),
 ]  # fmt: skip
 
 

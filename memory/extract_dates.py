@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from memagent.memory.extract_calendar import DAYS, MONTHS, SPECIAL, resolve_special
+from memagent.memory.extract_calendar import DAYS, MONTHS, ORDINAL_WORDS, SPECIAL, resolve_special
 from memagent.memory.extract_calendar import add_months as _add_months
 from memagent.memory.extract_calendar import last_day as _last_day
 from memagent.memory.extract_calendar import month_year as _month_year
@@ -39,11 +39,14 @@ _NUMWORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("nth_wd", re.compile(r"\b(?:the\s+)?(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+" + _WD + r"\s+(?:of|in)\s+" + _MON + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
     ("holiday", re.compile(r"\b(?P<h>christmas|xmas|thanksgiving|new year'?s(?: day| eve)?|halloween)\b(?:\s+(?P<y>20\d\d))?|(?P<zh>圣诞节?|元旦|国庆节?|感恩节)", re.I)),
-    ("eo_en", re.compile(r"\b(?P<eo>eo[mqyw])\b", re.I)),
+    ("eo_en", re.compile(r"\b(?P<eo>eo[mqyw])\b(?:\s+" + _MON + r"\b)?", re.I)),
     ("zh_midyear", re.compile(r"(?P<yr>明年|今年)?年中")),
     ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
     ("md_en", re.compile(r"\b" + _MON + r"\s+(?P<d>\d{1,2})" + _ORD + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
     ("dm_en", re.compile(r"\b(?P<d>\d{1,2})" + _ORD + r"\s+(?:of\s+)?" + _MON + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
+    ("md_words", re.compile(r"\b" + _MON + r"\s+(?:the\s+)?(?P<dw>" + ORDINAL_WORDS + r")\b|\b(?:the\s+)?(?P<dw2>" + ORDINAL_WORDS + r")\s+of\s+(?P<mon2>" + "|".join(_MONTHS) + r")\b", re.I)),
+    ("week_after_next", re.compile(r"\b(?:the\s+)?week after next\b", re.I)),
+    ("zh_slash", re.compile(r"(?<![\d/.])(?P<m>1[0-2]|0?[1-9])/(?P<d>3[01]|[12]\d|0?[1-9])(?![\d/])(?!\s*[的是])(?=\s*[\u4e00-\u9fff])")),
     ("mid_en", re.compile(r"\bmid[- ]" + _MON + r"\b", re.I)),
     ("end_mon_en", re.compile(r"\b(?:the\s+)?(?P<edge>end|beginning|start|early|late)\s+(?:of\s+)?" + _MON + r"\b", re.I)),
     ("wd_next_week", re.compile(r"\b" + _WD + r"\s+(?:of\s+)?next\s+week\b", re.I)),

@@ -132,3 +132,38 @@ def test_requests_to_the_assistant_are_not_customer_preferences(text: str) -> No
     assert not [c for c in cands if c.type == "preference" or "偏好" in c.content], [
         (c.attribute, c.content) for c in cands
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("the vote is on november twenty-third", "2026-11-23"),
+        ("send the deck by the fifteenth of December", "2026-12-15"),
+        ("decision by EOM Nov", "2026-11-30"),
+        ("security review the week after next", "week of 2026-10-26"),
+        ("下一步：11/3 现场演示", "2026-11-03"),
+    ],
+)
+def test_spoken_and_slashed_dates_resolve(text: str, iso: str) -> None:
+    assert any(iso in d.iso for d in find_dates(text, REF)), find_dates(text, REF)
+
+
+def test_a_fraction_is_no_date() -> None:
+    assert not find_dates("大约1/3的门店还在用纸质单据", REF)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            "Their deputy Omar will run the technical eval the week after next.",
+            ("eval", "2026-10-26"),
+        ),
+        ("新车型SOP定在明年3月。", ("sop", "2027-03")),
+        ("二期工厂明年6月投产。", ("投产", "2027-06")),
+    ],
+)
+def test_dated_events_are_timelines(text: str, words: tuple[str, ...]) -> None:
+    cands = _run(text)
+    assert _kept(cands, "deadline", *words), [(c.attribute, c.content) for c in cands]
+    assert not _kept(cands, "incumbent"), [(c.attribute, c.content) for c in cands]
