@@ -52,9 +52,19 @@ SURNAMES = (
 _ZH_TITLES = (
     r"(?:首席[\u4e00-\u9fff]{2,4}官|[A-Z]{2,4}|总经理|副总经理|副总裁|总裁|副总|董事长|总监|副院长|院长|行长|"
     r"主任|部长|处长|科长|经理|负责人|对接人|联系人|主管|厂长|局长|校长|老板娘|老板|"
-    r"财务长|执行长|营运长|技术长|资讯长|架构师|发起人|合伙人|特助)"
+    r"财务长|执行长|营运长|技术长|资讯长|架构师|发起人|合伙人|特助|助理)"
 )
-_ZH_NAME = r"[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}"
+COMPOUND_SURNAMES = (
+    "欧阳|歐陽|司马|司馬|诸葛|諸葛|上官|皇甫|慕容|令狐|夏侯|司徒|公孙|公孫|宇文|尉迟|端木|南宫"
+)
+"""Two-character surnames ("信息部总监欧阳明")."""
+_ZH_NAME = (
+    r"(?:(?:"
+    + COMPOUND_SURNAMES
+    + r")[\u4e00-\u9fff]{1,2}?|["
+    + SURNAMES
+    + r"][\u4e00-\u9fff]{1,2})"
+)
 _ZH_DEPT = r"(?:处|部|科|中心|室|局|组)"
 _ZH_DEPT_NAME = r"[\u4e00-\u9fffA-Z]{1,6}" + _ZH_DEPT
 _ZH_PATTERNS = [
@@ -76,7 +86,9 @@ _ZH_PATTERNS = [
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?(?P<name>" + _ZH_NAME + r")(?![\u4e00-\u9fff]{0,0}[主总经部处])"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")[ \u3000]?(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")(?P<role>" + _ZH_TITLES + r")"),
-    re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块)?)(?=[，。、；,]|$))"),
+    # "参会：…、采购 王磊": a function before the name, set off by a space in a list
+    re.compile(r"(?:^|(?<=[：:、，,\s]))(?P<role>采购|财务|法务|IT|技术|运维|信息化?|质量|生产|人事|行政|研发|市场|销售|运营|供应链)[ \u3000]+(?P<name>" + _ZH_NAME + r")(?=[、，,。；;（(]|$)"),
+    re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块|对接|选型|评估|审批|实施|推进|落地)?|选型|评估|审批|落地)(?=[，。、；,]|$))"),
 ]  # fmt: skip
 _ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只聊谈]$")
 _NOT_ZH_NAME = re.compile(r"周[末一二三四五六日天内]|万一|高层|方案|金额|程序|钱[少多]|于是|林业")
@@ -168,10 +180,12 @@ def find_people(text: str) -> list[Person]:
 
 _EN_NAME_ONLY = re.compile(_NAME_EN)
 _ZH_HONORIFIC = re.compile(
-    r"["
+    r"(?:"
+    + COMPOUND_SURNAMES
+    + r"|["
     + SURNAMES
     + to_traditional(SURNAMES)
-    + r"](?:总|總|工|主任|处长|處長|经理|經理|部长|部長|院长|院長|"
+    + r"])(?:总|總|工|主任|处长|處長|经理|經理|部长|部長|院长|院長|"
     r"老师|老師|局)"
 )  # "马总", "吳總", "蔡經理"
 

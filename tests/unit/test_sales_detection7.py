@@ -167,3 +167,23 @@ def test_dated_events_are_timelines(text: str, words: tuple[str, ...]) -> None:
     cands = _run(text)
     assert _kept(cands, "deadline", *words), [(c.attribute, c.content) for c in cands]
     assert not _kept(cands, "incumbent"), [(c.attribute, c.content) for c in cands]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "role"),
+    [
+        ("信息中心主任欧阳峰，说明年要上新系统。", "欧阳峰", "主任"),
+        ("项目由总经理助理司马晴牵头。", "司马晴", "助理"),
+        ("参会：财务总监 何莉、采购 陶明、IT 梁宇", "陶明", "采购"),
+        ("吕晨负责技术对接，他习惯用微信。", "吕晨", "对接"),
+        ("邵峰负责选型，预算他说了不算。", "邵峰", "选型"),
+    ],
+)
+def test_chinese_people_in_lists_and_compound_surnames(text: str, name: str, role: str) -> None:
+    cands = _run(text)
+    assert any(
+        c.attribute.startswith(("stakeholder", "decision"))
+        and name in c.content
+        and role in c.content
+        for c in cands
+    ), [(c.attribute, c.content) for c in cands]
