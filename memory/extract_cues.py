@@ -157,7 +157,8 @@ EVENTS = [
     ("budget_cycle", r"budget cycle|预算周期"), ("freeze", r"freeze|冻结"),
     ("procurement", r"procure|purchas|采购"), ("restart", r"\brestart|\bresume|重启|恢复"),
     ("evaluation", r"\beval(?:uation)?\b|评估|选型"),
-    ("production", r"(?<![A-Za-z])sop(?![A-Za-z])|start of production|\bcut-?over\b|投产|量产|跑通|封顶"),
+    ("production", r"(?<![A-Za-z])sop(?![A-Za-z])|start of production|\bcut-?over\b|投产|量产|跑通"),
+    ("construction", r"topping out|\bbuilding (?:done|complete)|封顶|竣工|完工"),
 ]  # fmt: skip
 
 

@@ -187,3 +187,24 @@ def test_chinese_people_in_lists_and_compound_surnames(text: str, name: str, rol
         and role in c.content
         for c in cands
     ), [(c.attribute, c.content) for c in cands]
+
+
+def test_two_milestones_of_one_note_are_two_timelines() -> None:
+    cands = _run("新厂区明年3月封顶，明年10月投产。")
+    kept = [c for c in cands if c.attribute.startswith("deadline")]
+    assert len({c.attribute for c in kept}) == 2, [(c.attribute, c.content) for c in cands]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "role"),
+    [
+        ("参会：风险部 葛宁、IT 柯明", "葛宁", "风险部"),
+        ("参会：风险部 葛宁、IT 柯明", "柯明", "IT"),
+        ("研究院院长诸葛文斌最终决定。", "诸葛文斌", "院长"),
+    ],
+)
+def test_more_surnames_and_departments_before_names(text: str, name: str, role: str) -> None:
+    cands = _run(text)
+    assert any(c.attribute == f"stakeholder:{name}:role" and role in c.content for c in cands), [
+        (c.attribute, c.content) for c in cands
+    ]
