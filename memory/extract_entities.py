@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memagent.memory.hanzi_fold import to_traditional
+from memagent.memory.hanzi_fold import to_simplified, to_traditional
 
 _TITLE_EN = (
     r"(?:(?:group |chief |senior |deputy |regional |global |sr\.? |ops |it |hr )?"
@@ -223,10 +223,13 @@ def competitor_name(clause: str) -> str | None:
                      clause)  # fmt: skip
     if first and first.group(1).split()[0] not in _NOT_VENDOR:
         return first.group(1)
-    zh = re.search(r"(?:选了|输给了?|对手(?:是|有)|竞品(?:是|有)?|竞争对手(?:是|有)?)([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
+    zh = re.search(r"(?:选了|输给了?|对手(?:是|有)|竞品(?:是|有)?|竞争对手(?:是|有)?|中标(?:的|方)(?:是|为))"
+                   r"([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
                    r"|([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|报了|在接触)",
-                   clause)  # fmt: skip
-    vendor = (zh.group(1) or zh.group(2)) if zh else None
+                   to_simplified(clause))  # fmt: skip
+    # "競爭對手有研華": read folded (one character for one), named as written
+    group = (1 if zh.group(1) else 2) if zh else 0
+    vendor = clause[zh.start(group) : zh.end(group)] if zh else None
     return None if vendor in _NOT_ZH_VENDOR else vendor
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from memagent.core.types import Turn
 from memagent.memory.extract_dates import find_dates
+from memagent.memory.extract_entities import competitor_name
 from memagent.memory.extract_rules import extract_rules
 from memagent.memory.write_path import Candidate
 
@@ -208,3 +209,11 @@ def test_more_surnames_and_departments_before_names(text: str, name: str, role: 
     assert any(c.attribute == f"stakeholder:{name}:role" and role in c.content for c in cands), [
         (c.attribute, c.content) for c in cands
     ]
+
+
+@pytest.mark.parametrize(
+    ("clause", "name"),
+    [("競爭對手有鼎新", "鼎新"), ("中标的是华宇软件，", "华宇软件"), ("競品是叡揚，", "叡揚")],
+)
+def test_rival_named_in_traditional_or_as_the_winner(clause: str, name: str) -> None:
+    assert competitor_name(clause) == name
