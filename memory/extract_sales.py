@@ -226,7 +226,9 @@ class _Reader:
             and _substance(body) >= 1
             and not find_people(body)
         )
-        if category is None or not (self._substantial(body, dates) or listed):
+        if category is None or not (
+            self._substantial(body, dates) or listed or category == "deal_stage"
+        ):
             return  # an item under a heading may be one word ("Competitors: Workday")
         if category == "timeline" and self._logged(body, dates, clause.label):
             return  # "Fwd: discovery call 11 Nov", "转发：高层汇报会纪要（11月6日）": a record

@@ -217,3 +217,14 @@ def test_more_surnames_and_departments_before_names(text: str, name: str, role: 
 )
 def test_rival_named_in_traditional_or_as_the_winner(clause: str, name: str) -> None:
     assert competitor_name(clause) == name
+
+
+@pytest.mark.parametrize(
+    ("text", "word"), [("Outcome: verbal yes!!", "verbal yes"), ("Shortlisted!", "shortlisted"),
+                       ("结果：黄了。", "黄了")]
+)  # fmt: skip
+def test_a_short_deal_stage_is_kept(text: str, word: str) -> None:
+    cands = _run(text)
+    assert any(c.attribute == "deal_stage" and word in c.content.lower() for c in cands), [
+        (c.attribute, c.content) for c in cands
+    ]
