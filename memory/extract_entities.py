@@ -20,7 +20,8 @@ _TITLE_EN = (
     r"vice president(?: of [A-Za-z ]{2,25})?|"
     r"(?:director|dir\.|head|hd\.?|manager|mgr|lead|chair|officer)(?: of [A-Za-z&\- ]{2,30})?|"
     r"(?:[A-Za-z]+ ){0,2}(?:director|manager|mgr|lead|head|officer|architect|engineer|"
-    r"controller|counsel|buyer|analyst|administrator|owner|founder|dean|principal|chair)"
+    r"controller|counsel|buyer|analyst|administrator|owner|founder|dean|principal|chair|partner|superintendent|"
+    r"treasurer|provost|chancellor|commissioner)"
     r"|general counsel|controller|owner|founder|dean(?: of [A-Za-z ]{2,25})?|procurement))"
 )
 _WORD_EN = r"[A-ZÀ-ÖØ-Þ](?:[a-zß-öø-ÿ]+|['’][A-Z])[a-zß-öø-ÿ'’-]*"
@@ -254,3 +255,18 @@ def pronoun_role(text: str, person: str | None) -> Person | None:
         return None
     role = (m.group("role") or m.group("zrole")).strip()
     return Person(person, role, m.start(), m.end())
+
+
+_STAKE_LABEL = re.compile(
+    r"^\s*(?:[-*•]\s*)?(?P<lab>(?i:champion|eb|economic buyer|decision maker|dm|(?:exec(?:utive)? )?sponsor|blocker|"
+    r"influencer|pic|coach|gatekeeper|signer)|决策人|拍板人|对接人|联系人|影响者|内线|支持者|反对者|窗口|決策人|對接人)"
+    r"\s*[:：=]\s*(?:[\w.'’-]+\s*){0,1}$"
+)
+"""A note's label that says what part a person plays ("EB: Paul Whitcombe (Managing Partner)",
+"Champion: Nadia Farouk", "对接人：王芳"), before their role."""
+
+
+def role_label(text: str, start: int) -> str | None:
+    """The part a label gives the person named at ``start`` of ``text``, or None."""
+    m = _STAKE_LABEL.match(re.split(r"[\n；;。]", text[:start])[-1])
+    return m.group("lab") if m else None

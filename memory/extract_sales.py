@@ -50,6 +50,7 @@ from memagent.memory.extract_entities import (
     find_people,
     last_person,
     pronoun_role,
+    role_label,
 )
 from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
 from memagent.memory.extract_hedges import DOUBT_ABOUT, is_uncertain
@@ -158,6 +159,8 @@ def _role_fact(p: Person, text: str) -> SalesFact:
     """ "王芳：采购负责人。"; a person the note says has left is kept as having left
     ("蔡文：信息部经理（已离职）。"), never as the current holder of the role."""
     zh = re.search(r"[\u4e00-\u9fff]", p.role)
+    if (lab := role_label(text, p.start)) and lab.lower() not in p.role.lower():
+        p = Person(p.name, f"{p.role}（{lab}）" if zh else f"{p.role}, {lab}", p.start, p.end)
     gone = LEFT.search(re.split(r"[。.;；!！?？,，(（)）]", text[p.end :], maxsplit=1)[0])
     if gone:
         role = f"{p.role}（{gone.group(0)}）" if zh else f"{p.role} ({gone.group(0)})"

@@ -228,3 +228,21 @@ def test_a_short_deal_stage_is_kept(text: str, word: str) -> None:
     assert any(c.attribute == "deal_stage" and word in c.content.lower() for c in cands), [
         (c.attribute, c.content) for c in cands
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "words"),
+    [
+        ("EB: Grace Ohara (Managing Partner)", "grace_ohara", ("managing partner", "eb")),
+        ("Champion: Leo Brandt (Ops Manager)", "leo_brandt", ("champion",)),
+        ("对接人：采购部经理 孟凡", "孟凡", ("对接人",)),
+    ],
+)
+def test_a_label_says_what_part_the_person_plays(
+    text: str, name: str, words: tuple[str, ...]
+) -> None:
+    cands = _run(text)
+    assert any(
+        c.attribute == f"stakeholder:{name}:role" and all(w in c.content.lower() for w in words)
+        for c in cands
+    ), [(c.attribute, c.content) for c in cands]
