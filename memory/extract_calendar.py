@@ -75,7 +75,20 @@ def weekday_date(ref: date, wd: int, rel: str) -> date:
     return d
 
 
-SPECIAL = ("nth_wd", "holiday", "eo_en", "zh_midyear")
+_UNITS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
+_TEENS = ["tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+          "seventeenth", "eighteenth", "nineteenth"]  # fmt: skip
+ORDINAL_DAYS = (
+    {w: i + 1 for i, w in enumerate(_UNITS)}
+    | {w: i + 10 for i, w in enumerate(_TEENS)}
+    | {"twentieth": 20, "thirtieth": 30}
+    | {f"twenty{sep}{w}": 21 + i for i, w in enumerate(_UNITS) for sep in ("-", " ", "")}
+    | {f"thirty{sep}first": 31 for sep in ("-", " ", "")}
+)
+"""A day of the month in words, as a voice memo writes it ("december seventeenth")."""
+ORDINAL_WORDS = "|".join(sorted(ORDINAL_DAYS, key=len, reverse=True))
+
+SPECIAL = ("nth_wd", "holiday", "eo_en", "zh_midyear", "md_words", "week_after_next", "zh_slash")
 _HOLIDAYS = {"christmas": (12, 25), "xmas": (12, 25), "圣诞": (12, 25), "元旦": (1, 1), "new year": (1, 1),
              "国庆": (10, 1), "halloween": (10, 31)}  # fmt: skip
 
@@ -112,8 +125,14 @@ def resolve_special(kind: str, g: dict[str, Any], ref: date) -> tuple[str, date 
         mon, day = _HOLIDAYS[key]
         d2 = date(int(g["y"]), mon, day) if g.get("y") else next_on_or_after(ref, mon, day)
         return (d2.isoformat(), d2) if d2 else None
+    if kind in ("md_words", "week_after_next", "zh_slash"):
+        return _spoken_or_slashed(kind, g, ref)
     if kind == "eo_en":
         unit = {"m": "month", "q": "quarter", "y": "year", "w": "week"}[g["eo"][-1].lower()]
+        if unit == "month" and g.get("mon"):  # "EOM Nov": the end of November
+            mon = MONTHS[g["mon"].lower()]
+            d = last_day(month_year(ref, mon), mon)
+            return d.isoformat(), d
         if unit == "week":
             d = ref - timedelta(days=ref.weekday()) + timedelta(days=4)
             return d.isoformat(), d
@@ -128,3 +147,18 @@ def resolve_special(kind: str, g: dict[str, Any], ref: date) -> tuple[str, date 
     if not g.get("yr") and ref.month > 6:
         y += 1
     return f"{y}年年中 ({y}-06-30)", date(y, 6, 30)
+
+
+def _spoken_or_slashed(kind: str, g: dict[str, Any], ref: date) -> tuple[str, date | None] | None:
+    """ "december seventeenth" / "the tenth of december", "the week after next", and a
+    Chinese note's month/day ("10/9 线上demo": October 9)."""
+    if kind == "week_after_next":
+        monday = ref - timedelta(days=ref.weekday()) + timedelta(days=14)
+        return f"week of {monday.isoformat()}", monday
+    if kind == "md_words":
+        words = " ".join((g.get("dw") or g.get("dw2") or "").lower().split())
+        mon, day = MONTHS[(g.get("mon") or g.get("mon2") or "").lower()], ORDINAL_DAYS[words]
+    else:
+        mon, day = int(g["m"]), int(g["d"])
+    d = next_on_or_after(ref, mon, day)
+    return (d.isoformat(), d) if d else None

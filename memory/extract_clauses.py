@@ -32,6 +32,7 @@ from memagent.memory.extract_cues import (
 )
 from memagent.memory.extract_dates import find_dates
 from memagent.memory.extract_entities import competitor_name
+from memagent.memory.hanzi_fold import to_simplified
 
 _CLAUSE_SPLIT = re.compile(
     r"\s*;\s*|；|\s+[-–—]\s+(?![$€£¥\d])|,\s+(?=(?:maybe|perhaps|possibly|probably|nothing confirmed|"
@@ -172,14 +173,27 @@ _RIVAL_WORDS = re.compile(
     r"went with|bidding|undercut|cheaper than us|lower than ours|priced below us|"
     r"(?:below|under|cheaper than) our|also (?:evaluating|looking at|talking to)|switch(?:ing)? to|"
     r"quote from|bid from|pitching|in the (?:mix|running|picture)|is in there)\b|竞争对手|竞品|对手|在接触|选了|投标|"
-    r"比我们低|比我们便宜|报价|报了|(?:也|都|还)在跟|也在谈|参与(?:投标|竞标)|也提交了方案|也报了",
+    r"比我们低|比我们便宜|报价|报了|(?:也|都|还)在跟|也在谈|参与(?:投标|竞标)|也提交了方案|也报了|"
+    r"(?<![没未])(?:对比|比较|考察|接触|评估|试用)过(?=[A-Za-z\u4e00-\u9fff])|(?:也|还)(?:看了|在看)|(?:更|比较)便宜",
     re.I,
 )
-_BID_WORDS = re.compile(r"\b(?:quoted?|quotes|bids?|evaluating|against|offered)\b", re.I)
+_BID_WORDS = re.compile(
+    r"\b(?:quoted?|quotes|bids?|evaluating|against|offered|(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at)\b",
+    re.I,
+)
+
+
+_NONE_YET = re.compile(
+    r"(?:没|未|不曾)[\u4e00-\u9fff]{0,3}(?:对比|比较|考察|接触|评估|试用)过|任何(?:厂商|供应商|对手|竞品)|"
+    r"\b(?:haven'?t|have not|hasn'?t|not yet) (?:\w+ )?(?:looked at|talked to|evaluated) (?:any|anyone)",
+    re.I,
+)
 
 
 def _rival_named(clause: str, has_amount: bool) -> bool:
     """A competitor clause needs a rival's word, a figure, or a named vendor that bids."""
+    if _NONE_YET.search(clause):
+        return False  # "还没正式接触过任何厂商", "haven't looked at anyone yet"
     if has_amount or _RIVAL_WORDS.search(clause):
         return True
     return bool(_BID_WORDS.search(clause)) and competitor_name(clause) is not None
@@ -190,7 +204,7 @@ def label_category(label: str) -> str | None:
     competitor, and their shorthand: "comp", "bdgt", "nxt", "curr. tools"; a Chinese
     heading by the head word it ends nearest: "合规要求", "竞争者", "决策时间"), or None for
     any other label."""
-    bare = label.strip(" 【】[]*#").strip()
+    bare = to_simplified(label.strip(" 【】[]*#").strip())  # "現行", "競品", "痛點"
     exact = next((name for name, p in LABEL_CATEGORY if p.match(bare)), None)
     if exact is not None:
         return exact
@@ -206,7 +220,9 @@ def label_category(label: str) -> str | None:
 
 
 _RUNS_COUNT = re.compile(
-    r"\b(?:runs?|running|operates?)\s+(?:~|about |around |over |nearly )?\d", re.I
+    r"\b(?:runs?|running|operates?)\s+(?:~|about |around |over |nearly )?\d|"
+    r"\b(?:will|to|going to|'ll|gonna) run\b",  # "Kumar will run the technical eval": organise
+    re.I,
 )
 """'runs 300 stores': a count of what they operate, not a system they run on."""
 
@@ -221,6 +237,7 @@ def _ahead(clause: str) -> bool:
 
 def categorise(clause: str) -> str | None:
     """The sales category a clause speaks to, or None when it holds nothing salient."""
+    clause = to_simplified(clause)  # "競爭對手有研華": Traditional reads as Simplified
     has_date = bool(find_dates(clause, datetime(2026, 1, 1)))
     amounts = parse_amounts(clause)
     if amounts and BUDGET_WORDS.search(clause):
@@ -243,7 +260,8 @@ def categorise(clause: str) -> str | None:
             r"directly|through|\bno\b|always|instead|better|rather|avoid|please|\bnot\b|"
             r"wants? (?:[\w-]+ ){0,3}(?:phone|calls?|e-?mails?|texts?|whatsapp|wechat|slack|teams|in person)|"
             r"希望.{0,6}(?:发邮件|打电话|发微信|邮件|微信|电话)|"
-            r"习惯|只用|只接受|只看|只回|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
+            r"\s(?:>|＞)\s|\bover (?:e-?mail|phone|calls?|texts?|slack|teams)\b|"
+            r"习惯|只用|只接|只看|只回|抄送|当面|钟意|鍾意|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
             r"最好|比.{0,4}好|"
             r"不接|偏好|反感|请用|用英文|用中文|英文",
             clause,

@@ -68,7 +68,9 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"in writing|in person|face[- ]to[- ]face|invites?|assistant|cold calls?|voicemail|calling|"
         r"(?:reach|call|ping|message|contact) [A-Z][a-z]+|responds?|replies|answers (?:on|by|via))\b"
         r"|(?-i:\bLINE\b)|\b(?:telegram|kakao ?talk|viber|imessage|zalo|ms teams|microsoft teams)\b"
-        r"|微信|电话|邮件|邮箱|电邮|短信|钉钉|飞书|企业微信沟通|沟通|联系|联络|书面往来|书面沟通|偏好[\u4e00-\u9fff]{0,4}(?:开会|见面|沟通|联系)|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
+        r"|(?<![A-Za-z])(?:[A-Za-z]+|微信|电话|邮件|短信|钉钉|飞书)\s*(?:>|＞)\s*(?:[A-Za-z]+|微信|电话|邮件|短信)"
+        r"|微信|电话|手机|邮件|邮箱|电邮|短信|钉钉|飞书|企业微信沟通|沟通|联系|联络|书面往来|书面沟通|抄送|当面|面谈|上门|"
+        r"只接(?:受)?(?=\s*(?:[A-Za-z]|电话|微信|短信|当面|面谈|视频))|(?:鍾意|钟意|喜欢)用\s*[A-Za-z]|偏好[\u4e00-\u9fff]{0,4}(?:开会|见面|沟通|联系)|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
     ("competitor", re.compile(
         r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|bid from|bids? (?:at|of)|"
         r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z]|"
@@ -76,9 +78,10 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"|\b(?:cheaper than us|undercut|lower than ours|priced below us|came in (?:at|below|under|lower|cheaper)|"
         r"(?:below|under|cheaper than) our (?:price|quote|bid)|lost (?:the deal )?to|went with [A-Z]|"
         r"(?:are|is|also) bidding|switch(?:ing)? to [A-Z]|pitching|in the (?:mix|running|picture)|is in there|"
-        r"(?:also )?talking to [A-Z])\b"
+        r"(?:also )?talking to [A-Z])\b|\b(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at (?=(?-i:[A-Z]))"
         r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜|(?:也|都|还)在跟|也在谈|"
-        r"参与(?:投标|竞标)|也提交了方案|也报了", re.I)),
+        r"参与(?:投标|竞标)|也提交了方案|也报了|(?<![没未])(?:对比|比较|考察|接触|评估|试用)过(?=[A-Za-z\u4e00-\u9fff])|(?:也|还)(?:看了|在看)|"
+        r"(?:更|比较|比我们)便宜", re.I)),
     ("commitment", re.compile(
         r"\b(?:next steps?|i(?:'ll| will)|we(?:'ll| will)|i send|we send|we owe|i owe|owe them|"
         r"promised|committed|our side|on us|will send|will share|will provide|will call|"
@@ -129,15 +132,20 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:current|existing|legacy|old) (?:system|vendor|provider|tool|crm|erp|platform|solution) is|"
         r"(?:tracked|managed|done|kept|handled|stored|tracking|managing) (?:in|on|with|via)|"
         r"incumbent (?:is|was|system|vendor)|(?:our|the|their) incumbent|remains? (?:on|with)|"
-        r"(?:their|the|current|tech) stack (?:is|includes)|(?:communities|sites|stores|hospitals|clinics|plants) on)\b"
+        r"(?:their|the|current|tech) stack (?:is|includes)|(?:communities|sites|stores|hospitals|clinics|plants) on|"
+        r"(?:core banking|billing|ticketing|payroll|accounting|hr|ehr|emr|lims|wms|tms|pms|ats|dms|lms|phone|telephony|"
+        r"scheduling|inventory|pos)(?: system| platform| tool| software)? (?:is|runs on)|outgr[eo]w\w*|"
+        r"(?:is|are) (?:already )?in[- ]house\b|rip(?:ping)? out|rip and replace|sunsett?ing|on (?=(?-i:[A-Z]))\S+ today)\b"
         r"|用的|一直用|现用|(?:现在|目前|当前|一直)(?:他们|客户|我们)?(?:还)?(?:在)?用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
-        r"|用的是|现在用|目前用|在用|现有|外包|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
+        r"|用的是|现在用|目前用|在用|现有|外包|用紧|用緊|现行|現行|[为是]自研|[为是]自建|"
+        r"(?<![要想需得会可能来再去我])(?<!我们)(?<!咱们)用(?:的)?\s*(?=[A-Za-z][A-Za-z0-9]|\d+[A-Za-z]{2}|自研|自建)|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
         r"[A-Za-z\u4e00-\u9fff]{2,12}(?:里|上)", re.I)),
 ]  # fmt: skip
 
 
 EVENTS = [
-    ("workshop", r"workshop|研讨会"), ("demo", r"\bdemo|演示"), ("poc", r"\bpoc\b|试点|测试"),
+    ("workshop", r"workshop|研讨会"), ("demo", r"(?<![A-Za-z])demo|演示"),
+    ("poc", r"(?<![A-Za-z])poc(?![A-Za-z])|试点|测试"),
     ("pilot", r"\bpilot"), ("proposal", r"proposal|方案"), ("pricing", r"pric(?:e|ing)|报价|quote"),
     ("contract_end", r"contract\b.{0,30}\b(?:ends|ended|expires|runs out|is up|up for renewal|renews|renewing)|renewal|到期|expir"),
     ("tender", r"tender|\brfp\b|招标|投标"), ("signing", r"\bsign|signature|签约|签合同|签字|签署|前签|要签|合同"),
@@ -148,6 +156,9 @@ EVENTS = [
     ("questionnaire", r"questionnaire|问卷"), ("reference", r"reference|参考客户"),
     ("budget_cycle", r"budget cycle|预算周期"), ("freeze", r"freeze|冻结"),
     ("procurement", r"procure|purchas|采购"), ("restart", r"\brestart|\bresume|重启|恢复"),
+    ("evaluation", r"\beval(?:uation)?\b|评估|选型"),
+    ("production", r"(?<![A-Za-z])sop(?![A-Za-z])|start of production|\bcut-?over\b|投产|量产|跑通"),
+    ("construction", r"topping out|\bbuilding (?:done|complete)|封顶|竣工|完工"),
 ]  # fmt: skip
 
 
@@ -310,7 +321,8 @@ LABEL_CATEGORY: list[tuple[str, re.Pattern[str]]] = [
     for name, p in [
         ("incumbent", r"current(?: (?:system|systems|state|setup|stack|tools?|vendor|platform|solution))?|"
                       r"today|as[- ]is|existing(?: systems?)?|incumbents?|tech stack|stack|systems?|"
-                      r"现状|现有系统|现用系统|现用|目前系统|当前系统|现有|在用系统"),
+                      r"现状|现有系统|现用系统|现用|目前系统|当前系统|现有|在用系统|现行|现行系统|原有系统|"
+                      r"旧系统|老系统|现况"),
         ("pain_point", r"(?:key |main |biggest )?(?:pains?|pain points?|problems?|issues|challenges|"
                        r"concerns?|complaints?)|痛点|问题|困难|难点|顾虑|抱怨"),
         ("competitor", r"competitors?|competition|rivals?|other vendors|竞品|竞争对手|对手|竞争|竞争情况|友商"),
@@ -337,7 +349,7 @@ HEADING_SHORTHAND: dict[str, str] = {
     **dict.fromkeys(["req", "reqs", "musts", "need", "needs", "must-have", "must have"], "requirement"),
     **dict.fromkeys(["nxt", "next", "todo", "to do", "ai", "follow up", "f/u"], "commitment"),
     **dict.fromkeys(["pref", "prefs", "contact", "comms"], "contact_preference"),
-    **dict.fromkeys(["curr", "current", "incumbent", "tools", "today"], "incumbent"),
+    **dict.fromkeys(["cur", "curr", "current", "incumbent", "tools", "today", "now"], "incumbent"),
     **dict.fromkeys(["champ", "champion", "blocker", "dm", "decision maker", "decider", "sponsor",
                      "exec sponsor", "who's who", "ppl"], "stakeholder"),
     **dict.fromkeys(["stg", "stage"], "deal_stage"),
@@ -370,3 +382,29 @@ TITLE_LINE = re.compile(
     re.I,
 )
 """A note's title line ("Fwd: discovery call 11 Nov", "转发：会议纪要（11月6日）")."""
+
+
+ONLY_NAMES = re.compile(
+    r"\b(?:met|also|with|and|attendees|call|spoke|spoke to|talked to|meeting|visit|today|this morning|"
+    r"this afternoon|yesterday|tonight|their|our|new contact is|contact is)\b|见了|和|对接人|联系人|是|的|为|拜访了?|"
+    r"今天|昨天|通了电话|聊了",
+    re.I,
+)
+"""What a clause that only names a person says besides the name ("met with", "对接人是")."""
+
+LONE_NAME = re.compile(
+    r"([A-Z][a-z]{2,})\s+(?:is|was|has|will|just|also|now|says|said|prefers|wants|likes|asked|"
+    r"hates|only|never|always|rarely|answers|responds|replies|reads|ignores)\b"
+)
+"""A first name alone as the subject ("Declan only answers on LinkedIn", "Mia prefers calls")."""
+
+TO_ASSISTANT = re.compile(
+    r"\b(?:don'?t|do not|no need to|stop|never) (?:guess|assume|make (?:it|things|stuff|up)|mix (?:them|it|up)|"
+    r"confuse|invent|speculate|fill in|embellish)\w*|\b(?:help me|can you|could you|please) (?:write|draft|"
+    r"draw up|compose|polish|translate|summari[sz]e)\b"
+    r"|(?:别|不要|不用|甭)(?:瞎|乱|自己)?(?:猜|搞混|弄混|搞错|弄错|记错|记混|编|瞎编|脑补|揣测|发挥)|帮我(?:写|起草|拟|润色|翻译|想|改)"
+    r"|替我(?:写|起草|拟)|(?:写得|写的)?别太(?:正式|长|官方)",
+    re.I,
+)
+"""The user speaking to the assistant ("别搞混", "don't guess", "帮我写几句敬酒词，别太正式"),
+not a preference of the customer's."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from memagent.memory.extract_calendar import DAYS, MONTHS, SPECIAL, resolve_special
+from memagent.memory.extract_calendar import DAYS, MONTHS, ORDINAL_WORDS, SPECIAL, resolve_special
 from memagent.memory.extract_calendar import add_months as _add_months
 from memagent.memory.extract_calendar import last_day as _last_day
 from memagent.memory.extract_calendar import month_year as _month_year
@@ -26,6 +26,7 @@ from memagent.memory.extract_calendar import next_on_or_after as _next_on_or_aft
 from memagent.memory.extract_calendar import num_of as _num
 from memagent.memory.extract_calendar import quarter as _quarter
 from memagent.memory.extract_calendar import weekday_date as _weekday
+from memagent.memory.hanzi_fold import to_simplified
 
 _MONTHS, _DAYS = MONTHS, DAYS
 _ZH_DAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
@@ -38,11 +39,14 @@ _NUMWORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("nth_wd", re.compile(r"\b(?:the\s+)?(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+" + _WD + r"\s+(?:of|in)\s+" + _MON + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
     ("holiday", re.compile(r"\b(?P<h>christmas|xmas|thanksgiving|new year'?s(?: day| eve)?|halloween)\b(?:\s+(?P<y>20\d\d))?|(?P<zh>圣诞节?|元旦|国庆节?|感恩节)", re.I)),
-    ("eo_en", re.compile(r"\b(?P<eo>eo[mqyw])\b", re.I)),
+    ("eo_en", re.compile(r"\b(?P<eo>eo[mqyw])\b(?:\s+" + _MON + r"\b)?", re.I)),
     ("zh_midyear", re.compile(r"(?P<yr>明年|今年)?年中")),
     ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
     ("md_en", re.compile(r"\b" + _MON + r"\s+(?P<d>\d{1,2})" + _ORD + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
     ("dm_en", re.compile(r"\b(?P<d>\d{1,2})" + _ORD + r"\s+(?:of\s+)?" + _MON + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
+    ("md_words", re.compile(r"\b" + _MON + r"\s+(?:the\s+)?(?P<dw>" + ORDINAL_WORDS + r")\b|\b(?:the\s+)?(?P<dw2>" + ORDINAL_WORDS + r")\s+of\s+(?P<mon2>" + "|".join(_MONTHS) + r")\b", re.I)),
+    ("week_after_next", re.compile(r"\b(?:the\s+)?week after next\b", re.I)),
+    ("zh_slash", re.compile(r"(?<![\d/.])(?P<m>1[0-2]|0?[1-9])/(?P<d>3[01]|[12]\d|0?[1-9])(?![\d/])(?!\s*[的是])(?=\s*[\u4e00-\u9fff])")),
     ("mid_en", re.compile(r"\bmid[- ]" + _MON + r"\b", re.I)),
     ("end_mon_en", re.compile(r"\b(?:the\s+)?(?P<edge>end|beginning|start|early|late)\s+(?:of\s+)?" + _MON + r"\b", re.I)),
     ("wd_next_week", re.compile(r"\b" + _WD + r"\s+(?:of\s+)?next\s+week\b", re.I)),
@@ -59,12 +63,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("within_en", re.compile(r"\bwithin\s+(?:the\s+next\s+)?(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b", re.I)),
     ("md_num", re.compile(r"\b(?:by|on|before|until|till|due|from)\s+(?P<m>\d{1,2})/(?P<d>\d{1,2})\b(?![/\d])", re.I)),
     ("dom_en", re.compile(r"\b(?:on|by|before|until|till|from|due)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b|\bthe\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\b)", re.I)),
-    ("month_en", re.compile(r"\b(?:in|by|until|till|before|from|through|since|to|after|around)\s+(?:early\s+|late\s+)?" + _MON + r"\b(?:\s+(?P<y>20\d\d))?", re.I)),
+    ("month_en", re.compile(r"\b(?:in|by|until|till|before|from|through|since|to|after|around)\s+(?:early\s+|late\s+)?" + _MON + r"\b(?:\s+(?P<y>20\d\d))?(?=(?P<after>\s+[A-Za-z]+)?)", re.I)),
     ("month_year_en", re.compile(r"\b" + _MON + r"\s+(?P<y>20\d\d)\b", re.I)),
     ("zh_md", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?P<m>" + _CN + r")\s*月\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
     ("zh_next_month_day", re.compile(r"(?P<rel>下个?月|这个?月|本月|下下个?月)\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
-    ("zh_month_edge", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?:(?P<m>" + _CN + r")\s*月|(?P<rel>下个?月|这个?月|本月))\s*(?P<edge>底|末|初|中旬|中|上旬|下旬)")),
-    ("zh_month", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年)\s*(?P<m>" + _CN + r")\s*月")),
+    ("zh_month_edge", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?:(?P<m>" + _CN + r")\s*月|(?P<rel>下个?月|这个?月|本月))\s*(?P<edge>底|末|尾|初|中旬|中|上旬|下旬)")),
+    ("zh_month", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年|(?<![\d.])(?P<y2>[2-3]\d)年)\s*(?P<m>" + _CN + r")\s*月")),
     ("zh_wd", re.compile(r"(?P<rel>下下|下个?|这个?|本|上个?)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])")),
     ("zh_quarter", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年)?\s*(?:Q(?P<q>[1-4])|第?(?P<qc>[一二三四])季度)(?P<edge>末|底|初)?", re.I)),
     ("zh_year", re.compile(r"(?P<yr>明年|今年|去年)(?![\d一二三四五六七八九十]|底|末|初|年)")),
@@ -234,16 +238,50 @@ def _resolve_en_month(kind: str, g: dict[str, Any], ref: date) -> tuple[str, dat
         return d.isoformat(), d
     if kind in ("month_en", "month_year_en"):
         mon = _MONTHS[g["mon"].lower()]
-        if g["mon"].lower() == "may" and kind == "month_en" and not g.get("y"):
-            return None  # "may" is usually the verb
+        if g["mon"].lower() == "may" and kind == "month_en" and not g.get("y") and _may_verb(g):
+            return None  # "things in may change": the verb
         y = int(g["y"]) if g.get("y") else _month_year(ref, mon)
         return f"{calendar.month_name[mon]} {y} ({y}-{mon:02d})", date(y, mon, 1)
     return _resolve_zh(kind, g, ref)
 
 
+_MAY_VERBS = re.compile(
+    r"be|have|not|also|still|need|want|go|come|take|get|slip|move|change|push|shift|happen|decide|"
+    r"ask|well|already|just|only|never|look|add|use|prefer|bring|make|see|consider|delay|drop|"
+    r"extend|expand|require|mean|turn|end|start|sign|close|let|allow|apply|affect|differ|vary|cost",
+    re.I,
+)
+
+
+def _may_verb(g: dict[str, Any]) -> bool:
+    """ "in May" after a preposition is the month ("go-live in May", "by May"), unless a
+    verb follows ("what they do in may change", "budget by May be..."); a lower-case
+    "may" followed by any word is read as the verb."""
+    after = (g.get("after") or "").strip()
+    if not after:
+        return False
+    if _MAY_VERBS.fullmatch(after):
+        return True
+    ok = after.lower() in (
+        "and",
+        "or",
+        "next",
+        "this",
+        "at",
+        "the",
+        "latest",
+        "then",
+        "too",
+        "instead",
+    )
+    return g["mon"] == "may" and not ok
+
+
 def _zh_year(g: dict[str, str | None], ref: date, month: int) -> int:
     if g.get("y"):
         return int(g["y"] or 0)
+    if g.get("y2"):  # "27年5月"
+        return 2000 + int(g["y2"] or 0)
     if g.get("yr") == "明年":
         return ref.year + 1
     if g.get("yr") == "今年":
@@ -281,7 +319,7 @@ def _resolve_zh(kind: str, g: dict[str, str | None], ref: date) -> tuple[str, da
         else:
             y, mon = _add_months(ref.year, ref.month, 1 if (g["rel"] or "").startswith("下") else 0)
         edge = g["edge"] or ""
-        if edge in ("底", "末", "下旬"):
+        if edge in ("底", "末", "尾", "下旬"):
             d = _last_day(y, mon)
         elif edge in ("初", "上旬"):
             d = date(y, mon, 1)
@@ -381,6 +419,7 @@ def _resolve_zh_relative(
 def find_dates(text: str, ref: datetime | date) -> list[DateHit]:
     """Every date of ``text`` resolved against ``ref``, in text order, not overlapping."""
     day = ref.date() if isinstance(ref, datetime) else ref
+    text = to_simplified(text)  # "下個月尾", "明年5月初": one character for one, same offsets
     taken: list[tuple[int, int]] = []
     out: list[DateHit] = []
     for kind, pattern in _PATTERNS:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import CN_NUM as _CN_NUM
 from memagent.memory.extract_amounts import cn_to_int, parse_amount
+from memagent.memory.extract_cues import TO_ASSISTANT
 from memagent.memory.extract_hedges import is_approximate, is_uncertain
 from memagent.memory.write_path import Candidate
 
@@ -284,7 +285,7 @@ def _sentence_candidates(s: str, turn: Turn, context_attr: str | None) -> list[C
                 _cand("current_vendor", "fact", 0.5, content, v.lower(), conf, turn, correction)
             )
 
-    if not out and _FROM_NOW.search(s):
+    if not out and _FROM_NOW.search(s) and not TO_ASSISTANT.search(s):
         topic = next((name for name, p in _TOPICS if p.search(s)), None)
         attr = topic or "pref_" + hashlib.sha256(core.lower().encode()).hexdigest()[:8]
         content = (

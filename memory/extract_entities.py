@@ -12,13 +12,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memagent.memory.hanzi_fold import to_simplified, to_traditional
+
 _TITLE_EN = (
     r"(?:(?:group |chief |senior |deputy |regional |global |sr\.? |ops |it |hr )?"
     r"(?:c[efotims]o|ciso|cmio|cnio|chro|cdo|cao|cco|cno|cro|cmo|cpo|gc|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
     r"vice president(?: of [A-Za-z ]{2,25})?|"
     r"(?:director|dir\.|head|hd\.?|manager|mgr|lead|chair|officer)(?: of [A-Za-z&\- ]{2,30})?|"
     r"(?:[A-Za-z]+ ){0,2}(?:director|manager|mgr|lead|head|officer|architect|engineer|"
-    r"controller|counsel|buyer|analyst|administrator|owner|founder|dean|principal|chair)"
+    r"controller|counsel|buyer|analyst|administrator|owner|founder|dean|principal|chair|partner|superintendent|"
+    r"treasurer|provost|chancellor|commissioner)"
     r"|general counsel|controller|owner|founder|dean(?: of [A-Za-z ]{2,25})?|procurement))"
 )
 _WORD_EN = r"[A-ZÀ-ÖØ-Þ](?:[a-zß-öø-ÿ]+|['’][A-Z])[a-zß-öø-ÿ'’-]*"
@@ -46,13 +49,24 @@ _EN_PATTERNS = [
 SURNAMES = (
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任"
     "沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+    "葛柯温俞庞樊殷施洪童祝翟倪骆焦岳伍聂耿苗霍裴邢缪凌阎滕饶"
 )
 _ZH_TITLES = (
     r"(?:首席[\u4e00-\u9fff]{2,4}官|[A-Z]{2,4}|总经理|副总经理|副总裁|总裁|副总|董事长|总监|副院长|院长|行长|"
     r"主任|部长|处长|科长|经理|负责人|对接人|联系人|主管|厂长|局长|校长|老板娘|老板|"
-    r"财务长|执行长|营运长|技术长|资讯长|架构师|发起人|合伙人|特助)"
+    r"财务长|执行长|营运长|技术长|资讯长|架构师|发起人|合伙人|特助|助理)"
 )
-_ZH_NAME = r"[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}"
+COMPOUND_SURNAMES = (
+    "欧阳|歐陽|司马|司馬|诸葛|諸葛|上官|皇甫|慕容|令狐|夏侯|司徒|公孙|公孫|宇文|尉迟|端木|南宫"
+)
+"""Two-character surnames ("信息部总监欧阳明")."""
+_ZH_NAME = (
+    r"(?:(?:"
+    + COMPOUND_SURNAMES
+    + r")[\u4e00-\u9fff]{1,2}|["
+    + SURNAMES
+    + r"][\u4e00-\u9fff]{1,2})"
+)
 _ZH_DEPT = r"(?:处|部|科|中心|室|局|组)"
 _ZH_DEPT_NAME = r"[\u4e00-\u9fffA-Z]{1,6}" + _ZH_DEPT
 _ZH_PATTERNS = [
@@ -74,10 +88,15 @@ _ZH_PATTERNS = [
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?(?P<name>" + _ZH_NAME + r")(?![\u4e00-\u9fff]{0,0}[主总经部处])"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")[ \u3000]?(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")(?P<role>" + _ZH_TITLES + r")"),
-    re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块)?)(?=[，。、；,]|$))"),
+    # "参会：…、采购 王磊": a function before the name, set off by a space in a list
+    re.compile(r"(?:^|(?<=[：:、，,\s]))(?P<role>采购|财务|法务|IT|技术|运维|信息化?|质量|生产|人事|行政|研发|市场|销售|运营|供应链|[\u4e00-\u9fff]{1,5}(?:部|科|处|室|中心))[ \u3000]+(?P<name>" + _ZH_NAME + r")(?=[、，,。；;（(]|$)"),
+    re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块|对接|选型|评估|审批|实施|推进|落地)?|选型|评估|审批|落地)(?=[，。、；,]|$))"),
 ]  # fmt: skip
-_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只聊谈]$")
-_NOT_ZH_NAME = re.compile(r"周[末一二三四五六日天内]|万一|高层|方案|金额|程序|钱[少多]|于是|林业")
+_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只聊谈最负]$")
+_NOT_ZH_NAME = re.compile(
+    r"周[末一二三四五六日天内]|万一|高层|方案|金额|程序|钱[少多]|于是|林业|温度|温和|焦点|施工|凌晨|祝福|庞大|"
+    r"童装|岳阳|洪水"
+)
 """Words that start like a surname but are not a name."""
 _VERB_AFTER_NAME = {"支持", "负责", "认为", "觉得", "希望", "表示", "提出", "要求", "反对", "同意",
                     "喜欢", "习惯", "倾向", "担心", "主导", "牵头", "管理", "不想", "不太", "很看",
@@ -165,7 +184,15 @@ def find_people(text: str) -> list[Person]:
 
 
 _EN_NAME_ONLY = re.compile(_NAME_EN)
-_ZH_HONORIFIC = re.compile(r"[" + SURNAMES + r"](?:总|工|主任|处长|经理|部长|院长|老师|局)")
+_ZH_HONORIFIC = re.compile(
+    r"(?:"
+    + COMPOUND_SURNAMES
+    + r"|["
+    + SURNAMES
+    + to_traditional(SURNAMES)
+    + r"])(?:总|總|工|主任|处长|處長|经理|經理|部长|部長|院长|院長|"
+    r"老师|老師|局)"
+)  # "马总", "吳總", "蔡經理"
 
 
 def last_person(text: str) -> str | None:
@@ -197,10 +224,13 @@ def competitor_name(clause: str) -> str | None:
                      clause)  # fmt: skip
     if first and first.group(1).split()[0] not in _NOT_VENDOR:
         return first.group(1)
-    zh = re.search(r"(?:选了|输给了?|对手(?:是|有)|竞品(?:是|有)?|竞争对手(?:是|有)?)([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
+    zh = re.search(r"(?:选了|输给了?|对手(?:是|有)|竞品(?:是|有)?|竞争对手(?:是|有)?|中标(?:的|方)(?:是|为))"
+                   r"([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
                    r"|([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|报了|在接触)",
-                   clause)  # fmt: skip
-    vendor = (zh.group(1) or zh.group(2)) if zh else None
+                   to_simplified(clause))  # fmt: skip
+    # "競爭對手有研華": read folded (one character for one), named as written
+    group = (1 if zh.group(1) else 2) if zh else 0
+    vendor = clause[zh.start(group) : zh.end(group)] if zh else None
     return None if vendor in _NOT_ZH_VENDOR else vendor
 
 
@@ -225,3 +255,18 @@ def pronoun_role(text: str, person: str | None) -> Person | None:
         return None
     role = (m.group("role") or m.group("zrole")).strip()
     return Person(person, role, m.start(), m.end())
+
+
+_STAKE_LABEL = re.compile(
+    r"^\s*(?:[-*•]\s*)?(?P<lab>(?i:champion|eb|economic buyer|decision maker|dm|(?:exec(?:utive)? )?sponsor|blocker|"
+    r"influencer|pic|coach|gatekeeper|signer)|决策人|拍板人|对接人|联系人|影响者|内线|支持者|反对者|窗口|決策人|對接人)"
+    r"\s*[:：=]\s*(?:[\w.'’-]+\s*){0,1}$"
+)
+"""A note's label that says what part a person plays ("EB: Paul Whitcombe (Managing Partner)",
+"Champion: Nadia Farouk", "对接人：王芳"), before their role."""
+
+
+def role_label(text: str, start: int) -> str | None:
+    """The part a label gives the person named at ``start`` of ``text``, or None."""
+    m = _STAKE_LABEL.match(re.split(r"[\n；;。]", text[:start])[-1])
+    return m.group("lab") if m else None

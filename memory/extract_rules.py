@@ -250,7 +250,12 @@ def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction:
             continue
         used.add(idx)
         target = out[idx]
-        standing = c.type == "preference" and not c.attribute.startswith("contact")
+        # "郭总只接受当面汇报，别发材料": a contact preference keeps its person's key
+        standing = (
+            c.type == "preference"
+            and not c.attribute.startswith("contact")
+            and not (c.attribute.startswith("pref_") and cats[idx] == "contact_preference")
+        )
         if (
             standing
             or c.attribute in ("budget", "decision_maker", "seats", "team_size")

@@ -34,8 +34,10 @@ from memagent.memory.extract_cues import (
     BUDGET_WORDS,
     DECIDES,
     LEFT,
+    LONE_NAME,
     NOISE,
     NOT_ALLOWED,
+    ONLY_NAMES,
     SELF_NOTE,
     STANCE,
     SUBJECTLESS,
@@ -48,6 +50,7 @@ from memagent.memory.extract_entities import (
     find_people,
     last_person,
     pronoun_role,
+    role_label,
 )
 from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
 from memagent.memory.extract_hedges import DOUBT_ABOUT, is_uncertain
@@ -156,6 +159,8 @@ def _role_fact(p: Person, text: str) -> SalesFact:
     """ "王芳：采购负责人。"; a person the note says has left is kept as having left
     ("蔡文：信息部经理（已离职）。"), never as the current holder of the role."""
     zh = re.search(r"[\u4e00-\u9fff]", p.role)
+    if (lab := role_label(text, p.start)) and lab.lower() not in p.role.lower():
+        p = Person(p.name, f"{p.role}（{lab}）" if zh else f"{p.role}, {lab}", p.start, p.end)
     gone = LEFT.search(re.split(r"[。.;；!！?？,，(（)）]", text[p.end :], maxsplit=1)[0])
     if gone:
         role = f"{p.role}（{gone.group(0)}）" if zh else f"{p.role} ({gone.group(0)})"
@@ -165,12 +170,6 @@ def _role_fact(p: Person, text: str) -> SalesFact:
                      False)  # fmt: skip
 
 
-_ONLY_NAMES = re.compile(
-    r"\b(?:met|also|with|and|attendees|call|spoke|spoke to|talked to|meeting|visit|today|this morning|"
-    r"this afternoon|yesterday|tonight|their|our|new contact is|contact is)\b|见了|和|对接人|联系人|是|的|为|拜访了?|"
-    r"今天|昨天|通了电话|聊了",
-    re.I,
-)
 _NOT_LONE = ("They", "There", "This", "That", "She", "Budget")
 
 
@@ -203,10 +202,7 @@ class _Reader:
             or _full_name(body, self.known)
             or next((n for n in reversed(self.known) if _ZH.search(n) and n in body), None)
         )
-        lone = re.match(
-            r"([A-Z][a-z]{2,})\s+(?:is|was|has|will|just|also|now|says|said|prefers|wants|likes|asked|hates)\b",
-            body,
-        )
+        lone = LONE_NAME.match(body)
         if lone and lone.group(1) not in _NOT_LONE:
             named = _full_name(lone.group(1), self.known) or lone.group(1)
         if not named and (by_label := self._label_person(clause.label)):
@@ -233,7 +229,9 @@ class _Reader:
             and _substance(body) >= 1
             and not find_people(body)
         )
-        if category is None or not (self._substantial(body, dates) or listed):
+        if category is None or not (
+            self._substantial(body, dates) or listed or category == "deal_stage"
+        ):
             return  # an item under a heading may be one word ("Competitors: Workday")
         if category == "timeline" and self._logged(body, dates, clause.label):
             return  # "Fwd: discovery call 11 Nov", "转发：高层汇报会纪要（11月6日）": a record
@@ -324,7 +322,7 @@ class _Reader:
             rest = rest.replace(body[p.start : p.end], " ").replace(p.name, " ")
         if people and LEFT.search(rest):
             return False  # "原来的经理蔡文已经离职": their role fact says they left
-        if people and _substance(_ONLY_NAMES.sub("", rest)) < (2 if STANCE.search(rest) else 3):
+        if people and _substance(ONLY_NAMES.sub("", rest)) < (2 if STANCE.search(rest) else 3):
             return False  # the clause only names a person and role: already kept
         # "on the pain", "'non-negotiable'": too little to stand alone
         return _substance(body) >= 2 or bool(dates or parse_amounts(body) or counted(body))
