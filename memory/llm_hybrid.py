@@ -23,9 +23,10 @@ from memagent.memory.extract_entities import find_people, last_person
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_rules import parse_amount, sentence_label, user_sentences
 from memagent.memory.extract_sales import self_note, with_dates
-from memagent.memory.extract_triggers import chatter
+from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
 from memagent.memory.llm_items import LLMMemory, _bigrams, _similarity
+from memagent.memory.llm_skip import OURS, skip
 from memagent.memory.write_path import Candidate
 
 LINES_PER_CALL = 8
@@ -106,28 +107,6 @@ def family(attribute: str) -> str:
     return _FAMILY.get(head, head)
 
 
-_NOTHING = re.compile(
-    r"\b(?:no idea|nothing (?:new|yet|really|to report)|(?:don'?t|do not) (?:know|guess|assume)|"
-    r"haven'?t (?:got|heard|met|even)|no (?:news|update)|didn'?t say|not sure yet|wrong account|"
-    r"scrap that|mixed it up|ignore (?:that|this))\b|没什么|没有?(?:消息|进展|信息)|还没(?:聊|见|消息|定|说)|"
-    r"不知道|不清楚|没说|别乱猜|作废|发错|搞错|记错|待确认|待定|未定|\b(?:tbd|tbc|unknown)\b",
-    re.I,
-)
-"""A clause that says nothing is known, or takes text back: never a fact."""
-_HEADER = re.compile(
-    r"^(?:long day at|(?:a )?visit(?:ed)?\b|met (?:with )?\w+ (?:today|yesterday)|meeting with|mtg w/|"
-    r"call notes|quick (?:one|update)|heading to|notes? (?:from|on)|today (?:at|with)|"
-    r"(?:今天|昨天|上午|下午)?(?:去|在).{0,8}拜访|(?:今天|昨天)?拜访了|去了趟)",
-    re.I,
-)
-"""Where the salesperson was, not what the customer is."""
-_TITLE = re.compile(
-    r"^[\w .&'’-]{2,40}[,，–—-]\s*\d{1,2}/\d{1,2}(?:/\d{2,4})?$|\bactivity\s*[:：|]|"
-    r"^[\w .&'’-]{2,40}[–—:-]\s*(?:call |visit |meeting |prep )?(?:notes|recap|summary|memo)$",
-    re.I,
-)
-"""A note's title line ("Northwind Freight, 11/16", "Harbor Analytics call recap",
-"Account: Kestrel Energy | Activity: On-site visit | Date: 11/10/2026")."""
 _REFERS_BACK = re.compile(r"^(?:he|she|his|her|him|他|她)\b|^(?:他|她)", re.I)
 
 
@@ -148,8 +127,10 @@ def uncovered_lines(
         ref = reference_time(turn.at)
         for sentence, label, _ in statement_sentences([turn]):
             clauses = split_clauses(sentence) if label == "statement" else []
+            if clauses and OURS.search(fold(clauses[0].text)):
+                continue  # our own company's news, and what follows from it for us
             readers = [r for c in clauses for r in covering(c.text, rules)]
-            open_ = [c for c in clauses if not _skip(c.text) and not covered(c.text, rules)]
+            open_ = [c for c in clauses if not skip(c.text) and not covered(c.text, rules)]
             named = [c for c in clauses if c in open_ or _fragment(c.text)]
             if (
                 len(clauses) > 1
@@ -327,27 +308,6 @@ def _taken(
 
 _WHOLE = 160
 """Longest sentence sent whole (characters); a longer one goes clause by clause."""
-
-
-_GREETING = re.compile(
-    r"^(?:hi|hello|hey|dear|thanks|thank you|best|regards|cheers|morning|perfect|great|exactly|"
-    r"yes|no|nah|sure|ok|okay|sounds good)\b|^(?:谢谢|感谢|你好|您好|好的|收到|辛苦|不用了)",
-    re.I,
-)
-"""A letter's or a chat's courtesy ("Thanks for the session last week", "感谢上周的演示")."""
-
-
-def _skip(clause: str) -> bool:
-    short = (len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)) or bool(
-        re.fullmatch(r"[A-Za-z]+\.?", clause.strip())
-    )  # one word alone ("curr", "notes") states nothing
-    courtesy = bool(_GREETING.search(clause)) and len(clause.split()) <= 6 and len(clause) <= 40
-    return (
-        short
-        or courtesy
-        or chatter(clause)
-        or bool(_NOTHING.search(clause) or _HEADER.search(clause) or _TITLE.search(clause))
-    )
 
 
 def chunks(lines: Sequence[Line], size: int = LINES_PER_CALL) -> list[list[Line]]:

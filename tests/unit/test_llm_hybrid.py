@@ -403,3 +403,90 @@ def test_a_clause_a_bare_trailing_if_governs_or_a_joke_never_reaches_the_model(
     # "if" in it was read clause by clause
     turn = Turn("user", text, "m1", AT)
     assert [line.text for line in uncovered_lines([turn], [])] == kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "And our SKO is in Vegas in January, can't wait.",  # our sales kickoff
+        "對了我們公司下個月要搬到內湖，到時候拜訪客戶比較遠。",  # our office move (Traditional)
+        "我方区域总、售前参会。",  # who came from our side
+    ],
+)
+async def test_our_own_company_is_never_sent_to_the_model(text: str) -> None:
+    # a 1.5B model files our own kickoff as a timeline and our attendees as
+    # stakeholders; nothing in them is about the customer
+    model = scripted(_sorted((1, "timeline"), (2, "stakeholder")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert model.seen == [] and res.candidates == [], res
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok so just left harbor point credit union met with denise kowalski",
+        "Heading into Bayshore Hotels now, first meeting.",
+        "剛從鴻泰半導體出來。",
+        "Oh wait sorry.",
+        "Ugh, long day.",
+        "先这样。",
+    ],
+)
+async def test_where_i_went_and_filler_never_reach_the_model(text: str) -> None:
+    model = scripted(_sorted((1, "stakeholder")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert model.seen == [] and res.candidates == [], res
+
+
+async def test_our_own_next_step_still_reaches_the_model() -> None:
+    # what we promised the customer is a commitment, not our company's own affairs
+    model = scripted(_sorted((1, "commitment")))
+    text = "我方: 周五前开demo账号给他。"
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert len(model.seen) == 1
+    assert [c.attribute.split(":")[0] for c in res.candidates] == ["commitment"], res
+
+
+def _kept(text: str, category: str, person: str | None = None) -> str | None:
+    """The category a line sorted as ``category`` is kept under, or None."""
+    memory = to_memory(SortedLine(n=1, c=category), [Line(text, person, text)])  # type: ignore[arg-type]
+    return memory.attribute if isinstance(memory, LLMMemory) else None
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "kept"),
+    [
+        ("Close Date: 12/18/2026", "timeline", "deadline"),  # a date written in figures
+        ("合同签署日期：2027/01/15", "timeline", "deadline"),
+        ("Outcome: verbal yes!!", "other", "deal_stage"),  # the stage its words show
+        ("Outcome: verbal yes!!", "deal_stage", "deal_stage"),
+        ("Jonas asked for 45-day payment terms - we agreed", "requirement", "requirement"),
+        ("Freja will be day-to-day owner", "contact_preference", "stakeholder"),
+        ("Vikram: WhatsApp > email", "none", "contact_preference"),
+    ],
+)
+def test_a_line_whose_words_hold_the_fact_is_kept(text: str, category: str, kept: str) -> None:
+    assert _kept(text, category) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("oh and the coffee there was great", "deal_stage"),  # no stage in its words
+        ("crews in CO and NM", "deal_stage"),
+        ("the weather was awful all day", "pain_point"),
+    ],
+)
+def test_a_stage_or_a_pain_needs_words_that_show_it(text: str, category: str) -> None:
+    assert _kept(text, category) is None
+
+
+async def test_a_second_persons_contact_preference_in_one_sentence_is_kept() -> None:
+    text = "蔡經理偏好 email，吳總只接 LINE。"
+    # the rules read the first person's channel; the second person's is another fact,
+    # not a restatement of theirs
+    rules = [c.content for c in extract_rules([Turn("user", text, "m1", AT)])[0]]
+    model = scripted(_sorted((1, "contact_preference")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    extra = [c.content for c in res.candidates if c.content not in rules]
+    assert len(rules) == 1 and len(extra) == 1, (rules, res)
