@@ -31,6 +31,13 @@ class Line:
     fact of one of these kinds would restate theirs (a second memory of one fact)."""
 
 
+def spaced(text: str) -> str:
+    """``text`` with a space between a Chinese character and a Latin word or figure, so a
+    word's ``\\b`` holds next to Chinese ("用WhatsApp", "Excel排产")."""
+    text = re.sub(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9$])", " ", text)
+    return re.sub(r"(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])", " ", text)
+
+
 _MYSELF = re.compile(r"^(?:i|i'm|i've|i'll|i'd|im|me)\b|^(?:我)(?!们)", re.I)
 _EMPTY = re.compile(r"^(?:that'?s|this is|it'?s|这是|那是|这个是)", re.I)
 
@@ -51,7 +58,8 @@ _CHANNEL = re.compile(
     re.I,
 )
 _VENDOR = re.compile(
-    r"[A-Z][A-Za-z0-9]+|[A-Za-z]{2,}|对手|竞品|竞争|报价|投标|在跟|\b(?:quot|bid|pitch|compet|rival)",
+    r"[A-Z][A-Za-z0-9]+|[A-Za-z]{2,}|对手|竞品|竞争|报价|投标|在跟|\b(?:quot|bid|pitch|compet|rival)|"
+    r"(?:对比|比较|接触|谈|看|试用|评估)过|来谈|在谈|也在看",
 )
 _NEED = re.compile(
     r"\b(?:needs?|must|requires?|required|requirement|wants?|has to|have to|should|looking for|"
@@ -72,7 +80,7 @@ _TIMEWORD = re.compile(
 def _fits(category: str, line: Line) -> bool:
     """A cheap check that the line can hold a fact of the category the model chose
     (a 1.5B model files a visit header as a timeline, "no news" as a competitor)."""
-    text = fold(line.text)
+    text = spaced(fold(line.text))
     if _EMPTY.search(text):
         return False
     if _MYSELF.search(text) and category != "commitment":
@@ -104,9 +112,9 @@ _SPELLED = re.compile(
     re.I,
 )
 _SYSTEM = re.compile(
-    r"\b(?:tms|erp|crm|wms|mes|sap|oracle|excel|spreadsheets?|in-house|homegrown|legacy|"
-    r"(?:run|runs|running|use|uses|using) (?:on )?[A-Z]\w+)\b|系统|自研|老[A-Za-z]+|在用|现用|"
-    r"^(?i:tools?|stack|current(?:ly)?|curr|using)\s*[:：]\s*[A-Z]",
+    r"\b(?:(?i:tms|erp|crm|wms|mes|sap|oracle|excel|spreadsheets?|in-house|homegrown|legacy)|"
+    r"(?:run|runs|running|use|uses|using) (?:on )?[A-Z]\w+)\b|系统|自研|老 ?[A-Za-z]+|在用|现用|"
+    r"^(?i:tools?|stack|current(?:ly)?|curr?|using|现行|现用|目前)\s*[:：]\s*[A-Z\u4e00-\u9fff]",
 )
 
 
@@ -145,7 +153,7 @@ _HURTS = re.compile(
     r"fines?|penalt\w*|\d+ (?:hours|days|weeks)|(?:done|run|handled|planned) (?:by|over|via|on) "
     r"(?:phone|hand|e-?mail|fax|paper|whiteboards?))\b|"
     r"痛点|慢|麻烦|问题|投诉|抱怨|错|延迟|延误|丢|漏|难|累|加班|麻木|忙|卡|乱|不通|看不到|不可见|停|浪费|贵|"
-    r"头疼|吐槽|效率|罚|瓶颈|天|小时|老旧|老化|落后",
+    r"头疼|吐槽|效率|罚|瓶颈|[\\d一二三四五六七八九十两几来]+(?:个)?(?:天|小时|周)|老旧|老化|落后",
     re.I,
 )
 """Words of a problem the customer has (wider than ``_PAIN``, which alone refiles a line)."""
@@ -188,7 +196,7 @@ def refiled(category: str, line: Line) -> str | None:
     Hannah Lee (Dir. IT)", "correction, she's the CDO"), a channel someone prefers,
     our own dated next step, or a problem in words only a problem uses ("人工录入占了
     一半工时"): a 1.5B model often drops those, and no small talk looks like them."""
-    text = fold(line.text)
+    text = spaced(fold(line.text))
     if category == "none":
         if _OWE.search(text) and _fits("commitment", line):
             return "commitment"  # "I'm sending our revised paper tomorrow"

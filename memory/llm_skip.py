@@ -63,6 +63,14 @@ _GREETING = re.compile(
 """A letter's or a chat's courtesy ("Thanks for the session last week", "感谢上周的演示")."""
 
 
+_WEATHER = re.compile(
+    r"\b(?:rain\w*|pouring|snow\w*|storms?|typhoon|heat ?wave|traffic|weather|jet ?lag)\b|"
+    r"下雨|雨好大|大雨|暴雨|下雪|台风|天气|堵车|塞车|好热|好冷",
+    re.I,
+)
+"""The weather or the road on the salesperson's day, in a short clause with no figure."""
+
+
 def skip(clause: str) -> bool:
     """True when ``clause`` says nothing about the customer (see the module)."""
     short = (len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)) or bool(
@@ -81,4 +89,10 @@ def skip(clause: str) -> bool:
         or chatter(clause)
         or bool(_NOTHING.search(clause) or _HEADER.search(folded) or _TITLE.search(clause))
         or bool(OURS.search(folded))
+        or (
+            bool(_WEATHER.search(folded))
+            and not re.search(r"\d", folded)
+            and len(folded.split()) <= 8
+            and len(folded) <= 40
+        )
     )

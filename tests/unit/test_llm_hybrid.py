@@ -490,3 +490,29 @@ async def test_a_second_persons_contact_preference_in_one_sentence_is_kept() -> 
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
     extra = [c.content for c in res.candidates if c.content not in rules]
     assert len(rules) == 1 and len(extra) == 1, (rules, res)
+
+
+@pytest.mark.parametrize("text", ["今天颱風外圍環流雨好大。", "Pouring rain all day in Leeds, ugh."])
+async def test_the_weather_is_not_a_pain_point(text: str) -> None:
+    model = scripted(_sorted((1, "pain_point")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert res.candidates == [], res
+
+
+def test_a_pain_counted_in_days_is_still_a_pain() -> None:
+    assert _kept("每个月光对账就要五六个人忙十来天", "pain_point") == "pain_point"
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "kept"),
+    [
+        # a Latin word written against Chinese characters is still a word ("用WhatsApp")
+        ("佢鍾意用WhatsApp", "contact_preference", "contact_preference"),
+        ("排产用Excel表", "other", "current_vendor"),
+        ("cur: Oracle EBS + Excel排产，没APS", "other", "current_vendor"),
+        # a rival named in Chinese, known by what they did
+        ("他们对比过万科的住这儿和碧桂园的凤凰会", "competitor", "competitor"),
+    ],
+)
+def test_words_against_chinese_characters_are_read(text: str, category: str, kept: str) -> None:
+    assert _kept(text, category) == kept
