@@ -492,7 +492,9 @@ async def test_a_second_persons_contact_preference_in_one_sentence_is_kept() -> 
     assert len(rules) == 1 and len(extra) == 1, (rules, res)
 
 
-@pytest.mark.parametrize("text", ["今天颱風外圍環流雨好大。", "Pouring rain all day in Leeds, ugh."])
+@pytest.mark.parametrize(
+    "text", ["今天颱風外圍環流雨好大。", "Pouring rain all day in Leeds, ugh."]
+)
 async def test_the_weather_is_not_a_pain_point(text: str) -> None:
     model = scripted(_sorted((1, "pain_point")))
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
