@@ -17,12 +17,13 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from memagent.core.types import Turn
+from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_clauses import split_clauses
 from memagent.memory.extract_dates import DateHit, find_dates, reference_time
 from memagent.memory.extract_entities import find_people, last_person
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_rules import parse_amount, sentence_label, user_sentences
-from memagent.memory.extract_sales import self_note, with_dates
+from memagent.memory.extract_sales import known_names, self_note, with_dates
 from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
 from memagent.memory.llm_items import LLMMemory, _bigrams, _similarity
@@ -125,6 +126,7 @@ def uncovered_lines(
         if turn.role != "user" or self_note(turn.content):
             continue
         ref = reference_time(turn.at)
+        names = known_names(f"{earlier} {turn.content}")
         for sentence, label, _ in statement_sentences([turn]):
             clauses = split_clauses(sentence) if label == "statement" else []
             if clauses and OURS.search(fold(clauses[0].text)):
@@ -151,9 +153,34 @@ def uncovered_lines(
                     seen.add(text)
                     dates = find_dates(text, ref)
                     taken = _taken(readers, dates, text)
-                    out.append(Line(text, person, with_dates(text, dates), taken))
+                    dated = with_full_names(_in_figures(with_dates(text, dates)), names)
+                    out.append(Line(text, person, dated, taken))
             before += " " + sentence
     return out
+
+
+_FIGURES = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b|\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b")
+
+
+def _in_figures(text: str) -> str:
+    """``text`` with a full date in figures the rules' parser leaves alone ("12/18/2026",
+    "2027/01/15") followed by its ISO form; a day-month order that cannot be told apart
+    ("03/04/2027") is left as written."""
+
+    def iso(m: re.Match[str]) -> str:
+        if m.group(4):
+            y, mo, d = int(m.group(4)), int(m.group(5)), int(m.group(6))
+        else:
+            a, b, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+            if a <= 12 and b <= 12 and a != b:
+                return m.group(0)
+            mo, d = (a, b) if b > 12 or a == b else (b, a)
+        if not (1 <= mo <= 12 and 1 <= d <= 31):
+            return m.group(0)
+        stamp = f"{y:04d}-{mo:02d}-{d:02d}"
+        return m.group(0) if stamp in text else f"{m.group(0)} ({stamp})"
+
+    return _FIGURES.sub(iso, text)
 
 
 _AGAIN = frozenset(
@@ -393,4 +420,30 @@ def dedupe(
             keys.add(key)
         texts.append(text)
         out.append(c)
+    out = _one_per_person(out, len(out) - sum(1 for c in out if c in extras))
     return out, len(rules) + len(extras) - len(out)
+
+
+def _one_per_person(cands: list[Candidate], n_rules: int) -> list[Candidate]:
+    """The model's stakeholder facts about exactly one person the rules' own fact names
+    ("Freja Holm: Head of Fleet Digital.") added to that fact: one memory per person."""
+    heads = {
+        i: h
+        for i, c in enumerate(cands[:n_rules])
+        if family(c.attribute) == "stakeholder"
+        and (h := c.content.split(":", 1)[0].strip())
+        and re.fullmatch(r"(?:[A-Z][\w'’.-]+ ){1,3}[A-Z][\w'’-]+|[\u4e00-\u9fff]{2,4}", h)
+    }
+    out = list(cands)
+    for c in cands[n_rules:]:
+        named = [i for i, h in heads.items() if h in c.content]
+        if family(c.attribute) != "stakeholder" or len({heads[i] for i in named}) != 1:
+            continue
+        i = named[0]
+        said = re.sub(rf"^{re.escape(heads[i])}\s*[:：]\s*", "", c.content)
+        ids = list(dict.fromkeys([*out[i].message_ids, *c.message_ids]))
+        out[i] = out[i].model_copy(
+            update={"content": f"{out[i].content.rstrip(' .。')}; {said}"[:300], "message_ids": ids}
+        )
+        out.remove(c)
+    return out

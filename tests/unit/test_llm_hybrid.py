@@ -43,10 +43,10 @@ async def test_only_the_clauses_the_rules_did_not_read_reach_the_model() -> None
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
     assert _lines(model) == "1. He reports to the board"
     contents = [c.content for c in res.candidates]
-    assert contents[0] == "Victor Ramos: CFO."  # the rules' fact, as they wrote it
-    # the model's clause in the user's own words, led by the person it refers back to
-    assert contents[1:] == ["Victor Ramos: He reports to the board"]
-    assert res.candidates[1].message_ids == ["m1"]
+    # the rules' fact as they wrote it, and the model's clause about the same person in
+    # the user's own words joins it (one memory per person)
+    assert contents == ["Victor Ramos: CFO; He reports to the board"]
+    assert res.candidates[0].message_ids == ["m1"]
 
 
 async def test_nothing_known_and_where_i_was_never_reach_the_model() -> None:
@@ -159,8 +159,9 @@ def test_a_clause_only_the_model_reads_is_stored_by_the_worker() -> None:
     with Replayer(llm_extractor(model)) as replayer:
         out = replayer.replay(Dialog(id="hy", turns=turns, gold=(), customer="orchard"))
     assert len(model.seen) == 1 and not out.errors
+    # the model's clause is stored, joined to the rules' memory of the same person
     assert sorted(m["content"] for m in out.confirmed) == [
-        "Victor Ramos: CFO.", "Victor Ramos: He reports to the board"]  # fmt: skip
+        "Victor Ramos: CFO; He reports to the board"]  # fmt: skip
 
 
 def test_a_short_sentence_the_rules_did_not_read_goes_whole() -> None:
@@ -518,3 +519,32 @@ def test_a_pain_counted_in_days_is_still_a_pain() -> None:
 )
 def test_words_against_chinese_characters_are_read(text: str, category: str, kept: str) -> None:
     assert _kept(text, category) == kept
+
+
+async def test_the_models_line_carries_full_names_and_dates_in_figures_resolved() -> None:
+    # a date in figures is written in ISO form too, and a first name the note gave in
+    # full earlier is written in full, so the memory is found by either form
+    text = (
+        "Present: Lars Eriksen (CFO), Freja Holm (Head of Fleet Digital).\n"
+        "Freja will be day-to-day owner.\nClose Date: 12/18/2026"
+    )
+    model = scripted(_sorted((1, "stakeholder"), (2, "timeline")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert "1. Freja will be day-to-day owner\n2. Close Date: 12/18/2026" in _lines(model)
+    contents = [c.content for c in res.candidates]
+    assert any(c.endswith("; Freja Holm will be day-to-day owner") for c in contents), contents
+    assert "Close Date: 12/18/2026 (2026-12-18)" in contents, contents
+
+
+def test_the_models_fact_about_a_person_the_rules_hold_joins_their_memory() -> None:
+    # one memory per person: the model's "day-to-day owner" clause is added to the rules'
+    # fact about Freja Holm, not written as a second memory of her
+    rule = Candidate(content="Freja Holm: Head of Fleet Digital.", attribute="stakeholder:freja")
+    extra = Candidate(content="Freja Holm will be day-to-day owner", attribute="stakeholder:x")
+    other = Candidate(content="Jonas Berg asked for 45-day terms", attribute="requirement:y")
+    kept, dropped = dedupe([rule], [extra, other])
+    assert [c.content for c in kept] == [
+        "Freja Holm: Head of Fleet Digital; Freja Holm will be day-to-day owner",
+        "Jonas Berg asked for 45-day terms",
+    ] and dropped == 1
+    assert kept[0].attribute == "stakeholder:freja"  # the rules' key: it versions as before
