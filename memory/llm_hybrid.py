@@ -163,9 +163,8 @@ _FIGURES = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b|\b(\d{4})[/.](\d{1,2})[/
 
 
 def _in_figures(text: str) -> str:
-    """``text`` with a full date in figures the rules' parser leaves alone ("12/18/2026",
-    "2027/01/15") followed by its ISO form; a day-month order that cannot be told apart
-    ("03/04/2027") is left as written."""
+    """``text`` with a full date in figures ("12/18/2026", "2027/01/15") followed by its ISO
+    form; an order of day and month that cannot be told ("03/04/2027") is left alone."""
 
     def iso(m: re.Match[str]) -> str:
         if m.group(4):
@@ -441,6 +440,8 @@ def _one_per_person(cands: list[Candidate], n_rules: int) -> list[Candidate]:
             continue
         i = named[0]
         said = re.sub(rf"^{re.escape(heads[i])}\s*[:：]\s*", "", c.content)
+        if heads[i] not in said and not _REFERS_BACK.search(said):
+            continue  # only led by the person: it may name another ("韩冰：孙浩负责厂房进度")
         ids = list(dict.fromkeys([*out[i].message_ids, *c.message_ids]))
         out[i] = out[i].model_copy(
             update={"content": f"{out[i].content.rstrip(' .。')}; {said}"[:300], "message_ids": ids}

@@ -548,3 +548,6 @@ def test_the_models_fact_about_a_person_the_rules_hold_joins_their_memory() -> N
         "Jonas Berg asked for 45-day terms",
     ] and dropped == 1
     assert kept[0].attribute == "stakeholder:freja"  # the rules' key: it versions as before
+    # a line only led by a person (the one named last) may be about someone else
+    led = Candidate(content="Freja Holm：孙浩负责厂房进度", attribute="stakeholder:z")
+    assert len(dedupe([rule], [led])[0]) == 2
