@@ -84,7 +84,12 @@ _CJK = r"\u3400-\u9fff\uf900-\ufaff"
 _SPELLED = re.compile(r"(?<![^\W_])(?:[^\W_][ .\-_*·/|]){2,}[^\W_](?![^\W_])")
 # A hyphen, dot or asterisk inside a word: "re-com-mend", "in·struc·tions", "pro*mpt".
 _SPLIT_WORD = re.compile(r"(?<=[a-z])[\-·*](?=[a-z])")
+_SPLIT_WORD_ANY_CASE = re.compile(_SPLIT_WORD.pattern, re.IGNORECASE)
 _CJK_GAP = re.compile(rf"(?<=[{_CJK}])[ \t]+(?=[{_CJK}])")
+
+
+_SPAN_FORM = {"cased": "text"}
+"""Forms with the same offsets as another: a match inside the other's match adds nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +114,14 @@ class Verdict:
         return f"instruction to the assistant, not a fact: {parts}"
 
 
-def normalise(text: str) -> str:
-    """The form rules read: folded, Simplified, lower-case, one space, spelled-out words joined."""
+def normalise(text: str, *, fold_case: bool = True) -> str:
+    """The form rules read: folded, Simplified, lower-case, one space, spelled-out words joined.
+    ``fold_case=False`` keeps the case (the ``cased`` form: a capital "AI" after a name)."""
     text = unicodedata.normalize("NFKC", text)
-    text = _INVISIBLE.sub("", text).translate(_HOMOGLYPHS).translate(_TRAD_TO_SIMP).casefold()
+    text = _INVISIBLE.sub("", text).translate(_HOMOGLYPHS).translate(_TRAD_TO_SIMP)
+    text = text.casefold() if fold_case else text
     text = _SPELLED.sub(lambda m: re.sub(r"[ .\-_*·/|]", "", m.group()), text)
-    text = _SPLIT_WORD.sub("", text)
+    text = (_SPLIT_WORD if fold_case else _SPLIT_WORD_ANY_CASE).sub("", text)
     text = _CJK_GAP.sub("", text)
     return re.sub(r"[^\S\n]+", " ", text).strip()
 
@@ -131,17 +138,21 @@ def assess(text: str) -> Verdict:
         raise TypeError(f"check_instruction expects str, got {type(text).__name__}")
     raw = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
     norm = normalise(text)
-    forms = {"raw": raw, "text": norm, "compact": compact(norm)}
+    cased = normalise(text, fold_case=False)
+    if len(cased) != len(norm):  # casefold changed a length ("ß"): no case to read, same offsets
+        cased = norm
+    forms = {"raw": raw, "text": norm, "cased": cased, "compact": compact(norm)}
     matches = [(rule, m) for rule in RULES if (m := rule.pattern.search(forms[rule.form]))]
     matches.sort(key=lambda rm: -rm[0].weight)
     hits: dict[str, Hit] = {}
     spans: list[tuple[str, int, int]] = []
     for rule, m in matches:
-        inside = any(f == rule.form and s <= m.start() and m.end() <= e for f, s, e in spans)
+        form = _SPAN_FORM.get(rule.form, rule.form)
+        inside = any(f == form and s <= m.start() and m.end() <= e for f, s, e in spans)
         if rule.name in hits or inside:  # one idea, or one phrase, counts once
             continue
         hits[rule.name] = Hit(rule, m.group().strip()[:60])
-        spans.append((rule.form, m.start(), m.end()))
+        spans.append((form, m.start(), m.end()))
     score = sum(h.rule.weight for h in hits.values())
     return Verdict(round(score, 3), tuple(hits.values()))
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 class Rule:
     """One signal: ``weight`` adds to the score when ``pattern`` matches the ``form`` of a text.
 
-    Forms: ``raw`` (NFKC only, case kept), ``text`` (``normalise``), ``compact`` (``compact``).
+    Forms: ``raw`` (NFKC only, case kept), ``text`` (``normalise``), ``cased`` (``normalise``
+    with the case kept, same offsets as ``text``), ``compact`` (``compact``).
     Rules sharing a ``name`` count once, so one idea phrased twice does not double.
     """
 
@@ -193,6 +194,24 @@ _ZH_EXFIL_ASK = (
     r"(?:告诉我|列出|列一下|发给我|发我|给我看|说说|有哪些|是多少|提供给我|提供一下|整理给我|汇总"
     r"|导出|发一份|发过来|查一下|透露|报给我|拿给我|分享给我)"
 )
+
+# "my/our/his assistant" is a person; "Ravin AI", "C3 AI", "Scale-AI" are vendors' names: a
+# capitalised word (not an address like "Hey" or "Dear") right before a capital "AI". Python's
+# look-behind is fixed-width, so one per name length; the form is ``cased`` to see the capitals.
+_NOT_OWNED = "".join(rf"(?<!{w} )" for w in ("my", "our", "his", "her", "their"))
+_ADDRESS = ("hey", "hi", "hello", "dear", "yo", "attention", "attn", "note", "to", "the", "an",
+            "a", "you", "as", "this", "that", "your", "any", "for", "ok", "okay", "listen", "and",
+            "or", "so", "now", "please", "sorry", "thanks", "no", "yes", "ps", "reminder")  # fmt: skip
+_NOT_VENDOR = (
+    "(?:"
+    + "|".join(rf"(?<=\b{w} )" for w in _ADDRESS)
+    + "|"
+    + "".join(rf"(?<!\b(?-i:[A-Z][A-Za-z0-9&]{{{n}}}) )" for n in range(1, 16))
+    + r"(?<![A-Za-z0-9][.-])"
+    + ")"
+)
+# A field label ("Competitors: Ravin AI, Samsara", "竞争对手：") names who competes: a fact line.
+_NOT_LABEL = r"(?![\w /&()'-]{0,20}[:：])"
 
 RULES: tuple[Rule, ...] = (
     # Override: the assistant is told to drop what it was told.
@@ -397,8 +416,9 @@ RULES: tuple[Rule, ...] = (
         "ai_identity",
         "role change",
         0.5,
-        r"(?<!my )(?<!our )(?<!his )(?<!her )(?<!their )(?<![a-z])(?:ai|assistant|bot|chatbot"
-        r"|language model|llm|gpt)(?![a-z])|助手|机器人|人工智能|模型",
+        rf"{_NOT_OWNED}(?<![a-z])(?:{_NOT_VENDOR}ai|assistant|bot|chatbot|language model|llm|gpt)"
+        r"(?![a-z])|助手|机器人|人工智能|模型",
+        "cased",
     ),
     _r(
         "privileged_role",
@@ -753,7 +773,7 @@ RULES: tuple[Rule, ...] = (
         "competitor",
         "standing order",
         0.3,
-        r"\b(?:competitors?|rivals?|the competition)\b|竞争对手|竞品|友商|对手|同行",
+        rf"(?:\b(?:competitors?|rivals?|the competition)\b|竞争对手|竞品|友商|对手|同行){_NOT_LABEL}",
     ),
     # A pasted mail header ("From: ... Subject: ...") frames its body as someone else's message.
     _r(
