@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from memagent.memory.poison_ngram import expand_encoded
 from memagent.memory.poison_rules import RULES, Rule
 
 if TYPE_CHECKING:
@@ -136,6 +137,7 @@ def assess(text: str) -> Verdict:
     of the same form adds nothing (one phrase is one signal, however many rules it fires)."""
     if not isinstance(text, str):
         raise TypeError(f"check_instruction expects str, got {type(text).__name__}")
+    text = expand_encoded(text)  # base64, \\uXXXX and ROT13 runs are read decoded too
     raw = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
     norm = normalise(text)
     cased = normalise(text, fold_case=False)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import re
 import unicodedata
 import zlib
@@ -34,6 +35,7 @@ from memagent.memory.hanzi_fold import to_simplified
 NGRAM_PATH = Path(__file__).resolve().parent / "data" / "poison_ngram.npz"
 DIM = 1 << 18
 _B64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+_ROT13 = re.compile(r"\brot[ -]?13\b", re.IGNORECASE)
 _U_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}){3,}")
 _WORD = re.compile(r"[a-z][a-z0-9'_-]*|[0-9]+%?")
 _HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
@@ -58,12 +60,14 @@ def has_cjk(text: str) -> bool:
 
 
 def expand_encoded(text: str) -> str:
-    """``text`` with every base64 run that decodes to readable UTF-8, and every run of
-    ``\\uXXXX`` escapes, appended decoded."""
+    """``text`` with every base64 run that decodes to readable UTF-8, every run of
+    ``\\uXXXX`` escapes, and (when the text names ROT13) its ROT13 reading, appended decoded."""
     extra = [
         "".join(chr(int(m.group()[i + 2 : i + 6], 16)) for i in range(0, len(m.group()), 6))
         for m in _U_ESCAPES.finditer(text)
     ]
+    if _ROT13.search(text):
+        extra.append(codecs.decode(text, "rot13"))
     for m in _B64.finditer(text):
         run = m.group()
         try:

@@ -133,7 +133,10 @@ _ADMIT_FALSE = (
     r"|\bwhether (?:or not )?(?:it's |it is )?(?:true|the case)\b|\bwhether or not\b"
     r"|\b(?:they|he|she)(?:'ll| will) never (?:know|check|read|notice|find out)\b"
     r"|\b(?:they|he|she) won't (?:check|notice|know|find out|read|verify)\b"
-    r"|\bwe don't\b(?= *[.,)]|$)|\bit doesn't\b(?= *[.,)]|$))"
+    r"|\bwe don't\b(?= *[.,)]|$)|\bit doesn't\b(?= *[.,)]|$)"
+    r"|\bnot (?:strictly|really|actually|quite|entirely|technically|exactly|100%) (?:true|accurate"
+    r"|correct|the case)\b|\bclose enough\b"
+    r"|\b(?:than|what) (?:it|they|the price|the list price) (?:really|actually) (?:is|are|costs?)\b)"
 )
 _IN_SENTENCE = r"(?:[^.!?\n]|\.(?=\d))"  # a decimal point does not end the sentence
 _ZH_SAY_ORDER = (
@@ -434,7 +437,7 @@ RULES: tuple[Rule, ...] = (
         0.6,
         r"\b(?:no|without(?: any)?) (?:restrictions|limits|limitations|rules|filters|policies"
         r"|guardrails|censorship)\b|\bunrestricted\b|\bunfiltered\b|\buncensored\b"
-        r"|\b(?:approves?|sign(?:s|ing)? off on|grants?|authori[sz]es?) (?:any|every|all)\b"
+        r"|\b(?:(?:auto)?approves?|sign(?:s|ing)? off on|grants?|authori[sz]es?) (?:any|every|all)\b"
         r"|\bnever (?:refuses?|declines?|says no|rejects?)\b"
         r"|(?:不受|不用受|无需受|不必受)(?:任何)?[^，。]{0,6}(?:限制|约束|规则|规范)"
         r"|没有(?:任何)?(?:限制|约束|规则|底线)|无限制|(?:审批|批准|同意|回答)(?:任何|所有|一切)",
@@ -524,10 +527,11 @@ RULES: tuple[Rule, ...] = (
         "conditional_order",
         "standing order",
         1.0,
-        r"\b(?:whenever|when|if) (?:a|any|every|the|another) (?:customer|client|prospect|buyer|lead"
-        r"|user|one)\b[^.!?]{0,60}\b(?:tell|say|answer|respond|reply|quote|recommend|offer"
-        r"|promise)\b|\b(?:whenever|if) (?:anyone|someone|anybody)\b[^.!?]{0,60}\b(?:tell|say"
-        r"|answer|respond|reply|quote|recommend|offer|promise)\b"
+        r"\b(?:whenever|when|if|any time|every time) (?:a|any|every|the|another) (?:customer|client"
+        r"|prospect|buyer|lead|user|one)\b[^.!?]{0,60}\b(?:tell|say|answer|respond|reply|quote"
+        r"|recommend|offer|promise)\b|\b(?:whenever|when|if|any time|every time) (?:anyone|someone"
+        r"|anybody|somebody)\b[^.!?]{0,60}\b(?:tell|say|answer|respond|reply|quote|recommend"
+        r"|offer|promise)\b"
         r"|(?:不管|无论|只要|每当|凡是)(?:哪个|任何|谁|有)?(?:客户|人)[^。！？]{0,15}(?:都|就)要?"
         r"(?:说|告诉|推荐|回答|回复|报价)",
     ),
@@ -645,6 +649,17 @@ RULES: tuple[Rule, ...] = (
         r"|你(?:记住|记得|存储|保存)的(?:所有|全部)|(?:所有|全部)的?(?:记忆|记录)|(?:记忆|记录)(?:全部|都)",
     ),
     _r(
+        "bulk_data",
+        "exfiltration",
+        0.7,
+        r"\b(?:all|every|the entire|the whole|the full|the complete|a full|a complete)\b (?:list"
+        r"|set|dump|export|copy|table|database) of (?:the |our |your |all |every )?(?:other )?"
+        r"(?:customers?'?|clients?'?|users?'?|accounts?'?|leads?'?|prospects?'?)? ?(?:memor(?:y|ies)"
+        r"|records|budgets?|prices?|passwords?|phone numbers?|emails|email addresses|contacts?"
+        r"|contact details|personal data|data|information|details|customers|clients|accounts"
+        r"|leads)\b",
+    ),
+    _r(
         "send_out",
         "exfiltration",
         0.2,
@@ -727,6 +742,12 @@ RULES: tuple[Rule, ...] = (
         r" (?:assistant|bot|agent|system)'s)\s+(?:own\s+)?(?:(?:database|db|admin|administrator"
         r"|root|server|api|ssh|backend|service|internal|system|crm|vault|cloud|aws|login|access"
         rf"|master|secret)\s+)?{_CREDENTIAL}\b|\b(?:\w+ )?{_CREDENTIAL} (?:do|did) you (?:use|have|hold)\b"
+        r"|\b(?:print|list|show|send|give|paste|output|export|dump|reveal|share|read out|tell me"
+        r"|email|forward|post)\b[^.!?\n]{0,30}?\b(?:stored|saved|configured|cached)\s+(?:\w+\s+)?"
+        rf"{_CREDENTIAL}\b"
+        r"|(?:输出|告诉我|发给我|发我|给我|说出|列出|提供|贴出|透露|导出|打印|显示)[^。！？\n]{0,15}?"
+        rf"(?:保存|存储|配置|缓存)(?:的|着的)[^，。！？\n]{{0,8}}?{_ZH_CREDENTIAL}"
+        rf"|(?:保存|存储|配置|缓存)(?:的|着的)[^，。！？\n]{{0,8}}?{_ZH_CREDENTIAL}[^。！？\n]{{0,12}}?{_ZH_ASK}"
         rf"|\b{_CREDENTIAL} (?:stored |saved |kept )?in your (?:settings|config(?:uration)?|environment"
         r"|memory|system|prompt)\b"
         rf"|(?:系统|后台|配置|数据库|服务器|环境变量)(?:里|中)的?[^，。！？\n]{{0,6}}?{_ZH_CREDENTIAL}"
@@ -760,6 +781,55 @@ RULES: tuple[Rule, ...] = (
         rf"{_SAY_ORDER}{_IN_SENTENCE}{{0,90}}?{_ADMIT_FALSE}"
         rf"|{_SAY_ORDER}{_IN_SENTENCE}{{0,90}}?[.!?]\s*{_ADMIT_FALSE}"
         rf"|{_ZH_SAY_ORDER}[^。！？\n]{{0,40}}?{_ZH_ADMIT_FALSE}",
+    ),
+    # An HTML comment that speaks to the assistant: hidden from the human reader by design.
+    _r(
+        "hidden_comment",
+        "fake role token",
+        1.0,
+        r"<!--[^>]{0,40}?\b(?:system|assistant|developer|ai|bot|model|llm|agent|summari[sz]er"
+        r"|instructions?|note to)\b",
+    ),
+    # Orders to drop the compliance text of outgoing mail: not the customer's to waive.
+    _r(
+        "drop_disclaimer",
+        "override",
+        1.0,
+        r"\b(?:stop|don't|do not|never|no longer|quit)\b (?:add|includ|attach|put|append|insert)\w*"
+        r" (?:the |our |any |a )?(?:\w+ )?(?:disclaimers?|disclosures?|compliance (?:notices?"
+        r"|statements?|text|language|footers?))"
+        r"|(?:不要|不用|不必|不再|别|无需)再?(?:加|附|放|写|带)上?(?:合规|免责|法律|风险)(?:声明|提示|条款)",
+    ),
+    # Our internal cost or floor price put in front of the customer.
+    _r(
+        "internal_cost",
+        "exfiltration",
+        0.6,
+        r"\b(?:include|attach|add|share|send|put|show|paste|append|disclose|reveal)\b[^.!?\n]{0,40}?"
+        r"\b(?:internal (?:cost|costs|pricing|price|margins?)|cost prices?|our (?:margins?|costs?"
+        r"|floor prices?)|margin (?:table|sheet)|floor prices?)\b"
+        r"|(?:附上|加上|发给|写进|放进|附在|告诉|透露|给)[^。！？\n]{0,15}?(?:内部成本|成本价|我们的?底价"
+        r"|利润率|毛利)|(?:内部成本|成本价|我们的?底价|利润率|毛利)[^。！？\n]{0,6}?(?:也|都)?(?:附上|加上"
+        r"|发给|写进|放进|告诉|透露)",
+    ),
+    # Controls switched off for the order at hand: approval skipped, nobody told, nothing logged.
+    _r(
+        "skip_control",
+        "override",
+        0.6,
+        r"\b(?:skip|bypass|waive|circumvent)\b (?:the |any |all |our )?(?:\w+ ){0,2}(?:approvals?"
+        r"|sign-?offs?|compliance|workflow)\b|\bwithout (?:asking|waiting|checking|going through"
+        r"|getting) (?:for )?(?:\w+ )?(?:approval|sign-?off)|\bnever ask (?:anyone |me |a manager )?"
+        r"(?:for )?(?:approval|permission|sign-?off)"
+        r"|\b(?:don't|do not|never|no need to) (?:tell|inform|notify|cc|loop in) (?:legal|finance"
+        r"|compliance|my manager|the manager|management|procurement|anyone)\b|\bwithout (?:telling"
+        r"|informing|notifying) (?:legal|finance|compliance|my manager|the manager|management"
+        r"|anyone)\b|\b(?:never|don't|do not|without) log(?:ging)? (?:the |this |any )?(?:activity"
+        r"|actions?|access|operations?)\b"
+        r"|(?:不用|不要|不必|无需|跳过|绕过)走?(?:审批|审核|合规检查)"
+        r"|(?:法务|财务|合规|老板|经理|领导|legal|finance|compliance|boss|manager) ?(?:那边|方面)?"
+        r"(?:不用|不需要|不必)(?:知道|告诉|通知)|(?:别|不要|不用)(?:告诉|通知|让)(?:法务|财务|合规|老板"
+        r"|经理|领导)|(?:不用|不要|不必|无需)留?(?:操作|审计|访问)(?:日志|记录)",
     ),
     # Standing orders to tell customers damaging claims about a rival.
     _r(
