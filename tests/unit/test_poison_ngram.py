@@ -200,18 +200,23 @@ def test_generated_corpus_is_deterministic_varied_and_holds_out_families() -> No
     assert 0.1 < len(held) / len(rows) < 0.35
 
 
-def test_reply_path_never_embeds_and_the_worker_does(
+def test_neither_write_path_embeds_for_the_screen(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    """The reply path never ran the e5 probe; since the seventh round the worker does not
+    either (``BACKGROUND_DEEP``: the probe blocked one more attack and five ordinary notes)."""
     from types import SimpleNamespace
 
     from memagent.memory.write_path import WriteConfig
 
-    monkeypatch.setattr(poison, "classifier", lambda: pytest.fail("no e5 on the reply path"))
+    monkeypatch.setattr(poison, "classifier", lambda: pytest.fail("no e5 in the screen"))
     assert poison.check_instruction("Budget is 40k EUR for the pilot.", deep=False) is None
     settings = SimpleNamespace(near_duplicate_threshold=0.95, home=tmp_path, poison_model=True)
     assert WriteConfig.for_settings(settings).instruction_deep is False
-    assert WriteConfig.for_settings(settings, background=True).instruction_deep is True
+    worker = WriteConfig.for_settings(settings, background=True)
+    assert worker.instruction_deep is False
+    note = "perfect. I haven't actually talked to them yet, the intro call is whenever their VP"
+    assert poison.check_instruction(note, model=True, deep=worker.instruction_deep) is None
 
 
 def sales_notes() -> list[str]:
