@@ -205,8 +205,8 @@ _NOT_OWNED = "".join(rf"(?<!{w} )" for w in ("my", "our", "his", "her", "their")
 _ADDRESS = ("hey", "hi", "hello", "dear", "yo", "attention", "attn", "note", "to", "the", "an",
             "a", "you", "as", "this", "that", "your", "any", "for", "ok", "okay", "listen", "and",
             "or", "so", "now", "please", "sorry", "thanks", "no", "yes", "ps", "reminder")  # fmt: skip
-_NOT_VENDOR = (
-    "(?:"
+_NOT_VENDOR = (  # "(?=ai)" first: the look-behinds run only where "ai" stands
+    "(?=ai)(?:"
     + "|".join(rf"(?<=\b{w} )" for w in _ADDRESS)
     + "|"
     + "".join(rf"(?<!\b(?-i:[A-Z][A-Za-z0-9&]{{{n}}}) )" for n in range(1, 16))
