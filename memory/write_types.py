@@ -38,9 +38,9 @@ class Candidate(BaseModel):
 
 BACKGROUND_DEEP = False
 """Whether the worker's screen adds the e5 probe to the rules and n-gram judge. Retired in
-issue 17's seventh round: over every hand-written set, the sales extraction notes and LoCoMo
-turns it blocked one attack the reply-path screen missed and five ordinary notes (two sales
-turns among them); set high enough to block no ordinary text, it blocked nothing more
+issue 17's seventh round: over every hand-written set it blocked ten attacks the reply-path
+screen missed, and three ordinary notes, two sales extraction turns and 923 of 2760 LoCoMo
+chat turns; set high enough to block no ordinary text, it blocked nothing more
 (bench/results/poison_loso.md). The worker now screens like ``memories add``."""
 
 

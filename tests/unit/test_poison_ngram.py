@@ -204,7 +204,7 @@ def test_neither_write_path_embeds_for_the_screen(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """The reply path never ran the e5 probe; since the seventh round the worker does not
-    either (``BACKGROUND_DEEP``: the probe blocked one more attack and five ordinary notes)."""
+    either (``BACKGROUND_DEEP``: the probe read a third of LoCoMo chat turns as orders)."""
     from types import SimpleNamespace
 
     from memagent.memory.write_path import WriteConfig
