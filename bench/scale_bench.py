@@ -28,7 +28,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import shutil
 import signal
 import subprocess
@@ -44,6 +43,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "support"))
 sys.path.insert(0, str(HERE))
 
+from offline_env import offline_env  # noqa: E402
 from scale_agent import message, user_of  # noqa: E402
 
 
@@ -67,24 +67,10 @@ class Report:
 
 
 def _env(base: Path, backend: str, url: str | None, name: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMAGENT_")}
-    env.update(
-        MEMAGENT_HOME=str(base / "home" if backend == "sqlite" else base / f"home-{name}"),
-        MEMAGENT_STORE_LOCATION=str(base / "store"),
-        MEMAGENT_STORE_SHARED="true",
-        MEMAGENT_EMBEDDER="hash",
-        MEMAGENT_SERVICE="off",
-        MEMAGENT_WORKER="external",
-        MEMAGENT_EXTRACTOR="rules",
-        MEMAGENT_REWRITER="rules",
-        MEMAGENT_SUMMARIZER="rules",
-        MEMAGENT_EXTRACT_LEASE_S="5",
-        MEMAGENT_BASE_URL="http://127.0.0.1:9/v1",  # never called: echo model, rules
-        OMP_NUM_THREADS="1",
-    )
-    if url:
-        env["MEMAGENT_DATABASE_URL"] = url
-    return env
+    home = base / "home" if backend == "sqlite" else base / f"home-{name}"
+    extra = {"MEMAGENT_DATABASE_URL": url} if url else {}
+    return offline_env(home, MEMAGENT_STORE_LOCATION=str(base / "store"),
+                       MEMAGENT_STORE_SHARED="true", MEMAGENT_EXTRACT_LEASE_S="5", **extra)  # fmt: skip
 
 
 def _settings(env: dict[str, str]) -> Any:

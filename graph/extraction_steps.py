@@ -25,7 +25,7 @@ from langgraph.store.base import BaseStore
 from memagent.core.errors import exception_chain
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.types import DIGEST_ROLE, Job, Turn
-from memagent.memory.episodes import outdate_superseded, write_turn_episodes
+from memagent.memory.episodes import outdate_superseded, stored_verdicts, write_turn_episodes
 from memagent.memory.extract_context import session_context
 from memagent.memory.extractors import (
     MAX_CANDIDATES_PER_JOB,
@@ -112,12 +112,15 @@ async def extract_candidates(
 def transcript_context(store: BaseStore, job: Job, *, config: WriteConfig) -> list[Turn]:
     """The earlier user messages of the job's session, from its stored (redacted)
     transcript, as the extractor's context (``session_context``); none for a digest job
-    or a session with no transcript yet."""
+    or a session with no transcript yet. The injection screen's verdicts are the ones its
+    episodes were stored with (``stored_verdicts``), not a second run of the screen."""
     if any(t.role == DIGEST_ROLE for t in job.turns):
         return []
-    item = store.get(namespace(job.user_id, job.customer_id, "episodes"), job.thread_id)
-    turns = item.value.get("turns", []) if item is not None else []
-    return session_context(turns, job.turns, config=config)
+    with store_session(store):  # one unit of work: a shared store loads its shard once
+        item = store.get(namespace(job.user_id, job.customer_id, "episodes"), job.thread_id)
+        turns = item.value.get("turns", []) if item is not None else []
+        stored = stored_verdicts(store, job.user_id, job.customer_id, config=config)
+        return session_context(turns, job.turns, config=config, stored=stored)
 
 
 def apply_candidates(

@@ -36,6 +36,7 @@ from typing import Annotated, Any, Final
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
+from langgraph.store.base import BaseStore
 from langgraph.types import RetryPolicy
 
 from memagent.core.settings import Settings
@@ -43,9 +44,11 @@ from memagent.core.types import DIGEST_ROLE, Job, Turn
 from memagent.graph.extraction_steps import apply_candidates, extract_candidates, is_outage
 from memagent.graph.jobs import job_id
 from memagent.graph.settings import get_settings
+from memagent.memory.episodes import stored_verdicts
 from memagent.memory.extract_context import session_context
 from memagent.memory.extractors import Extractor, rules_extractor
 from memagent.memory.write_path import Candidate, WriteConfig
+from memagent.stores.protocols import store_session
 
 EXTRACTOR_GRAPH: Final = "memory_extractor"
 EXTRACT: Final = "extract"
@@ -100,21 +103,39 @@ def pending_turns(turns: Sequence[Turn], applied: set[str]) -> list[Turn]:
     return [before, *rest] if before is not None else rest
 
 
+def run_context(
+    store: BaseStore | None,
+    state: ExtractorState,
+    said: Sequence[Turn],
+    todo: Sequence[Turn],
+    config: WriteConfig,
+) -> list[Turn]:
+    """``session_context`` of a run's turns, with the screen's verdicts the server store's
+    episodes keep (one store session: a shared store loads its shard once)."""
+    if store is None:
+        return session_context(said, todo, config=config)
+    with store_session(store):
+        stored = stored_verdicts(store, state.user_id, state.customer_id, config=config)
+        return session_context(said, todo, config=config, stored=stored)
+
+
 def make_extract_node(
     extractor: Extractor,
     fallback: Extractor | None,
     write_config: Callable[[], WriteConfig] = WriteConfig,
 ) -> Callable[..., Awaitable[dict[str, Any]]]:
-    async def extract(state: ExtractorState) -> dict[str, Any]:
+    async def extract(state: ExtractorState, runtime: Runtime[None]) -> dict[str, Any]:
         turns = [Turn(**t) for t in state.turns]
         todo = pending_turns(turns, set(state.extracted))
         new = [t.id for t in todo if t.id not in set(state.extracted)]
         if not new:
             return {"job": {}, "result": {"skipped": "every turn was already extracted"}}
         # the run's earlier (applied) user turns are the extractor's context, redacted
-        # and screened as the stored transcript is
+        # and screened as the stored transcript is (the verdicts their episodes keep)
         said = [t for t in turns if t.role != DIGEST_ROLE]
-        context = session_context(said, todo, config=write_config())
+        context = await asyncio.to_thread(
+            run_context, runtime.store, state, said, todo, write_config()
+        )
         found, consolidated = await extract_candidates(
             todo,
             extractor=extractor,

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -207,9 +207,46 @@ def episode_value(
         "status": "flagged" if reason else "active",
         "redacted": found,
     }
+    if config.check_instructions:
+        value["screen"] = screen_name(config)
     if reason:
         value["flag_reason"] = reason
     return value, reason is None
+
+
+SCREENS = ("rules", "rules+ngram")
+"""The injection screens an episode's verdict can come from, weakest first (``SCREEN_DEEP``
+is off, so the e5 probe never screens an episode)."""
+
+
+def screen_name(config: WriteConfig) -> str:
+    """The screen ``config`` runs on an episode: the rules, plus the n-gram judge when the
+    learned screen is on (``instruction_model``)."""
+    return SCREENS[1] if config.instruction_model else SCREENS[0]
+
+
+def stored_verdicts(
+    store: BaseStore, user_id: str, customer_id: str, *, config: WriteConfig
+) -> Callable[[str], bool | None]:
+    """The injection screen's verdict on a message, as its episode stored it: True when the
+    episode was flagged, False when it passed, None when there is no episode of that message
+    or its screen was weaker than the one ``config`` runs (the caller screens it then).
+    Episodes are screened when they are written, so a later job that shows the message
+    again (``extract_context``) need not run the screen a second time."""
+    ns = namespace(user_id, customer_id, "episodes")
+    needed = SCREENS.index(screen_name(config))
+
+    def verdict(message_id: str) -> bool | None:
+        item = store.get(ns, episode_key(message_id)) if message_id else None
+        value = item.value if item is not None else {}
+        screen = value.get("screen")
+        if value.get("type") != EPISODE_TYPE or screen not in SCREENS:
+            return None
+        if SCREENS.index(screen) < needed:
+            return None
+        return value.get("status") == "flagged"
+
+    return verdict
 
 
 def write_turn_episodes(

@@ -14,10 +14,12 @@ scoring in numpy would need every vector in the keyword cache, rebuilt on each w
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from langgraph.store.base import SearchItem, SearchOp
 
 from memagent.stores import bm25_index as kw
@@ -38,6 +40,17 @@ class ScoredItem:
     keyword: float | None = None
 
 
+@dataclass(frozen=True)
+class _KeywordSide:
+    """The keyword side of one search (``HybridSearcher._keyword_side``)."""
+
+    corpus: kw.KeywordCorpus
+    query: tuple[str, ...]
+    depth: int
+    scores: np.ndarray
+    best: dict[str, float]
+
+
 class HybridSearcher:
     """Ranks a ``SearchOp`` with a query on one engine; holds the keyword cache."""
 
@@ -45,6 +58,7 @@ class HybridSearcher:
         self.engine = engine
         self.config = config
         self.cache = kw.KeywordCache(config.keyword_cache_size)
+        self._local = threading.local()
 
     def ranked(
         self,
@@ -90,9 +104,10 @@ class HybridSearcher:
         keyword: dict[str, float] = {}
         if use_kw:
             corpus = self.corpus(prefix, flt, visible_after)
-            qtok = tokenize_cached(query, cfg.tokenizer)
-            all_scores = kw.scores(corpus, qtok)  # every item: dense candidates get theirs too
-            keyword = kw.best(corpus, all_scores, max(cfg.keyword_candidates, want) * slack)
+            qtok = tuple(tokenize_cached(query, cfg.tokenizer))
+            depth = max(cfg.keyword_candidates, want) * slack
+            all_scores, best = self._keyword_side(corpus, qtok, depth)
+            keyword = dict(best)
             if dense and keyword:
                 pos = corpus.position
                 for pid in dense:
@@ -104,6 +119,23 @@ class HybridSearcher:
                 hits = self.engine.search(qvec, w, len(missing), [])
                 dense.update((h.id, dense_score(h.score, dist)) for h in hits)
         return dense, keyword
+
+    def _keyword_side(
+        self, corpus: kw.KeywordCorpus, qtok: tuple[str, ...], depth: int
+    ) -> tuple[np.ndarray, dict[str, float]]:
+        """BM25 scores of every item of ``corpus`` for ``qtok`` (dense candidates get
+        theirs too) and the ``depth`` best. The last ones this thread computed are reused
+        for the same corpus (the same object: its version token is unchanged, so nothing
+        under the prefix was written since), query and depth: recall's keyword probe and
+        the hybrid search after it ask for the same keyword side
+        (``memagent.nodes.recall_search``)."""
+        last: _KeywordSide | None = getattr(self._local, "keyword", None)
+        if last is not None and last.corpus is corpus and (last.query, last.depth) == (qtok, depth):
+            return last.scores, last.best
+        scores = kw.scores(corpus, qtok)
+        best = kw.best(corpus, scores, depth)
+        self._local.keyword = _KeywordSide(corpus, qtok, depth, scores, best)
+        return scores, best
 
     def _window(
         self,

@@ -16,7 +16,6 @@ Real LangGraph, SQLite checkpointer and outbox; echo chat model, hash embeddings
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
+from offline_env import offline_env
 
 pytestmark = pytest.mark.slow
 
@@ -65,27 +65,11 @@ asyncio.run(main())
 """
 
 
-def _env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMAGENT_")}
-    env.update(
-        MEMAGENT_HOME=str(home),
-        MEMAGENT_EMBEDDER="hash",
-        MEMAGENT_SERVICE="off",
-        MEMAGENT_WORKER="external",
-        MEMAGENT_EXTRACTOR="rules",
-        MEMAGENT_REWRITER="rules",
-        MEMAGENT_SUMMARIZER="rules",
-        MEMAGENT_BASE_URL="http://127.0.0.1:9/v1",  # never called: echo model, rules
-        OMP_NUM_THREADS="1",
-    )
-    return env
-
-
 def _child(home: Path, crash_at: int) -> subprocess.CompletedProcess[str]:
     code = CHILD.format(bench=str(BENCH))
     return subprocess.run(
         [sys.executable, "-c", code, str(crash_at)],
-        env=_env(home), capture_output=True, text=True, timeout=300,
+        env=offline_env(home), capture_output=True, text=True, timeout=300,
     )  # fmt: skip
 
 
@@ -103,7 +87,7 @@ async def _resume_and_check(home: Path, monkeypatch: pytest.MonkeyPatch) -> list
     from memagent.graph.jobs import open_queue
     from memagent.graph.settings import load_settings
 
-    for key, value in _env(home).items():
+    for key, value in offline_env(home).items():
         monkeypatch.setenv(key, value)
     settings = load_settings()
     model = Echo(messages=iter(()))

@@ -58,6 +58,28 @@ def test_a_job_loads_the_shared_shard_once(tmp_path: Path, loads: list[int]) -> 
     assert [b["value"] for b in budget if b["status"] == "active"] == ["6000000 USD"]
 
 
+def test_a_later_job_reads_its_sessions_context_in_one_load(
+    tmp_path: Path, loads: list[int]
+) -> None:
+    """The context of a later job: the transcript and the screen's verdicts its episodes
+    keep, one message at a time, all in the one unit of work before the extractor runs."""
+    q = JobQueue(tmp_path / "jobs.sqlite")
+    notes = ["Wang Lei is the CTO of Lanhai.", "Lanhai needs SSO with Okta.",
+             "Their budget is 2 million CNY."]  # fmt: skip
+    with _shared_store(tmp_path / "store") as store:
+        worker = Worker(q, store)
+        for i, note in enumerate(notes):
+            q.submit(thread_id="t1", user_id="u1", customer_id="c1",
+                     turns=[Turn("user", note, f"m{i}"), Turn("assistant", "Noted.", f"a{i}")])  # fmt: skip
+            worker.drain()
+        q.submit(thread_id="t1", user_id="u1", customer_id="c1",
+                 turns=[Turn("user", "He prefers email.", "m9")])  # fmt: skip
+        loads.clear()
+        report = worker.drain()
+        assert report.done == 1 and report.failed == 0
+        assert len(loads) == 2, f"one job loaded the shared shard {len(loads)} times"
+
+
 def test_a_recall_loads_the_shared_shard_once(tmp_path: Path, loads: list[int]) -> None:
     q = JobQueue(tmp_path / "jobs.sqlite")
     turns = [Turn("user", "Our budget is 5 million dollars and Wang Lei signs off.", "m1")]

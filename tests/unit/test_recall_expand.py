@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -25,8 +26,11 @@ from memagent.nodes.recall_expand import (
     without_names,
     without_placeholders,
 )
+from memagent.stores import bm25_index
 from memagent.stores.embeddings import hash_embeddings
+from memagent.stores.hybrid_search import HybridSearcher
 from memagent.stores.qdrant_store import QdrantStore
+from memagent.stores.tokenize import tokenize_cached
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 ALL = ScoreWeights(threshold=0.0, max_items=20)
@@ -231,3 +235,68 @@ def test_names_stay_when_too_little_would_be_left_to_search(store: QdrantStore) 
     result = recall_memories(store, "alice", "acme", query, weights=ALL, now=NOW)
     assert result.items[0].key == "crm"
     assert not any(n.startswith("searched without names") for n in result.notes)
+
+
+def _bm25_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    calls: list[tuple[str, ...]] = []
+    scores = bm25_index.scores
+
+    def counted(corpus: Any, query: Any) -> Any:
+        calls.append(tuple(query))
+        return scores(corpus, query)
+
+    monkeypatch.setattr(bm25_index, "scores", counted)
+    return calls
+
+
+def _fresh(store: QdrantStore, query: str) -> Any:
+    """The recall with no keyword side left from an earlier search of this thread."""
+    local = getattr(store._searcher, "_local", None)
+    if local is not None:
+        local.__dict__.clear()
+    return recall_memories(store, "alice", "acme", query, weights=ALL, now=NOW)
+
+
+def test_the_names_probe_keyword_side_is_the_hybrid_searchs_own(
+    store: QdrantStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The names-out probe searches the keyword index for the question; when the question
+    is searched unchanged, the hybrid search reuses that keyword side: the index is scored
+    once for it, and the recall is the same as with a search of its own."""
+    put(store, "li", "Li Wei decides on the rollout budget", "Li Wei")
+    put(store, "dana", "Dana runs procurement and the rollout budget", "Dana")
+    for i in range(20):
+        put(store, f"noise{i}", f"Weekly call {i} covered pricing and logistics", "customer")
+    query = "Is the rollout budget approved by procurement?"
+    question = tuple(tokenize_cached(query))
+    calls = _bm25_calls(monkeypatch)
+    reused = _fresh(store, query)
+    assert not any(n.startswith("searched without names") for n in reused.notes)
+    assert calls.count(question) == 1, calls
+    # the same recall with the keyword side computed again for the hybrid search
+    monkeypatch.setattr(HybridSearcher, "_keyword_side", _unshared_keyword_side)
+    calls.clear()
+    own = _fresh(store, query)
+    assert calls.count(question) == 2
+    assert [(i.key, i.relevance, i.score) for i in reused.items] == [
+        (i.key, i.relevance, i.score) for i in own.items
+    ]
+    assert reused.items and reused.queries == own.queries
+
+
+def _unshared_keyword_side(
+    self: HybridSearcher, corpus: Any, qtok: tuple[str, ...], depth: int
+) -> tuple[Any, dict[str, float]]:
+    scores = bm25_index.scores(corpus, qtok)
+    return scores, bm25_index.best(corpus, scores, depth)
+
+
+def test_a_write_between_two_searches_is_seen(store: QdrantStore) -> None:
+    """The keyword side is reused only for the same corpus: a write makes a new one."""
+    put(store, "li", "Li Wei decides on the rollout budget", "Li Wei")
+    query = "Who decides on the rollout budget?"
+    first = _fresh(store, query)
+    put(store, "zhou", "Mr Zhou decides on the rollout budget now", "Zhou")
+    again = recall_memories(store, "alice", "acme", query, weights=ALL, now=NOW)
+    assert {i.key for i in first.items} == {"li"}
+    assert {i.key for i in again.items} == {"li", "zhou"}
