@@ -440,9 +440,10 @@ async def test_where_i_went_and_filler_never_reach_the_model(text: str) -> None:
 
 
 async def test_our_own_next_step_still_reaches_the_model() -> None:
-    # what we promised the customer is a commitment, not our company's own affairs
+    # what we promised the customer is a commitment, not our company's own affairs (an
+    # undated promise: the rules now read the dated "我方: 周五前开demo账号给他" themselves)
     model = scripted(_sorted((1, "commitment")))
-    text = "我方: 周五前开demo账号给他。"
+    text = "我方：负责给他们开通试用账号。"
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
     assert len(model.seen) == 1
     assert [c.attribute.split(":")[0] for c in res.candidates] == ["commitment"], res
@@ -483,9 +484,9 @@ def test_a_stage_or_a_pain_needs_words_that_show_it(text: str, category: str) ->
 
 
 async def test_a_second_persons_contact_preference_in_one_sentence_is_kept() -> None:
-    text = "蔡經理偏好 email，吳總只接 LINE。"
+    text = "蔡經理偏好 email，吳總那邊要 LINE 聯絡。"
     # the rules read the first person's channel; the second person's is another fact,
-    # not a restatement of theirs
+    # not a restatement of theirs ("吳總只接 LINE" the rules now read themselves)
     rules = [c.content for c in extract_rules([Turn("user", text, "m1", AT)])[0]]
     model = scripted(_sorted((1, "contact_preference")))
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
