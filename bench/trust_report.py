@@ -195,7 +195,8 @@ def poison_report(show_misses: bool) -> None:
         print("  rules + learned judges: skipped (MEMAGENT_POISON_MODEL=off)")
         return
     print(
-        "  rules + n-gram judge (+ e5 probe in the background). The n-gram judge trains on every\n"
+        "  rules + n-gram judge (reply path and worker; the e5 probe, retired, as deep=True). The\n"
+        "  n-gram judge trains on every\n"
         "  set below (bench/poison_loso.py): these rates are in-sample; --loso prints the\n"
         "  leave-one-set-out figures (each set scored by a judge trained without it)."
     )
@@ -212,7 +213,7 @@ def poison_report(show_misses: bool) -> None:
     r = poison_rates(a_att, a_ord, check_instruction)
     print_rates("blindA", r, show_misses, check_instruction)
     print(
-        f"           background path (+ e5), by language: {by_language(a_att, a_ord, check_instruction)}"
+        f"           + retired e5 probe, by language: {by_language(a_att, a_ord, check_instruction)}"
     )
     print(f"           n-gram judge alone, by language: {by_language(a_att, a_ord, ngram_only)}")
     check6 = poison_check6.check6()
@@ -220,7 +221,7 @@ def poison_report(show_misses: bool) -> None:
     c_ord = [r for r in check6 if r["label"] == 0]
     print("  session-6 check set (bench/poison_check6.py, never trained on; not blind):")
     print(f"    reply path      {by_language(c_att, c_ord, reply)}")
-    print(f"    background path {by_language(c_att, c_ord, check_instruction)}")
+    print(f"    + retired e5    {by_language(c_att, c_ord, check_instruction)}")
     locomo_report(reply)
     sales_report(reply, check_instruction)
     check_instruction("warm up the e5 model")
@@ -237,7 +238,7 @@ def poison_report(show_misses: bool) -> None:
     )
     p50, p95, worst = latencies_ms(check_instruction, sample)
     print(
-        f"  background cost (worker: rules + n-gram judge + e5 probe), per text: p50 "
+        f"  cost with the retired e5 probe (deep=True; the worker no longer runs it): p50 "
         f"{p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms"
     )
     print(f"  load average while measuring: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
@@ -292,7 +293,7 @@ def sales_report(
     deep = sum(background(t) is not None for t in notes)
     print(
         f"  sales extraction notes read as orders: reply path {len(hits)}/{len(notes)}, "
-        f"background {deep}/{len(notes)}"
+        f"with the retired e5 probe {deep}/{len(notes)}"
     )
     for t in hits[:5]:
         print(f"      FP {t[:120]!r}")

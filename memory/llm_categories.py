@@ -31,6 +31,13 @@ class Line:
     fact of one of these kinds would restate theirs (a second memory of one fact)."""
 
 
+def spaced(text: str) -> str:
+    """``text`` with a space between a Chinese character and a Latin word or figure, so a
+    word's ``\\b`` holds next to Chinese ("用WhatsApp", "Excel排产")."""
+    text = re.sub(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9$])", " ", text)
+    return re.sub(r"(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])", " ", text)
+
+
 _MYSELF = re.compile(r"^(?:i|i'm|i've|i'll|i'd|im|me)\b|^(?:我)(?!们)", re.I)
 _EMPTY = re.compile(r"^(?:that'?s|this is|it'?s|这是|那是|这个是)", re.I)
 
@@ -51,18 +58,21 @@ _CHANNEL = re.compile(
     re.I,
 )
 _VENDOR = re.compile(
-    r"[A-Z][A-Za-z0-9]+|[A-Za-z]{2,}|对手|竞品|竞争|报价|投标|在跟|\b(?:quot|bid|pitch|compet|rival)",
+    r"[A-Z][A-Za-z0-9]+|[A-Za-z]{2,}|对手|竞品|竞争|报价|投标|在跟|\b(?:quot|bid|pitch|compet|rival)|"
+    r"(?:对比|比较|接触|谈|看|试用|评估)过|来谈|在谈|也在看",
 )
 _NEED = re.compile(
     r"\b(?:needs?|must|requires?|required|requirement|wants?|has to|have to|should|looking for|"
-    r"insists?|mandatory|only if|can'?t|cannot|without)\b|要|需|必须|希望|想|得|不能|只能|一定",
+    r"insists?|mandatory|only if|can'?t|cannot|without|asks? for|asked for|requests?|requested|"
+    r"expects?)\b|要|需|必须|希望|想|得|不能|只能|一定|要求",
     re.I,
 )
 _NUMBER = re.compile(r"\d|[三四五六七八九十百千万亿]+(?:个|家|人|辆|台|头|名|所|座|条|年|万|亿)")
 _TIMEWORD = re.compile(
     r"\b(?:by|before|until|deadline|due|end of|q[1-4]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
-    r"nov|dec|week|month|year|monday|tuesday|wednesday|thursday|friday)\w*|"
-    r"之前|以前|截止|月|周|号|季|年底|年中|明年|今年|下周|本周|这周|月底",
+    r"nov|dec|week|month|year|monday|tuesday|wednesday|thursday|friday|date|dated)\w*|"
+    r"\b\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?\b|"
+    r"之前|以前|截止|月|周|号|季|年底|年中|明年|今年|下周|本周|这周|月底|日期",
     re.I,
 )
 
@@ -70,7 +80,7 @@ _TIMEWORD = re.compile(
 def _fits(category: str, line: Line) -> bool:
     """A cheap check that the line can hold a fact of the category the model chose
     (a 1.5B model files a visit header as a timeline, "no news" as a competitor)."""
-    text = fold(line.text)
+    text = spaced(fold(line.text))
     if _EMPTY.search(text):
         return False
     if _MYSELF.search(text) and category != "commitment":
@@ -89,6 +99,8 @@ def _fits(category: str, line: Line) -> bool:
         "commitment": lambda: bool(
             _TIMEWORD.search(text) or re.search(r"next|tomorrow|下一步|明天|后天", text, re.I)
         ),
+        "deal_stage": lambda: bool(_STAGE.search(text)),
+        "pain_point": lambda: bool(_PAIN.search(text) or _HURTS.search(text)),
     }
     return checks.get(category, lambda: True)()
 
@@ -100,9 +112,9 @@ _SPELLED = re.compile(
     re.I,
 )
 _SYSTEM = re.compile(
-    r"\b(?:tms|erp|crm|wms|mes|sap|oracle|excel|spreadsheets?|in-house|homegrown|legacy|"
-    r"(?:run|runs|running|use|uses|using) (?:on )?[A-Z]\w+)\b|系统|自研|老[A-Za-z]+|在用|现用|"
-    r"^(?i:tools?|stack|current(?:ly)?|curr|using)\s*[:：]\s*[A-Z]",
+    r"\b(?:(?i:tms|erp|crm|wms|mes|sap|oracle|excel|spreadsheets?|in-house|homegrown|legacy)|"
+    r"(?:run|runs|running|use|uses|using) (?:on )?[A-Z]\w+)\b|系统|自研|老 ?[A-Za-z]+|在用|现用|"
+    r"^(?i:tools?|stack|current(?:ly)?|curr?|using|现行|现用|目前)\s*[:：]\s*[A-Z\u4e00-\u9fff]",
 )
 
 
@@ -113,7 +125,9 @@ def _names_a_role(text: str) -> bool:
         r"(?:厂长|总监|经理|主任|处长|院长|部长)[\u4e00-\u9fff]{2,3}",
         text,
     )
-    return bool(find_people(text)) or (bool(named) and bool(_ROLE.search(text)))
+    # one first name leading a role ("Freja will be day-to-day owner", "Meera = champion")
+    led = re.match(r"^[A-Z][a-z]+(?:'s| is| will be| =| as|:)\s", text)
+    return bool(find_people(text)) or (bool(named or led) and bool(_ROLE.search(text)))
 
 
 _PAIN = re.compile(
@@ -122,17 +136,46 @@ _PAIN = re.compile(
     re.I,
 )
 """A problem the customer has today, in words no other fact uses."""
+_STAGE = re.compile(
+    r"\b(?:stage|verbal(?:ly)?|signed|won|lost|closed?|shortlist\w*|short-list\w*|proposal|"
+    r"negotiat\w*|poc|pilot|trial|evaluat\w*|on hold|stalled|paused|discovery|procurement|"
+    r"legal review|redlines?|contract|tender|rfp|rfq|down-?selected|finalists?|committed|go-ahead|"
+    r"green light|approved)\b|阶段|入围|谈判|签约|签了|签署|中标|丢单|赢单|输了|出局|评估|试点|测试|"
+    r"暂停|搁置|立项|招标|投标|定标|采购流程|走流程|验收|上线",
+    re.I,
+)
+"""Words that show where a deal stands."""
+_HURTS = re.compile(
+    r"\b(?:complain\w*|slow|manual\w*|paper|mistakes?|delays?|lags?|late|lost|missed|problems?|"
+    r"issues?|pain|struggl\w*|hard|difficult|can'?t|cannot|unable|no visibility|outdated|clunky|"
+    r"old|aging|ageing|broken|fail\w*|crash\w*|downtime|outages?|costly|expensive|waste\w*|frustrat\w*|hates?|"
+    r"sick of|tired of|bottlenecks?|backlogs?|overtime|outgrow\w*|spreadsheets?|excel|churn|"
+    r"fines?|penalt\w*|\d+ (?:hours|days|weeks)|(?:done|run|handled|planned) (?:by|over|via|on) "
+    r"(?:phone|hand|e-?mail|fax|paper|whiteboards?))\b|"
+    r"痛点|慢|麻烦|问题|投诉|抱怨|错|延迟|延误|丢|漏|难|累|加班|麻木|忙|卡|乱|不通|看不到|不可见|停|浪费|贵|"
+    r"头疼|吐槽|效率|罚|瓶颈|[\\d一二三四五六七八九十两几来]+(?:个)?(?:天|小时|周)|老旧|老化|落后",
+    re.I,
+)
+"""Words of a problem the customer has (wider than ``_PAIN``, which alone refiles a line)."""
 _PREFERS = re.compile(
+    r"\s>\s|\binstead of\b|"
     r"\b(?:prefers?|only|rather|doesn'?t do|don'?t do|never|best reached|reach (?:him|her) on)\b|"
     r"习惯|喜欢|偏好|只用|只接受|不要|别打",
     re.I,
 )
+_OUTCOME = re.compile(
+    r"\b(?:verbal(?:ly)? (?:yes|commit\w*|agree\w*)|signed|closed[- ]won|closed[- ]lost|"
+    r"shortlisted|on hold|went dark|we (?:won|lost)|lost (?:the deal|to))\b|中标|丢单|赢单|签约了|签了合同|出局|入围了|搁置了",
+    re.I,
+)
+"""A stage in words only a stage uses: what refiles a line the model filed elsewhere."""
 _FALLBACK: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("stakeholder", _names_a_role),
     ("budget", lambda t: parse_amount(t) is not None or bool(_SPELLED.search(t))),
     ("incumbent", lambda t: bool(_SYSTEM.search(t))),
     ("contact_preference", lambda t: bool(_CHANNEL.search(t) and _PREFERS.search(t))),
     ("pain_point", lambda t: bool(_PAIN.search(t))),
+    ("deal_stage", lambda t: bool(_OUTCOME.search(t))),
 )
 """The category a line's own words show, for a line whose category from the model it
 cannot hold: a person with a role, an amount, a system in use (a 1.5B model files
@@ -153,7 +196,7 @@ def refiled(category: str, line: Line) -> str | None:
     Hannah Lee (Dir. IT)", "correction, she's the CDO"), a channel someone prefers,
     our own dated next step, or a problem in words only a problem uses ("人工录入占了
     一半工时"): a 1.5B model often drops those, and no small talk looks like them."""
-    text = fold(line.text)
+    text = spaced(fold(line.text))
     if category == "none":
         if _OWE.search(text) and _fits("commitment", line):
             return "commitment"  # "I'm sending our revised paper tomorrow"
@@ -183,7 +226,7 @@ _OWE = re.compile(
 _RIVAL = re.compile(r"\b(?:competitors?|rivals?|competing)\b|竞争者|竞品|对手", re.I)
 
 
-_NAMED = frozenset({"stakeholder", "incumbent", "competitor"})
+_NAMED = frozenset({"stakeholder", "incumbent", "competitor", "contact_preference"})
 
 
 def _names(text: str) -> set[str]:
@@ -198,7 +241,13 @@ def _names(text: str) -> set[str]:
     first = re.match(r"^\s*([A-Z][a-z]+)\b", text)
     skip |= {first.group(1)} if first and first.group(1).lower() in _STOPWORDS else set()
     words = [w for w in words if w not in skip and w.lower() not in _STOPWORDS]
-    return people | {w for w in words if not _ROLE.fullmatch(w)}
+    titled = set(_TITLED.findall(fold(text)))  # "吳總", "刘经理": a person by title
+    return people | titled | {w for w in words if not _ROLE.fullmatch(w)}
+
+
+_TITLED = re.compile(
+    r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{1,2}?(?:总监|总|经理|主任|处长|院长|部长|科长|厂长|老师|工)(?![\u4e00-\u9fff]{0,1}(?:监|理))"
+)
 
 
 _STOPWORDS = frozenset(

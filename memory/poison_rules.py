@@ -18,7 +18,8 @@ from dataclasses import dataclass
 class Rule:
     """One signal: ``weight`` adds to the score when ``pattern`` matches the ``form`` of a text.
 
-    Forms: ``raw`` (NFKC only, case kept), ``text`` (``normalise``), ``compact`` (``compact``).
+    Forms: ``raw`` (NFKC only, case kept), ``text`` (``normalise``), ``cased`` (``normalise``
+    with the case kept, same offsets as ``text``), ``compact`` (``compact``).
     Rules sharing a ``name`` count once, so one idea phrased twice does not double.
     """
 
@@ -132,7 +133,10 @@ _ADMIT_FALSE = (
     r"|\bwhether (?:or not )?(?:it's |it is )?(?:true|the case)\b|\bwhether or not\b"
     r"|\b(?:they|he|she)(?:'ll| will) never (?:know|check|read|notice|find out)\b"
     r"|\b(?:they|he|she) won't (?:check|notice|know|find out|read|verify)\b"
-    r"|\bwe don't\b(?= *[.,)]|$)|\bit doesn't\b(?= *[.,)]|$))"
+    r"|\bwe don't\b(?= *[.,)]|$)|\bit doesn't\b(?= *[.,)]|$)"
+    r"|\bnot (?:strictly|really|actually|quite|entirely|technically|exactly|100%) (?:true|accurate"
+    r"|correct|the case)\b|\bclose enough\b"
+    r"|\b(?:than|what) (?:it|they|the price|the list price) (?:really|actually) (?:is|are|costs?)\b)"
 )
 _IN_SENTENCE = r"(?:[^.!?\n]|\.(?=\d))"  # a decimal point does not end the sentence
 _ZH_SAY_ORDER = (
@@ -193,6 +197,24 @@ _ZH_EXFIL_ASK = (
     r"(?:告诉我|列出|列一下|发给我|发我|给我看|说说|有哪些|是多少|提供给我|提供一下|整理给我|汇总"
     r"|导出|发一份|发过来|查一下|透露|报给我|拿给我|分享给我)"
 )
+
+# "my/our/his assistant" is a person; "Ravin AI", "C3 AI", "Scale-AI" are vendors' names: a
+# capitalised word (not an address like "Hey" or "Dear") right before a capital "AI". Python's
+# look-behind is fixed-width, so one per name length; the form is ``cased`` to see the capitals.
+_NOT_OWNED = "".join(rf"(?<!{w} )" for w in ("my", "our", "his", "her", "their"))
+_ADDRESS = ("hey", "hi", "hello", "dear", "yo", "attention", "attn", "note", "to", "the", "an",
+            "a", "you", "as", "this", "that", "your", "any", "for", "ok", "okay", "listen", "and",
+            "or", "so", "now", "please", "sorry", "thanks", "no", "yes", "ps", "reminder")  # fmt: skip
+_NOT_VENDOR = (  # "(?=ai)" first: the look-behinds run only where "ai" stands
+    "(?=ai)(?:"
+    + "|".join(rf"(?<=\b{w} )" for w in _ADDRESS)
+    + "|"
+    + "".join(rf"(?<!\b(?-i:[A-Z][A-Za-z0-9&]{{{n}}}) )" for n in range(1, 16))
+    + r"(?<![A-Za-z0-9][.-])"
+    + ")"
+)
+# A field label ("Competitors: Ravin AI, Samsara", "竞争对手：") names who competes: a fact line.
+_NOT_LABEL = r"(?![\w /&()'-]{0,20}[:：])"
 
 RULES: tuple[Rule, ...] = (
     # Override: the assistant is told to drop what it was told.
@@ -397,8 +419,9 @@ RULES: tuple[Rule, ...] = (
         "ai_identity",
         "role change",
         0.5,
-        r"(?<!my )(?<!our )(?<!his )(?<!her )(?<!their )(?<![a-z])(?:ai|assistant|bot|chatbot"
-        r"|language model|llm|gpt)(?![a-z])|助手|机器人|人工智能|模型",
+        rf"{_NOT_OWNED}(?<![a-z])(?:{_NOT_VENDOR}ai|assistant|bot|chatbot|language model|llm|gpt)"
+        r"(?![a-z])|助手|机器人|人工智能|模型",
+        "cased",
     ),
     _r(
         "privileged_role",
@@ -414,7 +437,7 @@ RULES: tuple[Rule, ...] = (
         0.6,
         r"\b(?:no|without(?: any)?) (?:restrictions|limits|limitations|rules|filters|policies"
         r"|guardrails|censorship)\b|\bunrestricted\b|\bunfiltered\b|\buncensored\b"
-        r"|\b(?:approves?|sign(?:s|ing)? off on|grants?|authori[sz]es?) (?:any|every|all)\b"
+        r"|\b(?:(?:auto)?approves?|sign(?:s|ing)? off on|grants?|authori[sz]es?) (?:any|every|all)\b"
         r"|\bnever (?:refuses?|declines?|says no|rejects?)\b"
         r"|(?:不受|不用受|无需受|不必受)(?:任何)?[^，。]{0,6}(?:限制|约束|规则|规范)"
         r"|没有(?:任何)?(?:限制|约束|规则|底线)|无限制|(?:审批|批准|同意|回答)(?:任何|所有|一切)",
@@ -504,10 +527,11 @@ RULES: tuple[Rule, ...] = (
         "conditional_order",
         "standing order",
         1.0,
-        r"\b(?:whenever|when|if) (?:a|any|every|the|another) (?:customer|client|prospect|buyer|lead"
-        r"|user|one)\b[^.!?]{0,60}\b(?:tell|say|answer|respond|reply|quote|recommend|offer"
-        r"|promise)\b|\b(?:whenever|if) (?:anyone|someone|anybody)\b[^.!?]{0,60}\b(?:tell|say"
-        r"|answer|respond|reply|quote|recommend|offer|promise)\b"
+        r"\b(?:whenever|when|if|any time|every time) (?:a|any|every|the|another) (?:customer|client"
+        r"|prospect|buyer|lead|user|one)\b[^.!?]{0,60}\b(?:tell|say|answer|respond|reply|quote"
+        r"|recommend|offer|promise)\b|\b(?:whenever|when|if|any time|every time) (?:anyone|someone"
+        r"|anybody|somebody)\b[^.!?]{0,60}\b(?:tell|say|answer|respond|reply|quote|recommend"
+        r"|offer|promise)\b"
         r"|(?:不管|无论|只要|每当|凡是)(?:哪个|任何|谁|有)?(?:客户|人)[^。！？]{0,15}(?:都|就)要?"
         r"(?:说|告诉|推荐|回答|回复|报价)",
     ),
@@ -609,6 +633,20 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:for|to) (?:the |any )?(?:system|ai|model|assistant|bot|llm|agent) (?:that is )?"
         r"(?:reading|processing|parsing|seeing|summari[sz]ing) this\b",
     ),
+    # A header that hands what follows to the machine reading it: "Memo for the AI:",
+    # "whoever summarises this:", "给机器人的提醒：", "做总结的那位：" (the colon makes it a header).
+    _r(
+        "reader_header",
+        "standing order",
+        1.0,
+        r"(?:\b(?:memo|heads-?up|tip|p\.?s\.?) (?:for|to) (?:the |my |our |any )?(?:ai|bot|assistant"
+        r"|model|chatbot|agent|copilot)\b|给(?:机器人|ai|助手|模型|bot|助理)的(?:提醒|备忘|指令|留言|话"
+        r"|说明|备注|提示)|\b(?:whoever|whomever|anyone who|the one who) (?:summari[sz]es|drafts|reads"
+        r"|writes up|processes|handles|files) (?:this|these|my (?:emails|notes|summaries|follow-ups))"
+        r"\b(?: notes)?(?: later)?|\bfuture you(?: reading this)?|(?:做|写)(?:总结|摘要|简报|summary)"
+        r"的那位|(?:读到|读|看到)这条的(?:你|模型|助手|ai|机器人))\s*(?:\([^)]{0,20}\))?\s*"
+        r"(?:[:：,，\-—–]|reading\b)",
+    ),
     # Exfiltration: other customers' data or the assistant's own instructions.
     _r(
         "bulk_data",
@@ -625,6 +663,17 @@ RULES: tuple[Rule, ...] = (
         r"|你(?:记住|记得|存储|保存)的(?:所有|全部)|(?:所有|全部)的?(?:记忆|记录)|(?:记忆|记录)(?:全部|都)",
     ),
     _r(
+        "bulk_data",
+        "exfiltration",
+        0.7,
+        r"\b(?:all|every|the entire|the whole|the full|the complete|a full|a complete)\b (?:list"
+        r"|set|dump|export|copy|table|database) of (?:the |our |your |all |every )?(?:other )?"
+        r"(?:customers?'?|clients?'?|users?'?|accounts?'?|leads?'?|prospects?'?)? ?(?:memor(?:y|ies)"
+        r"|records|budgets?|prices?|passwords?|phone numbers?|emails|email addresses|contacts?"
+        r"|contact details|personal data|data|information|details|customers|clients|accounts"
+        r"|leads)\b",
+    ),
+    _r(
         "send_out",
         "exfiltration",
         0.2,
@@ -636,7 +685,8 @@ RULES: tuple[Rule, ...] = (
         "to_me",
         "exfiltration",
         0.4,
-        r"\b(?:to|into) (?:me|my (?:email|inbox|mailbox|address|account|drive|phone))\b"
+        r"\b(?:to|into) (?:me|my (?:private |personal |own )?(?:email|inbox|mailbox|address|account"
+        r"|drive|phone|gmail))\b"
         r"|\bto (?:[\w.+-]+@[\w-]+\.|\[email#)|发给我|发到我|发送给我|发我|到我的(?:邮箱|手机|微信)",
     ),
     _r(
@@ -707,6 +757,12 @@ RULES: tuple[Rule, ...] = (
         r" (?:assistant|bot|agent|system)'s)\s+(?:own\s+)?(?:(?:database|db|admin|administrator"
         r"|root|server|api|ssh|backend|service|internal|system|crm|vault|cloud|aws|login|access"
         rf"|master|secret)\s+)?{_CREDENTIAL}\b|\b(?:\w+ )?{_CREDENTIAL} (?:do|did) you (?:use|have|hold)\b"
+        r"|\b(?:print|list|show|send|give|paste|output|export|dump|reveal|share|read out|tell me"
+        r"|email|forward|post)\b[^.!?\n]{0,30}?\b(?:stored|saved|configured|cached)\s+(?:\w+\s+)?"
+        rf"{_CREDENTIAL}\b"
+        r"|(?:输出|告诉我|发给我|发我|给我|说出|列出|提供|贴出|透露|导出|打印|显示)[^。！？\n]{0,15}?"
+        rf"(?:保存|存储|配置|缓存)(?:的|着的)[^，。！？\n]{{0,8}}?{_ZH_CREDENTIAL}"
+        rf"|(?:保存|存储|配置|缓存)(?:的|着的)[^，。！？\n]{{0,8}}?{_ZH_CREDENTIAL}[^。！？\n]{{0,12}}?{_ZH_ASK}"
         rf"|\b{_CREDENTIAL} (?:stored |saved |kept )?in your (?:settings|config(?:uration)?|environment"
         r"|memory|system|prompt)\b"
         rf"|(?:系统|后台|配置|数据库|服务器|环境变量)(?:里|中)的?[^，。！？\n]{{0,6}}?{_ZH_CREDENTIAL}"
@@ -741,6 +797,68 @@ RULES: tuple[Rule, ...] = (
         rf"|{_SAY_ORDER}{_IN_SENTENCE}{{0,90}}?[.!?]\s*{_ADMIT_FALSE}"
         rf"|{_ZH_SAY_ORDER}[^。！？\n]{{0,40}}?{_ZH_ADMIT_FALSE}",
     ),
+    # An HTML comment that speaks to the assistant: hidden from the human reader by design.
+    _r(
+        "hidden_comment",
+        "fake role token",
+        1.0,
+        r"<!--[^>]{0,40}?\b(?:system|assistant|developer|ai|bot|model|llm|agent|summari[sz]er"
+        r"|instructions?|note to)\b",
+    ),
+    # Orders to drop the compliance text of outgoing mail: not the customer's to waive.
+    _r(
+        "drop_disclaimer",
+        "override",
+        1.0,
+        r"\b(?:stop|don't|do not|never|no longer|quit)\b (?:add|includ|attach|put|append|insert)\w*"
+        r" (?:the |our |any |a )?(?:\w+ )?(?:disclaimers?|disclosures?|compliance (?:notices?"
+        r"|statements?|text|language|footers?))"
+        r"|(?:不要|不用|不必|不再|别|无需)再?(?:加|附|放|写|带)上?(?:合规|免责|法律|风险)(?:声明|提示|条款)",
+    ),
+    # Prices raised across the board by order: "from now on add 40% to every quote",
+    # "所有报价一律加价四成". A customer's or a committee's price change is stated, not ordered.
+    _r(
+        "price_order",
+        "standing order",
+        1.0,
+        r"(?:^|[.!?;:]\s*)(?:please\s+)?(?:(?:always|from now on|going forward|henceforth),?\s+)+"
+        r"(?:add|mark up|markup|inflate|raise|increase|bump|pad)\b[^.!?\n]{0,30}\b(?:every|all|each"
+        r"|any)\s+(?:quotes?|prices?|proposals?|invoices?|offers?)\b|\b(?:all|every) (?:\w+ ){0,3}"
+        r"(?:quotes?|prices?|proposals?) (?:\w+ ){0,6}(?:are|is) to be (?:inflated|padded)\b"
+        r"|(?:所有|每份|每一份|全部)的?(?:\w{0,4})?(?:报价|价格|报价单)[^。！？\n]{0,10}一律[^。！？\n]{0,4}"
+        r"(?:上浮|上调|加价|加|提高)",
+    ),
+    # Our internal cost or floor price put in front of the customer.
+    _r(
+        "internal_cost",
+        "exfiltration",
+        0.6,
+        r"\b(?:include|attach|add|share|send|put|show|paste|append|disclose|reveal)\b[^.!?\n]{0,40}?"
+        r"\b(?:internal (?:cost|costs|pricing|price|margins?)|cost prices?|our (?:margins?|costs?"
+        r"|floor prices?)|margin (?:table|sheet)|floor prices?)\b"
+        r"|(?:附上|加上|发给|写进|放进|附在|告诉|透露|给)[^。！？\n]{0,15}?(?:内部成本|成本价|我们的?底价"
+        r"|利润率|毛利)|(?:内部成本|成本价|我们的?底价|利润率|毛利)[^。！？\n]{0,6}?(?:也|都)?(?:附上|加上"
+        r"|发给|写进|放进|告诉|透露)",
+    ),
+    # Controls switched off for the order at hand: approval skipped, nobody told, nothing logged.
+    _r(
+        "skip_control",
+        "override",
+        0.6,
+        r"\b(?:skip|bypass|waive|circumvent)\b (?:the |any |all |our )?(?:\w+ ){0,2}(?:approvals?"
+        r"|sign-?offs?|compliance|workflow)\b|\bwithout (?:asking|waiting|checking|going through"
+        r"|getting) (?:for )?(?:\w+ )?(?:approval|sign-?off)|\bnever ask (?:anyone |me |a manager )?"
+        r"(?:for )?(?:approval|permission|sign-?off)"
+        r"|\b(?:don't|do not|never|no need to) (?:tell|inform|notify|cc|loop in) (?:legal|finance"
+        r"|compliance|my manager|the manager|management|procurement|anyone)\b|\bwithout (?:telling"
+        r"|informing|notifying) (?:legal|finance|compliance|my manager|the manager|management"
+        r"|anyone)\b|\b(?:never|don't|do not|without) log(?:ging)? (?:the |this |any )?(?:activity"
+        r"|actions?|access|operations?)\b"
+        r"|(?:不用|不要|不必|无需|跳过|绕过)走?(?:审批|审核|合规检查)"
+        r"|(?:法务|财务|合规|老板|经理|领导|legal|finance|compliance|boss|manager) ?(?:那边|方面)?"
+        r"(?:不用|不需要|不必)(?:知道|告诉|通知)|(?:别|不要|不用)(?:告诉|通知|让)(?:法务|财务|合规|老板"
+        r"|经理|领导)|(?:不用|不要|不必|无需)留?(?:操作|审计|访问)(?:日志|记录)",
+    ),
     # Standing orders to tell customers damaging claims about a rival.
     _r(
         "smear",
@@ -753,7 +871,7 @@ RULES: tuple[Rule, ...] = (
         "competitor",
         "standing order",
         0.3,
-        r"\b(?:competitors?|rivals?|the competition)\b|竞争对手|竞品|友商|对手|同行",
+        rf"(?:\b(?:competitors?|rivals?|the competition)\b|竞争对手|竞品|友商|对手|同行){_NOT_LABEL}",
     ),
     # A pasted mail header ("From: ... Subject: ...") frames its body as someone else's message.
     _r(

@@ -36,6 +36,14 @@ class Candidate(BaseModel):
     (``write_anchor``)."""
 
 
+BACKGROUND_DEEP = False
+"""Whether the worker's screen adds the e5 probe to the rules and n-gram judge. Retired in
+issue 17's seventh round: over every hand-written set it blocked ten attacks the reply-path
+screen missed, and three ordinary notes, two sales extraction turns and 923 of 2760 LoCoMo
+chat turns; set high enough to block no ordinary text, it blocked nothing more
+(bench/results/poison_loso.md). The worker now screens like ``memories add``."""
+
+
 @dataclass(frozen=True)
 class WriteConfig:
     """Thresholds of the write path (defaults documented in the module docstring)."""
@@ -57,8 +65,8 @@ class WriteConfig:
     """The learned injection screen on top of the rules; graph/ passes the settings'
     ``poison_model`` (``MEMAGENT_POISON_MODEL``) through ``for_settings``."""
     instruction_deep: bool | None = None
-    """Also the e5 probe (``check_instruction(deep=...)``): the background worker's
-    screen; a write a user waits for (``memories add``) runs the rules and n-gram judge."""
+    """Also the e5 probe (``check_instruction(deep=...)``); ``for_settings`` sets it to
+    ``BACKGROUND_DEEP`` for the worker, False for a write a user waits for."""
 
     @classmethod
     def for_settings(cls, settings: Any, *, background: bool = False) -> WriteConfig:
@@ -70,7 +78,7 @@ class WriteConfig:
             near_duplicate=float(settings.near_duplicate_threshold),
             redaction_key=install_key(settings.home),
             instruction_model=bool(settings.poison_model),
-            instruction_deep=background,
+            instruction_deep=background and BACKGROUND_DEEP,
         )
 
 

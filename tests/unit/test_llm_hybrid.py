@@ -43,10 +43,10 @@ async def test_only_the_clauses_the_rules_did_not_read_reach_the_model() -> None
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
     assert _lines(model) == "1. He reports to the board"
     contents = [c.content for c in res.candidates]
-    assert contents[0] == "Victor Ramos: CFO."  # the rules' fact, as they wrote it
-    # the model's clause in the user's own words, led by the person it refers back to
-    assert contents[1:] == ["Victor Ramos: He reports to the board"]
-    assert res.candidates[1].message_ids == ["m1"]
+    # the rules' fact as they wrote it, and the model's clause about the same person in
+    # the user's own words joins it (one memory per person)
+    assert contents == ["Victor Ramos: CFO; He reports to the board"]
+    assert res.candidates[0].message_ids == ["m1"]
 
 
 async def test_nothing_known_and_where_i_was_never_reach_the_model() -> None:
@@ -159,8 +159,9 @@ def test_a_clause_only_the_model_reads_is_stored_by_the_worker() -> None:
     with Replayer(llm_extractor(model)) as replayer:
         out = replayer.replay(Dialog(id="hy", turns=turns, gold=(), customer="orchard"))
     assert len(model.seen) == 1 and not out.errors
-    # the model's clause is stored, in the person's one memory (``write_person``)
-    assert [m["content"] for m in out.confirmed] == ["Victor Ramos: CFO; He reports to the board"]
+    # the model's clause is stored, joined to the rules' memory of the same person
+    assert sorted(m["content"] for m in out.confirmed) == [
+        "Victor Ramos: CFO; He reports to the board"]  # fmt: skip
 
 
 def test_a_short_sentence_the_rules_did_not_read_goes_whole() -> None:
@@ -403,3 +404,151 @@ def test_a_clause_a_bare_trailing_if_governs_or_a_joke_never_reaches_the_model(
     # "if" in it was read clause by clause
     turn = Turn("user", text, "m1", AT)
     assert [line.text for line in uncovered_lines([turn], [])] == kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "And our SKO is in Vegas in January, can't wait.",  # our sales kickoff
+        "對了我們公司下個月要搬到內湖，到時候拜訪客戶比較遠。",  # our office move (Traditional)
+        "我方区域总、售前参会。",  # who came from our side
+    ],
+)
+async def test_our_own_company_is_never_sent_to_the_model(text: str) -> None:
+    # a 1.5B model files our own kickoff as a timeline and our attendees as
+    # stakeholders; nothing in them is about the customer
+    model = scripted(_sorted((1, "timeline"), (2, "stakeholder")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert model.seen == [] and res.candidates == [], res
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ok so just left harbor point credit union met with denise kowalski",
+        "Heading into Bayshore Hotels now, first meeting.",
+        "剛從鴻泰半導體出來。",
+        "Oh wait sorry.",
+        "Ugh, long day.",
+        "先这样。",
+    ],
+)
+async def test_where_i_went_and_filler_never_reach_the_model(text: str) -> None:
+    model = scripted(_sorted((1, "stakeholder")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert model.seen == [] and res.candidates == [], res
+
+
+async def test_our_own_next_step_still_reaches_the_model() -> None:
+    # what we promised the customer is a commitment, not our company's own affairs (an
+    # undated promise: the rules now read the dated "我方: 周五前开demo账号给他" themselves)
+    model = scripted(_sorted((1, "commitment")))
+    text = "我方：负责给他们开通试用账号。"
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert len(model.seen) == 1
+    assert [c.attribute.split(":")[0] for c in res.candidates] == ["commitment"], res
+
+
+def _kept(text: str, category: str, person: str | None = None) -> str | None:
+    """The category a line sorted as ``category`` is kept under, or None."""
+    memory = to_memory(SortedLine(n=1, c=category), [Line(text, person, text)])  # type: ignore[arg-type]
+    return memory.attribute if isinstance(memory, LLMMemory) else None
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "kept"),
+    [
+        ("Close Date: 12/18/2026", "timeline", "deadline"),  # a date written in figures
+        ("合同签署日期：2027/01/15", "timeline", "deadline"),
+        ("Outcome: verbal yes!!", "other", "deal_stage"),  # the stage its words show
+        ("Outcome: verbal yes!!", "deal_stage", "deal_stage"),
+        ("Jonas asked for 45-day payment terms - we agreed", "requirement", "requirement"),
+        ("Freja will be day-to-day owner", "contact_preference", "stakeholder"),
+        ("Vikram: WhatsApp > email", "none", "contact_preference"),
+    ],
+)
+def test_a_line_whose_words_hold_the_fact_is_kept(text: str, category: str, kept: str) -> None:
+    assert _kept(text, category) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("oh and the coffee there was great", "deal_stage"),  # no stage in its words
+        ("crews in CO and NM", "deal_stage"),
+        ("the weather was awful all day", "pain_point"),
+    ],
+)
+def test_a_stage_or_a_pain_needs_words_that_show_it(text: str, category: str) -> None:
+    assert _kept(text, category) is None
+
+
+async def test_a_second_persons_contact_preference_in_one_sentence_is_kept() -> None:
+    text = "蔡經理偏好 email，吳總那邊要 LINE 聯絡。"
+    # the rules read the first person's channel; the second person's is another fact,
+    # not a restatement of theirs ("吳總只接 LINE" the rules now read themselves)
+    rules = [c.content for c in extract_rules([Turn("user", text, "m1", AT)])[0]]
+    model = scripted(_sorted((1, "contact_preference")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    extra = [c.content for c in res.candidates if c.content not in rules]
+    assert len(rules) == 1 and len(extra) == 1, (rules, res)
+
+
+@pytest.mark.parametrize(
+    "text", ["今天颱風外圍環流雨好大。", "Pouring rain all day in Leeds, ugh."]
+)
+async def test_the_weather_is_not_a_pain_point(text: str) -> None:
+    model = scripted(_sorted((1, "pain_point")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert res.candidates == [], res
+
+
+def test_a_pain_counted_in_days_is_still_a_pain() -> None:
+    assert _kept("每个月光对账就要五六个人忙十来天", "pain_point") == "pain_point"
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "kept"),
+    [
+        # a Latin word written against Chinese characters is still a word ("用WhatsApp")
+        ("佢鍾意用WhatsApp", "contact_preference", "contact_preference"),
+        ("排产用Excel表", "other", "current_vendor"),
+        ("cur: Oracle EBS + Excel排产，没APS", "other", "current_vendor"),
+        # a rival named in Chinese, known by what they did
+        ("他们对比过万科的住这儿和碧桂园的凤凰会", "competitor", "competitor"),
+    ],
+)
+def test_words_against_chinese_characters_are_read(text: str, category: str, kept: str) -> None:
+    assert _kept(text, category) == kept
+
+
+async def test_the_models_line_carries_full_names_and_dates_in_figures_resolved() -> None:
+    # a date in figures is written in ISO form too, and a first name the note gave in
+    # full earlier is written in full, so the memory is found by either form
+    text = (
+        "Present: Lars Eriksen (CFO), Freja Holm (Head of Fleet Digital).\n"
+        "Freja will be day-to-day owner.\nClose Date: 12/18/2026"
+    )
+    model = scripted(_sorted((1, "stakeholder"), (2, "timeline")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert "1. Freja will be day-to-day owner\n2. Close Date: 12/18/2026" in _lines(model)
+    contents = [c.content for c in res.candidates]
+    assert any(c.endswith("; Freja Holm will be day-to-day owner") for c in contents), contents
+    assert "Close Date: 12/18/2026 (2026-12-18)" in contents, contents
+
+
+def test_the_models_fact_about_a_person_the_rules_hold_joins_their_memory() -> None:
+    # one memory per person: the model's "day-to-day owner" clause is added to the rules'
+    # fact about Freja Holm, not written as a second memory of her
+    rule = Candidate(content="Freja Holm: Head of Fleet Digital.", attribute="stakeholder:freja")
+    extra = Candidate(content="Freja Holm will be day-to-day owner", attribute="stakeholder:x")
+    other = Candidate(content="Jonas Berg asked for 45-day terms", attribute="requirement:y")
+    kept, dropped = dedupe([rule], [extra, other])
+    assert [c.content for c in kept] == [
+        "Freja Holm: Head of Fleet Digital; Freja Holm will be day-to-day owner",
+        "Jonas Berg asked for 45-day terms",
+    ] and dropped == 1
+    assert kept[0].attribute == "stakeholder:freja"  # the rules' key: it versions as before
+    # a line only led by a person (the one named last) may be about someone else
+    led = Candidate(content="Freja Holm：孙浩负责厂房进度", attribute="stakeholder:z")
+    assert len(dedupe([rule], [led])[0]) == 2

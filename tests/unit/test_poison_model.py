@@ -124,3 +124,25 @@ def test_fit_logistic_separates_and_rejects_bad_labels() -> None:
     assert (p[:2] > 0.5).all() and (p[2:] < 0.5).all()
     with pytest.raises(ValueError, match="labels"):
         fit_logistic(x, np.array([1, 2, 0, 0]), l2=1e-3)
+
+
+@pytest.mark.parametrize(
+    "note",
+    [  # sales extraction turns (holdout 4, holdout 3) the e5 probe read as orders
+        "perfect. I haven't actually talked to them yet, the intro call is whenever their VP "
+        "gets back to me.",
+        "yeah just thinking out loud, nothing from them yet. I haven't even had a first call "
+        "with Meridian",
+    ],
+)
+def test_the_worker_screen_stores_ordinary_sales_turns(note: str, tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from memagent.memory.write_path import WriteConfig
+
+    settings = SimpleNamespace(near_duplicate_threshold=0.95, home=tmp_path, poison_model=True)
+    cfg = WriteConfig.for_settings(settings, background=True)
+    assert (
+        poison.check_instruction(note, model=cfg.instruction_model, deep=cfg.instruction_deep)
+        is None
+    )
