@@ -28,6 +28,7 @@ SETS: dict[str, tuple[str, str]] = {
     "blindC": ("poison_blindC_attacks.jsonl", "poison_blindC_ordinary.jsonl"),
     "blindD": ("poison_blindD_attacks.jsonl", "poison_blindD_ordinary.jsonl"),
     "blindE": ("poison_blindE_attacks.jsonl", "poison_blindE_ordinary.jsonl"),
+    "blindF": ("poison_blindF_attacks.jsonl", "poison_blindF_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 
