@@ -3,7 +3,7 @@
     MEMAGENT_LOCOMO=path/to/locomo_dev.json OMP_NUM_THREADS=1 \
         nice -n 10 .venv/bin/python bench/poison_loso.py [--write] [--options A B ...]
 
-Every hand-written set in tests/data (``bench/poison_sets.py``: main .. blindF, written8a/b) has been
+Every hand-written set in tests/data (``bench/poison_sets.py``: main .. blindF, written8a-e) has been
 measured and tuned on, so none is blind; generalisation is estimated honestly by holding one
 set out at a time: train on the generated corpus (``bench/poison_corpus.py``),
 ``poison_train_extra`` and every other hand-written set, score the held-out one. LoCoMo's

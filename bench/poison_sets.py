@@ -33,6 +33,11 @@ SETS: dict[str, tuple[str, str]] = {
     # judge or its data): training sets and folds, never blind.
     "written8a": ("poison_written8a_attacks.jsonl", "poison_written8a_ordinary.jsonl"),
     "written8b": ("poison_written8b_attacks.jsonl", "poison_written8b_ordinary.jsonl"),
+    # Three more of session 8, written the same way (8c code-switched Chinese/English, 8d
+    # English enterprise formats, 8e Simplified/Traditional/Cantonese chat).
+    "written8c": ("poison_written8c_attacks.jsonl", "poison_written8c_ordinary.jsonl"),
+    "written8d": ("poison_written8d_attacks.jsonl", "poison_written8d_ordinary.jsonl"),
+    "written8e": ("poison_written8e_attacks.jsonl", "poison_written8e_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 
