@@ -4,7 +4,7 @@
 
 The leave-one-set-out folds are independent, so on a machine with spare cores they can run
 as separate processes (``--folds A B --dump a.npz``, ``--folds C D --dump b.npz``); this
-script joins their out-of-set logits (each row is scored by exactly one fold) and prints what
+script joins their out-of-set logits (each row scored by one fold) and prints what
 one run over all the folds prints: the per-script thresholds (<= 1% fp per (source,
 language) cell of ordinary text), the pooled-Chinese variant, and the saved judge's scores
 at its own thresholds when the runs had ``--compare``.
@@ -28,7 +28,9 @@ from memagent.memory.poison_ngram import NgramModel, has_cjk  # noqa: E402
 
 
 def merged(paths: list[Path]) -> tuple[list[dict[str, Any]], dict[str, NDArray[np.float64]]]:
-    """The rows of the first dump and, per score name, the logits of every dump joined."""
+    """The rows of the first dump and, per score name, the logits of every dump joined. A
+    LoCoMo conversation or sales dialog held out by folds of two runs keeps the first run's
+    score, as one run keeps its first fold's: give the dumps in fold order."""
     dumps = [np.load(p) for p in paths]
     first = dumps[0]
     for d in dumps[1:]:
@@ -44,10 +46,8 @@ def merged(paths: list[Path]) -> tuple[list[dict[str, Any]], dict[str, NDArray[n
     for d in dumps:
         for name, z in zip(d["names"], d["z"], strict=True):
             cur = scores.setdefault(str(name), np.full(len(rows), np.nan))
-            both = ~np.isnan(cur) & ~np.isnan(z)
-            if both.any():
-                raise SystemExit(f"{name}: {int(both.sum())} rows scored by two runs")
-            cur[~np.isnan(z)] = z[~np.isnan(z)]
+            new = np.isnan(cur) & ~np.isnan(z)
+            cur[new] = z[new]
     return rows, scores
 
 

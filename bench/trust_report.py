@@ -46,6 +46,12 @@ is honest only until its misses are used to change the rules:
   by two helpers without sight of the judge; measured once on the session-start screen (see
   bench/results/poison_loso.md, session 8), then trained on: in-sample here.
 
+- written8c, written8d, written8e : three more of session 8 (150 + 150 each; code-switched,
+  English enterprise formats, Chinese/Cantonese chat), measured once on the shipped screen
+  (bench/results/poison_loso.md, "Session 8, second retrain"). They are LOSO folds and
+  training sets, but the shipped weights were trained before them (the retrain that used
+  them blocked less out of set and was not shipped): out of sample here.
+
 The sets are listed once, in bench/poison_sets.py.
 
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),
@@ -201,7 +207,7 @@ def poison_report(show_misses: bool) -> None:
     print(
         "  rules + n-gram judge (reply path and worker; the e5 probe, retired, as deep=True). The\n"
         "  n-gram judge trains on every\n"
-        "  set below (bench/poison_loso.py): these rates are in-sample; --loso prints the\n"
+        "  set below but written8c/d/e (bench/poison_loso.py): in-sample rates; --loso prints the\n"
         "  leave-one-set-out figures (each set scored by a judge trained without it)."
     )
     sets = dict(SETS)
@@ -209,7 +215,9 @@ def poison_report(show_misses: bool) -> None:
     def reply(text: str) -> str | None:
         return check_instruction(text, deep=False)
 
-    print("  shipped reply path (rules + n-gram judge) per set and language (all in-sample):")
+    print(
+        "  shipped reply path (rules + n-gram judge) per set and language (8c/d/e out of sample):"
+    )
     for label, (attacks_file, ordinary_file) in sets.items():
         att, ordn = load(attacks_file), load(ordinary_file)
         print(f"    {label:<8} {by_language(att, ordn, reply)}")
