@@ -47,6 +47,7 @@ from memagent.memory.extract_detectors import (
 from memagent.memory.extract_entities import last_person
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_keys import text_hash
+from memagent.memory.extract_ownside import NOT_FOR_AN_ACCOUNT, own_affair
 from memagent.memory.extract_sales import (
     SalesFact,
     content_key,
@@ -395,7 +396,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             cands.append(_retraction(turn))
             skipped.append("retraction")
             continue
-        if self_note(turn.content):
+        if self_note(turn.content) or NOT_FOR_AN_ACCOUNT.search(turn.content):
             skipped.append("not for memory")
             continue
         ref = reference_time(turn.at)
@@ -423,6 +424,9 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                 if label in ("joke", "question") and _BUDGET.keyword.search(s):
                     # the topic outlives the joke or the query ("预算1.5亿？不对，是1500万")
                     context_attr = "budget"
+                continue
+            if own_affair(s):  # "my manager is on vacation Dec 20 to Jan 5, so ..."
+                skipped.append("own affair")
                 continue
             correction = bool(_CORRECTION.search(s)) or replaced
             # a dictated note is read piece by piece: "他们报了120万" is no budget for
