@@ -270,3 +270,24 @@ def role_label(text: str, start: int) -> str | None:
     """The part a label gives the person named at ``start`` of ``text``, or None."""
     m = _STAKE_LABEL.match(re.split(r"[\n；;。]", text[:start])[-1])
     return m.group("lab") if m else None
+
+
+def known_names(text: str) -> list[str]:
+    """Full names of the people a text names with a role ("Li Wei", "陈刚"), so a later
+    clause that names them without their title is about them."""
+    return [
+        p.name
+        for p in find_people(text)
+        if " " in p.name or (re.search(r"[\u4e00-\u9fff]", p.name) and len(p.name) >= 2)
+    ]
+
+
+def full_name(clause: str, names: list[str]) -> str | None:
+    """ "Zhou just wants..." -> "Zhou Lin" when the note named Zhou Lin before."""
+    for name in names:
+        if name in clause:
+            return None
+        parts = [w for w in name.replace("Dr. ", "").split() if len(w) > 2]
+        if any(re.search(r"\b" + re.escape(w) + r"\b", clause) for w in parts):
+            return name
+    return None

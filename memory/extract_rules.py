@@ -44,7 +44,7 @@ from memagent.memory.extract_detectors import (
     _sentence_candidates,
     clean_statement,
 )
-from memagent.memory.extract_entities import last_person
+from memagent.memory.extract_entities import known_names, last_person
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_keys import text_hash
 from memagent.memory.extract_ownside import NOT_FOR_AN_ACCOUNT, own_affair
@@ -52,7 +52,6 @@ from memagent.memory.extract_sales import (
     SalesFact,
     content_key,
     dated_event,
-    known_names,
     sales_facts,
     self_note,
 )

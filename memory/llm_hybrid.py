@@ -20,10 +20,10 @@ from memagent.core.types import Turn
 from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_clauses import split_clauses
 from memagent.memory.extract_dates import DateHit, find_dates, reference_time
-from memagent.memory.extract_entities import find_people, last_person
+from memagent.memory.extract_entities import find_people, known_names, last_person
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_rules import parse_amount, sentence_label, user_sentences
-from memagent.memory.extract_sales import known_names, self_note, with_dates
+from memagent.memory.extract_sales import self_note, with_dates
 from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
 from memagent.memory.llm_items import LLMMemory, _bigrams, _similarity
