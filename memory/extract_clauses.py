@@ -235,8 +235,20 @@ def _ahead(clause: str) -> bool:
     return not (NOT_AHEAD.search(clause) or today)
 
 
+_MIXED = re.compile(r"(?<=[A-Za-z])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z])")
+
+
 def categorise(clause: str) -> str | None:
-    """The sales category a clause speaks to, or None when it holds nothing salient."""
+    """The sales category a clause speaks to, or None when it holds nothing salient. An
+    English cue word written against Chinese ("Competitor是金蝶", "Budget大概两百万") is
+    read again with a space between the scripts."""
+    found = _category(clause)
+    if found is None and _MIXED.search(clause):
+        found = _category(_MIXED.sub(" ", clause))
+    return found
+
+
+def _category(clause: str) -> str | None:
     clause = to_simplified(clause)  # "競爭對手有研華": Traditional reads as Simplified
     has_date = bool(find_dates(clause, datetime(2026, 1, 1)))
     amounts = parse_amounts(clause)

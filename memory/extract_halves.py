@@ -5,6 +5,8 @@ Notes cut one fact across a comma or a dash:
 - a grade of the clause before it ("- need SSO with Okta - must have", "必须对接卫宁，这是
   硬性要求"): alone it matches nothing a salesperson would look up, so it is written into
   the fact it grades;
+- what the note says next of the rival just named, without naming one ("Competitor是金蝶，
+  报价便宜两成", "Workday is in, quoted 1.1M"): one memory per rival;
 - the other half of one person's contact preference ("prefers Signal, she never picks
   up calls", "习惯用钉钉，别给他发短信", "不爱接电话，正式材料要发邮件"): one person's way
   of being reached is one memory, whichever half names the channel.
@@ -15,6 +17,8 @@ Pure functions over the clause text, the fact before it and who the clause is ab
 from __future__ import annotations
 
 import re
+
+from memagent.memory.extract_entities import competitor_name
 
 GRADE_ONLY = re.compile(
     r"^(?:(?:this|that|it)(?:'s| is)? |(?:and )?(?:it'?s |is )?)?(?:an? |the |a real |their )?"
@@ -45,3 +49,8 @@ def contact_half(category: str | None, last_category: str, last_content: str,
     if last_category != "contact_preference" or not who or who not in last_content:
         return False
     return category == "contact_preference" or (category is None and bool(CHANNEL.search(body)))
+
+
+def rival_half(category: str | None, last_category: str, body: str) -> bool:
+    """``body`` says more of the rival the fact before it named, and names none itself."""
+    return category == last_category == "competitor" and competitor_name(body) is None

@@ -55,7 +55,7 @@ from memagent.memory.extract_entities import (
     role_label,
 )
 from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
-from memagent.memory.extract_halves import CHANNEL, contact_half, grades_previous
+from memagent.memory.extract_halves import CHANNEL, contact_half, grades_previous, rival_half
 from memagent.memory.extract_hedges import DOUBT_ABOUT, is_uncertain
 from memagent.memory.extract_keys import SINGLE_VALUED as SINGLE_VALUED  # re-exported
 from memagent.memory.extract_keys import content_key as content_key  # re-exported
@@ -389,7 +389,12 @@ class _Reader:
             and SUBJECTLESS.match(body) and not _PRONOUN_SUBJECT.match(body)
             and not DECIDES.search(body) and who and who in last.content
         )  # fmt: skip
-        if not (says or stance or contact_half(category, last.category, last.content, body, who)):
+        if not (
+            says
+            or stance
+            or contact_half(category, last.category, last.content, body, who)
+            or rival_half(category, last.category, body)
+        ):
             return False
         glue = "，" if _ZH.search(body) else (" - " if says else ", ")
         last.content = f"{last.content}{glue}{body}"
