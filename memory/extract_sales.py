@@ -257,14 +257,13 @@ class _Reader:
     def _logged(self, body: str, dates: list[DateHit], label: str) -> bool:
         """A dated line that records a meeting already held (a forwarded note's title, a
         visit log's date): every date is before the message's own day, or the line is a
-        note's title and none is after it."""
+        note's title and none is after it, or it is a meeting dated today ("今天跟X开会")."""
         days = [d.day for d in dates if d.day is not None]
         if not days or len(days) < len(dates):
             return False
         today = self.ref.date()
-        return all(d < today for d in days) or (
-            bool(TITLE_LINE.search(f"{label} {body}")) and all(d <= today for d in days)
-        )
+        held = TITLE_LINE.search(f"{label} {body}") or event_of(body) == "meeting"
+        return all(d < today for d in days) or (bool(held) and all(d <= today for d in days))
 
     def _label_person(self, label: str) -> str | None:
         """The person a "Name:" label names: one the note names elsewhere ("郑宇：中立"

@@ -147,8 +147,8 @@ def test_an_english_cue_written_against_chinese_is_read(
 @pytest.mark.parametrize(
     "text",
     [
-        "今天跟远航物流的刘总见面，聊了一下午。",
-        "今天下午去了趟华安保险总部开会。",
+        "今天跟远航物流的张董开会，聊了快一个小时。",
+        "Meeting with the Orchid Foods COO today at their plant.",
     ],
 )
 def test_todays_meeting_logged_is_no_deadline(text: str) -> None:
@@ -156,3 +156,34 @@ def test_todays_meeting_logged_is_no_deadline(text: str) -> None:
     assert not [c for c in cands if c.attribute.startswith(("deadline", "commitment"))], [
         c.content for c in cands
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "rival", "more"),
+    [
+        ("Competitor是金蝶，报价便宜两成。", "金蝶", "两成"),
+        ("竞争对手浪潮也在跟，听说报价比我们低一成。", "浪潮", "一成"),
+    ],
+)
+def test_what_a_note_says_next_of_a_rival_is_one_memory(text: str, rival: str, more: str) -> None:
+    rivals = [c for c in _run(text) if c.attribute.startswith("competitor")]
+    assert len(rivals) == 1 and rival in rivals[0].content and more in rivals[0].content, [
+        (c.attribute, c.content) for c in rivals
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("财务总监邓宁不爱开视频会。", "邓宁"),
+        ("运营经理许峰没空接电话，发邮件就行。", "许峰"),
+    ],
+)
+def test_a_chinese_name_does_not_swallow_the_negation_after_it(text: str, name: str) -> None:
+    people = {c.attribute.split(":")[1] for c in _run(text) if c.attribute.startswith("stake")}
+    assert people == {name}, people
+
+
+def test_feishu_is_its_own_channel() -> None:
+    chans = [c.value for c in _run("对接人Tony那边统一用飞书，别发微信。") if c.value]
+    assert "feishu" in chans and "dingtalk" not in chans, chans
