@@ -46,12 +46,11 @@ from memagent.memory.extract_detectors import (
 )
 from memagent.memory.extract_entities import known_names, last_person
 from memagent.memory.extract_hedges import is_uncertain
-from memagent.memory.extract_keys import text_hash
+from memagent.memory.extract_keys import dated_event, text_hash
 from memagent.memory.extract_ownside import NOT_FOR_AN_ACCOUNT, own_affair
 from memagent.memory.extract_sales import (
     SalesFact,
     content_key,
-    dated_event,
     sales_facts,
     self_note,
 )

@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memagent.core.types import Turn
 from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import Clause as Clause  # re-exported
@@ -421,15 +420,6 @@ class _Reader:
 
 
 _WORDS = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
-
-
-def dated_event(turns: Sequence[Turn]) -> str | None:
-    """The deadline key the conversation was last about ("deadline:demo"), so "push it to
-    Jan 6" in the next message moves that date."""
-    for t in reversed(turns):
-        if find_dates(t.content, datetime(2026, 1, 1)) and (ev := event_of(t.content)):
-            return f"deadline:{ev}"
-    return None
 
 
 _ZH = re.compile(r"[\u4e00-\u9fff]")
