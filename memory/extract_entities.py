@@ -26,7 +26,13 @@ _TITLE_EN = (
 )
 _WORD_EN = r"[A-ZÀ-ÖØ-Þ](?:[a-zß-öø-ÿ]+|['’][A-Z])[a-zß-öø-ÿ'’-]*"
 """A capitalised name word: "Möller", "O'Brien", "D’Souza"."""
-_NAME_EN = r"(?:(?:Dr|Mr|Ms|Mrs)\.? " + _WORD_EN + r"(?: " + _WORD_EN + r"){0,2}|" + _WORD_EN + r"(?: " + _WORD_EN + r"){1,2})"  # fmt: skip
+_NEXT_EN = (
+    r"(?: (?:(?:de|van|von|der|den|da|di|du|del|della|la|le|bin|al|ter|dos|das) ){0,2}"
+    + _WORD_EN
+    + ")"
+)
+"""A further name word, after any particles ("Marieke de Vries", "Elsa van Wyk")."""
+_NAME_EN = r"(?:(?:Dr|Mr|Ms|Mrs)\.? " + _WORD_EN + _NEXT_EN + r"{0,2}|" + _WORD_EN + _NEXT_EN + r"{1,2})"  # fmt: skip
 _NOT_NAMES = {"Next", "Budget", "Met", "Call", "Email", "Also", "Update", "Their", "The", "Our",
               "We", "They", "Must", "Core", "Deal", "Target", "Visit", "Note", "Thanks"}  # fmt: skip
 
@@ -38,7 +44,7 @@ _EN_PATTERNS = [
     # "the CTO is a guy called Felix Grant"
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was)\s+(?:a (?:guy|man|woman|lady|person|gentleman)|someone)\s+(?:called|named)\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s*\((?P<role>(?:[^)]{0,25}\b)?(?i:" + _TITLE_EN + r")[^)]{0,20})\)"),
-    re.compile(r"(?P<name>" + _NAME_EN + r"),\s+(?:(?:the|their|our|its) )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
+    re.compile(r"(?P<name>" + _NAME_EN + r")(?:,\s+|\s+(?=the\s))(?:(?:the|their|our|its) )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was|will be)\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r")),?\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: (?!(?:is|was|are|has|and|says?|said|wants?|will|thinks?|asked|prefers?)\b)[A-Za-z]+){0,2})"),

@@ -187,3 +187,26 @@ def test_a_chinese_name_does_not_swallow_the_negation_after_it(text: str, name: 
 def test_feishu_is_its_own_channel() -> None:
     chans = [c.value for c in _run("对接人Tony那边统一用飞书，别发微信。") if c.value]
     assert "feishu" in chans and "dingtalk" not in chans, chans
+
+
+@pytest.mark.parametrize(
+    ("text", "person", "role"),
+    [
+        (
+            "Lunch with Joris van den Heuvel (Head of Logistics) at their depot.",
+            "joris_van_den_heuvel",
+            "logistics",
+        ),
+        (
+            "The one who signs is Ana da Costa the finance director.",
+            "ana_da_costa",
+            "finance director",
+        ),
+        ("Spoke to Pieter Smit the plant manager about the line.", "pieter_smit", "plant manager"),
+    ],
+)
+def test_a_name_with_particles_or_an_apposed_role_is_a_stakeholder(
+    text: str, person: str, role: str
+) -> None:
+    cands = _run(text)
+    assert _kept(cands, f"stakeholder:{person}", role), [(c.attribute, c.content) for c in cands]
