@@ -7,6 +7,8 @@ Notes cut one fact across a comma or a dash:
   the fact it grades;
 - what the note says next of the rival just named, without naming one ("Competitor是金蝶，
   报价便宜两成", "Workday is in, quoted 1.1M"): one memory per rival;
+- the second half of a pain ("Big pain is nursing handover, nurses lose 40 minutes a
+  shift", "数据要手动导出，检查的时候很麻烦"): what hurts and what it costs are one memory;
 - the other half of one person's contact preference ("prefers Signal, she never picks
   up calls", "习惯用钉钉，别给他发短信", "不爱接电话，正式材料要发邮件"): one person's way
   of being reached is one memory, whichever half names the channel.
@@ -52,5 +54,8 @@ def contact_half(category: str | None, last_category: str, last_content: str,
 
 
 def rival_half(category: str | None, last_category: str, body: str) -> bool:
-    """``body`` says more of the rival the fact before it named, and names none itself."""
+    """``body`` says more of the rival the fact before it named, and names none itself;
+    or it is the second half of the pain just kept."""
+    if category == last_category == "pain_point":
+        return True
     return category == last_category == "competitor" and competitor_name(body) is None

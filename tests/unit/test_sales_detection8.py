@@ -210,3 +210,18 @@ def test_a_name_with_particles_or_an_apposed_role_is_a_stakeholder(
 ) -> None:
     cands = _run(text)
     assert _kept(cands, f"stakeholder:{person}", role), [(c.attribute, c.content) for c in cands]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            "Main pain is returns processing, the team loses two days a month reconciling.",
+            ("returns", "two days"),
+        ),
+        ("痛点是对账，财务每月要花三天手工核对。", ("对账", "三天")),
+    ],
+)
+def test_a_pain_said_in_two_halves_is_one_memory(text: str, words: tuple[str, ...]) -> None:
+    pains = [c for c in _run(text) if c.attribute.startswith("pain_point")]
+    assert len(pains) == 1 and all(w in _text(pains[0]) for w in words), [c.content for c in pains]
