@@ -225,3 +225,19 @@ def test_a_name_with_particles_or_an_apposed_role_is_a_stakeholder(
 def test_a_pain_said_in_two_halves_is_one_memory(text: str, words: tuple[str, ...]) -> None:
     pains = [c for c in _run(text) if c.attribute.startswith("pain_point")]
     assert len(pains) == 1 and all(w in _text(pains[0]) for w in words), [c.content for c in pains]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Budget: SEK 3,200,000 for the whole programme.", "3200000 SEK"),
+        ("预算：HKD 1,800,000（含硬件）", "1800000 HKD"),
+    ],
+)
+def test_a_budget_in_an_iso_currency_has_its_value(text: str, value: str) -> None:
+    assert [c.value for c in _run(text) if c.attribute == "budget"] == [value]
+
+
+def test_a_corrected_budget_in_an_iso_currency_is_the_one_kept() -> None:
+    cands = _run("Budget: CHF 900,000", "Correction: the budget is CHF 750,000, I had it wrong.")
+    assert [c.value for c in cands if c.attribute == "budget"][-1] == "750000 CHF"
