@@ -178,7 +178,8 @@ _RIVAL_WORDS = re.compile(
     re.I,
 )
 _BID_WORDS = re.compile(
-    r"\b(?:quoted?|quotes|bids?|evaluating|against|offered|(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at)\b",
+    r"\b(?:quoted?|quotes|bids?|evaluating|against|offered|pitch(?:ed|es)?|invited|"
+    r"(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at)\b|收到了?(?:招标)?邀请|方案",
     re.I,
 )
 

@@ -226,14 +226,15 @@ def competitor_name(clause: str) -> str | None:
     name = re.search(r"(?<=.)(?<![A-Za-z0-9])([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
     if name:
         return name.group(1)
-    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@)\b",
+    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|pitched|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@)\b",
                      clause)  # fmt: skip
     if first and first.group(1).split()[0] not in _NOT_VENDOR:
         return first.group(1)
     zh = re.search(r"(?:选了|输给了?|对手(?:是|有)|竞品(?:是|有)?|竞争对手(?:是|有)?|中标(?:的|方)(?:是|为)|"
                    r"(?i:competitors?|rivals?)\s*(?:是|有))"
                    r"([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
-                   r"|([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|报了|在接触)",
+                   r"|((?:(?![和与及跟也都])[\u4e00-\u9fff]){2,4})(?:报价|那边|已经报|报了|在接触|"
+                   r"(?:的人)?(?:上周|昨天|之前|也|都)*(?:来了|来过|收到))",
                    to_simplified(clause))  # fmt: skip
     # "競爭對手有研華": read folded (one character for one), named as written
     group = (1 if zh.group(1) else 2) if zh else 0

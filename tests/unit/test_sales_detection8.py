@@ -241,3 +241,19 @@ def test_a_budget_in_an_iso_currency_has_its_value(text: str, value: str) -> Non
 def test_a_corrected_budget_in_an_iso_currency_is_the_one_kept() -> None:
     cands = _run("Budget: CHF 900,000", "Correction: the budget is CHF 750,000, I had it wrong.")
     assert [c.value for c in cands if c.attribute == "budget"][-1] == "750000 CHF"
+
+
+@pytest.mark.parametrize(
+    ("text", "rival"),
+    [
+        ("Workato pitched them too, pricing unknown.", "workato"),
+        ("Two other vendors were invited: Infor and Epicor.", "infor"),
+        ("金蝶和浪潮都收到了招标邀请。", "浪潮"),
+    ],
+)
+def test_a_vendor_who_pitched_or_was_invited_is_a_competitor(text: str, rival: str) -> None:
+    assert _kept(_run(text), "competitor", rival), [(c.attribute, c.content) for c in _run(text)]
+
+
+def test_our_own_pitch_names_no_competitor() -> None:
+    assert not [c for c in _run("Pitched them our roadmap today.") if "competitor" in c.attribute]
