@@ -209,13 +209,23 @@ def last_person(text: str) -> str | None:
     pos = people[-1].start if people else -1
     if best is None:
         for m in _EN_NAME_ONLY.finditer(text):
-            if _ok_en(m.group(0)):
+            if _ok_en(m.group(0)) and not _ORG.search(
+                f"{text[max(0, m.start() - 5) : m.start()]}{m.group(0)}"
+            ):
                 best, pos = _clean_en(m.group(0)), m.start()
     for m in _ZH_HONORIFIC.finditer(text):
         if m.start() > pos:
             best, pos = m.group(0), m.start()
     return best
 
+
+_ORG = re.compile(
+    r"(?:\b(?:from|at) [A-Z]\S*(?: \S+)*$)|\b(?:Logistics|Pharma|Health(?:care)?|Group|Bank|Ltd|Inc|"
+    r"Systems|Solutions|Holdings|Corp(?:oration)?|Mutual|Foods|Retail|Energy|Payments|Mobile|Airlines|Insurance|"
+    r"Technologies|Tech|Software|Labs|Partners|Capital|Industries|Components|Steel(?:works)?|Motors|"
+    r"Hospital|University|College|Council|Authority|Services|Networks|Telecom|Media|Chemicals|GmbH|AG|LLC|PLC)$"
+)
+"""A capitalised run that names an organisation, not a person ("from Straits Harbour Logistics")."""
 
 _NOT_VENDOR = {"They", "We", "Our", "Their", "The", "Rival", "Competitor", "Competitors", "It", "He",
               "She", "That", "This", "Price", "Pricing", "Budget", "Quote"}  # fmt: skip

@@ -257,3 +257,15 @@ def test_a_vendor_who_pitched_or_was_invited_is_a_competitor(text: str, rival: s
 
 def test_our_own_pitch_names_no_competitor() -> None:
     assert not [c for c in _run("Pitched them our roadmap today.") if "competitor" in c.attribute]
+
+
+@pytest.mark.parametrize(
+    ("text", "person"),
+    [
+        ("Had lunch with Priya Nair from Coastal Freight Logistics. She's the CFO.", "priya_nair"),
+        ("Spoke with Tomas Berg at Nordvik Energy. He's the head of procurement.", "tomas_berg"),
+    ],
+)
+def test_she_after_a_person_and_their_company_is_the_person(text: str, person: str) -> None:
+    people = {c.attribute for c in _run(text) if c.attribute.startswith("stakeholder")}
+    assert people == {f"stakeholder:{person}:role"}, people
