@@ -35,6 +35,7 @@ from memagent.memory.extract_cues import (
     LEFT,
     LONE_NAME,
     NOISE,
+    NOT_AHEAD,
     NOT_ALLOWED,
     ONLY_NAMES,
     SELF_NOTE,
@@ -261,7 +262,8 @@ class _Reader:
         if not days or len(days) < len(dates):
             return False
         today = self.ref.date()
-        held = TITLE_LINE.search(f"{label} {body}") or event_of(body) == "meeting"
+        met = event_of(body) == "meeting" and all(NOT_AHEAD.search(d.surface) for d in dates)
+        held = TITLE_LINE.search(f"{label} {body}") or met
         return all(d < today for d in days) or (bool(held) and all(d <= today for d in days))
 
     def _label_person(self, label: str) -> str | None:

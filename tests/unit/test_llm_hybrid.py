@@ -484,9 +484,10 @@ def test_a_stage_or_a_pain_needs_words_that_show_it(text: str, category: str) ->
 
 
 async def test_a_second_persons_contact_preference_in_one_sentence_is_kept() -> None:
-    text = "蔡經理偏好 email，吳總那邊要 LINE 聯絡。"
+    text = "蔡經理偏好 email，吳總那邊下午比較好約。"
     # the rules read the first person's channel; the second person's is another fact,
-    # not a restatement of theirs ("吳總只接 LINE" the rules now read themselves)
+    # not a restatement of theirs ("吳總只接 LINE", "吳總那邊要 LINE 聯絡" the rules now
+    # read themselves)
     rules = [c.content for c in extract_rules([Turn("user", text, "m1", AT)])[0]]
     model = scripted(_sorted((1, "contact_preference")))
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
