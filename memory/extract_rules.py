@@ -411,29 +411,24 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             label = sentence_label(sentences, j)
             if label == "joke" and (serious := without_jokes(s)) and serious != s:
                 # "budget TBD - he joked 'a billion dollars' lol": the rest still counts
-                s = serious
-                label = sentence_label([s], 0)
+                s, label = serious, sentence_label([serious], 0)
             if label == "hypothetical" and (real := without_conditionals(s)) != s:
                 # a long note with one "if it goes well ..." in it: the rest still counts
                 skipped.append(label)
                 s, label = real, sentence_label([real], 0)
+            if label == "statement" and own_affair(s):  # "my manager is on vacation, so ..."
+                label = "own affair"
             if label != "statement":
                 skipped.append(label)
                 if label in ("joke", "question") and _BUDGET.keyword.search(s):
                     # the topic outlives the joke or the query ("预算1.5亿？不对，是1500万")
                     context_attr = "budget"
                 continue
-            if own_affair(s):  # "my manager is on vacation Dec 20 to Jan 5, so ..."
-                skipped.append("own affair")
-                continue
             correction = bool(_CORRECTION.search(s)) or replaced
             # a dictated note is read piece by piece: "他们报了120万" is no budget for
             # sharing a sentence with "预算还没批"
-            old = [
-                c
-                for piece in dictated_pieces(s)
-                for c in _sentence_candidates(piece, turn, context_attr)
-            ]
+            old = [c for piece in dictated_pieces(s)
+                   for c in _sentence_candidates(piece, turn, context_attr)]  # fmt: skip
             prior = last_person(" ".join(sentences[:j])) or prior_turn_person
             facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
             found = [_named(_dated(c, s, ref)) for c in _merge(old, facts, turn, correction)
