@@ -26,6 +26,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
 
 from memagent.core.context import Context
+from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings
 from memagent.graph.agent_resources import (
     aworker,
@@ -56,8 +57,11 @@ from memagent.graph.validation import (
 from memagent.graph.worker import Worker
 from memagent.memory.crm import Crm, open_crm
 from memagent.memory.working_memory import session_lock
+from memagent.nodes.async_extract import submit_latest
 from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
+
+log = memagent_logger(__name__)
 
 T = TypeVar("T")
 
@@ -276,24 +280,62 @@ async def _run_turn_locked(
         on_saved(taken)
     if prepare is not None:
         await prepare()
-    if on_token is None:
-        await agent.graph.ainvoke(None, config, context=context)
-    else:
-        async for part in agent.graph.astream(
-            None, config, context=context, stream_mode="messages"
-        ):
-            chunk, meta = cast(tuple[Any, dict[str, Any]], part)
-            if (
-                isinstance(chunk, AIMessageChunk)
-                and meta.get("langgraph_node") == LLM
-                and REPLY_TAG in (meta.get("tags") or [])
-                and chunk.text
-            ):
-                on_token(str(chunk.text))
+    try:
+        await _answer(agent, config, context, on_token)
+    except Exception:
+        await _remember_unanswered(agent, config, context, session)
+        raise
     state = (await agent.graph.aget_state(config)).values
     result = turn_result(state, session)
     result.taken = taken
     return result
+
+
+async def _answer(
+    agent: Agent,
+    config: RunnableConfig,
+    context: Context,
+    on_token: Callable[[str], None] | None,
+) -> None:
+    """Run the graph from the saved message to the end of the turn."""
+    if on_token is None:
+        await agent.graph.ainvoke(None, config, context=context)
+        return
+    async for part in agent.graph.astream(None, config, context=context, stream_mode="messages"):
+        chunk, meta = cast(tuple[Any, dict[str, Any]], part)
+        if (
+            isinstance(chunk, AIMessageChunk)
+            and meta.get("langgraph_node") == LLM
+            and REPLY_TAG in (meta.get("tags") or [])
+            and chunk.text
+        ):
+            on_token(str(chunk.text))
+
+
+async def _remember_unanswered(
+    agent: Agent, config: RunnableConfig, context: Context, session: str
+) -> None:
+    """The reply failed (the model raised or timed out): what the user said is still
+    handed to the extraction worker, as the end of the turn would have. A retry of the
+    same message is the same job, or carries these messages into its own, and every
+    write is idempotent per message id, so nothing is stored twice. A broken outbox
+    only logs: the caller raises the reply's own error."""
+    if agent.queue is None:
+        return
+    try:
+        snapshot = await agent.graph.aget_state(config)
+        if unanswered(snapshot) is None:
+            return
+        await asyncio.to_thread(
+            submit_latest,
+            agent.queue,
+            list((snapshot.values or {}).get("messages", [])),
+            thread_id=session,
+            user_id=context.user_id,
+            customer_id=context.customer_id,
+        )
+    except Exception as exc:
+        log.warning("could not queue the unanswered message of %s for memory: %s", session, exc)
 
 
 def turn_result(state: dict[str, Any], session: str) -> TurnResult:
