@@ -16,9 +16,9 @@ import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar
 
-from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.constants import START
@@ -26,7 +26,6 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
 
 from memagent.core.context import Context
-from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings
 from memagent.graph.agent_resources import (
     aworker,
@@ -36,12 +35,13 @@ from memagent.graph.agent_resources import (
     store_factory,
     studio_store,
 )
-from memagent.graph.builder import LLM, ChatModelFactory, build_default_graph
+from memagent.graph.builder import ChatModelFactory, build_default_graph
 from memagent.graph.builder import default_chat_model_factory as _default_factory
 from memagent.graph.jobs import Outbox
 from memagent.graph.pg_sessions import PgTurnLocks
 from memagent.graph.settings import get_settings
 from memagent.graph.turn_lock import turn_lock
+from memagent.graph.turn_run import answer, remember_unanswered
 from memagent.graph.turn_state import same_text, unanswered, unfinished
 from memagent.graph.validation import (
     MAX_MESSAGE_CHARS as MAX_MESSAGE_CHARS,
@@ -57,11 +57,7 @@ from memagent.graph.validation import (
 from memagent.graph.worker import Worker
 from memagent.memory.crm import Crm, open_crm
 from memagent.memory.working_memory import session_lock
-from memagent.nodes.async_extract import submit_latest
-from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
-
-log = memagent_logger(__name__)
 
 T = TypeVar("T")
 
@@ -281,61 +277,14 @@ async def _run_turn_locked(
     if prepare is not None:
         await prepare()
     try:
-        await _answer(agent, config, context, on_token)
-    except Exception:
-        await _remember_unanswered(agent, config, context, session)
+        await answer(agent.graph, config, context, on_token)
+    except Exception:  # the model raised or timed out: what the user said is still kept
+        await remember_unanswered(agent.graph, agent.queue, config, context, session)
         raise
     state = (await agent.graph.aget_state(config)).values
     result = turn_result(state, session)
     result.taken = taken
     return result
-
-
-async def _answer(
-    agent: Agent,
-    config: RunnableConfig,
-    context: Context,
-    on_token: Callable[[str], None] | None,
-) -> None:
-    """Run the graph from the saved message to the end of the turn."""
-    if on_token is None:
-        await agent.graph.ainvoke(None, config, context=context)
-        return
-    async for part in agent.graph.astream(None, config, context=context, stream_mode="messages"):
-        chunk, meta = cast(tuple[Any, dict[str, Any]], part)
-        if (
-            isinstance(chunk, AIMessageChunk)
-            and meta.get("langgraph_node") == LLM
-            and REPLY_TAG in (meta.get("tags") or [])
-            and chunk.text
-        ):
-            on_token(str(chunk.text))
-
-
-async def _remember_unanswered(
-    agent: Agent, config: RunnableConfig, context: Context, session: str
-) -> None:
-    """The reply failed (the model raised or timed out): what the user said is still
-    handed to the extraction worker, as the end of the turn would have. A retry of the
-    same message is the same job, or carries these messages into its own, and every
-    write is idempotent per message id, so nothing is stored twice. A broken outbox
-    only logs: the caller raises the reply's own error."""
-    if agent.queue is None:
-        return
-    try:
-        snapshot = await agent.graph.aget_state(config)
-        if unanswered(snapshot) is None:
-            return
-        await asyncio.to_thread(
-            submit_latest,
-            agent.queue,
-            list((snapshot.values or {}).get("messages", [])),
-            thread_id=session,
-            user_id=context.user_id,
-            customer_id=context.customer_id,
-        )
-    except Exception as exc:
-        log.warning("could not queue the unanswered message of %s for memory: %s", session, exc)
 
 
 def turn_result(state: dict[str, Any], session: str) -> TurnResult:

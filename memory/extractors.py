@@ -28,7 +28,6 @@ from memagent.core.log_redaction import memagent_logger
 from memagent.core.types import Turn
 from memagent.llm.model import LLMUnavailableError
 from memagent.memory.extract_context import as_context, from_context
-from memagent.memory.extract_corrections import retracts_previous
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_rules import (
     clean_statement,
@@ -36,6 +35,7 @@ from memagent.memory.extract_rules import (
     user_sentences,
 )
 from memagent.memory.extract_sales import self_note
+from memagent.memory.extract_takebacks import take_backs
 from memagent.memory.extract_triggers import chatter
 from memagent.memory.llm_hybrid import (
     LINES_PER_CALL,
@@ -59,7 +59,6 @@ from memagent.memory.llm_items import (
     canonical_attribute as canonical_attribute,  # re-exported: it moved to llm_items
 )
 from memagent.memory.write_path import Candidate, numbers
-from memagent.memory.write_retract import RETRACTION
 from memagent.prompts.extraction import (
     EXTRACTION_SYSTEM,
     EXTRACTION_USER,
@@ -298,10 +297,6 @@ def note_dates(turns: Sequence[Turn]) -> tuple[str, str]:
     ) or "none"
 
 
-def _takes_back(turn: Turn) -> bool:
-    return turn.role == "user" and retracts_previous(turn.content)
-
-
 class LLMExtractor:
     """Structured-output extraction with the rules as a gate."""
 
@@ -321,11 +316,12 @@ class LLMExtractor:
     async def __call__(
         self, turns: Sequence[Turn], *, context: Sequence[Turn] = ()
     ) -> ExtractionResult:
-        # what the user says is not for memory ("just small talk", "off the record") never
-        # reaches the model, as the rules skip it too
+        # not for memory ("just small talk", "off the record"): as the rules, never sent
         turns = [t for t in turns if t.role != "user" or not self_note(t.content)]
-        if any(_takes_back(t) for t in turns):
-            return await self._with_take_backs(turns, context)
+        turns, backs = take_backs(turns)
+        if backs:  # "forget what I just said", "作废": the rules' retraction, never the model
+            got = await self(turns, context=context)
+            return ExtractionResult([*got.candidates, *backs], got.dropped, got.reasons)
         user_text = " ".join(t.content for t in turns if t.role == "user")
         if not user_text.strip():
             return ExtractionResult(reasons=["no user text (or not for memory)"])
@@ -350,21 +346,6 @@ class LLMExtractor:
             # result says why the model added nothing (a retry would cost minutes)
             return ExtractionResult(list(rules), reasons=[f"{exc}; the rules' facts are kept"])
         return with_rule_facts(to_candidates(items, turns), rules)
-
-    async def _with_take_backs(
-        self, turns: Sequence[Turn], context: Sequence[Turn]
-    ) -> ExtractionResult:
-        """A take-back ("forget what I just said", "作废") never reaches the model, which
-        would file it as a note: the rules' retraction closes what the message before it
-        left, after the facts of the job's other messages."""
-        rest = [t for t in turns if not _takes_back(t)]
-        got = ExtractionResult()
-        if any(t.role == "user" for t in rest):
-            got = await self(rest, context=context)
-        backs = [c for c in extract_rules([t for t in turns if _takes_back(t)])[0]
-                 if c.attribute == RETRACTION]  # fmt: skip
-        return ExtractionResult(got.candidates + backs, got.dropped,
-                                got.reasons + ["a take-back: read by the rules"])  # fmt: skip
 
     async def _hybrid(self, turns: Sequence[Turn], context: Sequence[Turn]) -> ExtractionResult:
         """The rules' facts, plus what the model reads in the clauses no rule fact covers
