@@ -35,6 +35,7 @@ from memagent.memory.extract_rules import (
     user_sentences,
 )
 from memagent.memory.extract_sales import self_note
+from memagent.memory.extract_takebacks import take_backs
 from memagent.memory.extract_triggers import chatter
 from memagent.memory.llm_hybrid import (
     LINES_PER_CALL,
@@ -315,9 +316,12 @@ class LLMExtractor:
     async def __call__(
         self, turns: Sequence[Turn], *, context: Sequence[Turn] = ()
     ) -> ExtractionResult:
-        # what the user says is not for memory ("just small talk", "off the record") never
-        # reaches the model, as the rules skip it too
+        # not for memory ("just small talk", "off the record"): as the rules, never sent
         turns = [t for t in turns if t.role != "user" or not self_note(t.content)]
+        turns, backs = take_backs(turns)
+        if backs:  # "forget what I just said", "作废": the rules' retraction, never the model
+            got = await self(turns, context=context)
+            return ExtractionResult([*got.candidates, *backs], got.dropped, got.reasons)
         user_text = " ".join(t.content for t in turns if t.role == "user")
         if not user_text.strip():
             return ExtractionResult(reasons=["no user text (or not for memory)"])
