@@ -97,12 +97,29 @@ def _fits(category: str, line: Line) -> bool:
         "other": lambda: bool(_NUMBER.search(text)),
         "timeline": lambda: bool(_TIMEWORD.search(text)),
         "commitment": lambda: bool(
-            _TIMEWORD.search(text) or re.search(r"next|tomorrow|下一步|明天|后天", text, re.I)
+            _TIMEWORD.search(text)
+            or re.search(r"next|tomorrow|下一步|明天|后天", text, re.I)
+            or _PROMISE.search(text)
         ),
         "deal_stage": lambda: bool(_STAGE.search(text)),
         "pain_point": lambda: bool(_PAIN.search(text) or _HURTS.search(text)),
     }
     return checks.get(category, lambda: True)()
+
+
+_DELIVER = (
+    r"send|share|provide|prepare|draft|set up|arrange|schedule|book|deliver|follow up|"
+    r"get back|introduce|loop in|submit|organi[sz]e|host|run|walk|give|email|forward"
+)
+_PROMISE = re.compile(
+    rf"\b(?:promised?|promising|committed to|commit to|agreed to|we owe|i owe|owes? (?:us|them)|"
+    rf"on us to|(?:will|'ll|is going to|are going to|am going to) (?:\w+ )?(?:{_DELIVER})|"
+    rf"(?:is|are) to (?:{_DELIVER}))\b|"
+    r"承诺|答应|保证|说好|约好|(?:会|来|负责|回头|再)(?:发|给|提供|安排|准备|整理|寄|约)",
+    re.I,
+)
+"""A promise with no time word ("we promised to send the SOC 2 report", "答应给他们发一份
+案例"): still a commitment (who will do what), so the check of that category takes it."""
 
 
 _SPELLED = re.compile(
@@ -211,6 +228,8 @@ def refiled(category: str, line: Line) -> str | None:
         return category
     if _EMPTY.search(line.text) or _MYSELF.search(line.text):
         return None
+    if category != "commitment" and _PROMISE.search(text) and _fits("commitment", line):
+        return "commitment"  # "we promised to send the SOC 2 report" filed as a timeline
     if _RIVAL.search(text):
         return "competitor"
     if line.dated != line.text and _TIMEWORD.search(text) and category != "timeline":

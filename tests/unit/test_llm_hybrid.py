@@ -552,3 +552,37 @@ def test_the_models_fact_about_a_person_the_rules_hold_joins_their_memory() -> N
     # a line only led by a person (the one named last) may be about someone else
     led = Candidate(content="Freja Holm：孙浩负责厂房进度", attribute="stakeholder:z")
     assert len(dedupe([rule], [led])[0]) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We promised to send them the SOC 2 report.",
+        "Also, we agreed to share two reference customers.",
+        "I told him I will send the pricing sheet.",
+        "我们答应给他们发一份同行业案例。",
+        "我们承诺提供源代码托管。",
+    ],
+)
+async def test_an_undated_promise_is_a_commitment(text: str) -> None:
+    # a commitment needs no time word: "promised", "will send", 答应, 承诺 are enough
+    model = scripted(_sorted((1, "commitment")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert len(model.seen) == 1, "the rules read it; pick a line only the model sorts"
+    assert [c.type for c in res.candidates] == ["commitment"], res.reasons
+
+
+async def test_an_undated_promise_filed_elsewhere_is_refiled_as_a_commitment() -> None:
+    model = scripted(_sorted((1, "timeline")))
+    res = await llm_extractor(model)(
+        [Turn("user", "We promised to send the SOC 2 report.", "m1", AT)]
+    )
+    assert [c.type for c in res.candidates] == ["commitment"], res.reasons
+
+
+async def test_a_line_with_no_promise_and_no_time_is_still_not_a_commitment() -> None:
+    model = scripted(_sorted((1, "commitment")))
+    res = await llm_extractor(model)(
+        [Turn("user", "Acme is a family-owned logistics firm.", "m1", AT)]
+    )
+    assert res.candidates == [], res
