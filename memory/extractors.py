@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.types import Turn
 from memagent.llm.model import LLMUnavailableError
+from memagent.memory.extract_amounts import cn_to_int
 from memagent.memory.extract_context import as_context, from_context
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_rules import (
@@ -41,6 +42,7 @@ from memagent.memory.llm_hybrid import (
     SortedLine,
     SortedLines,
     chunks,
+    customers_only,
     dedupe,
     statement_sentences,
     to_memory,
@@ -348,7 +350,7 @@ class LLMExtractor:
         (a few lines per call); a chunk the model fails on loses only its own lines. The
         earlier messages (``context``) lead the prompt after the fixed system part, so
         the server reuses that prefix across the chunks of one job."""
-        rules = rules_with_context(turns, context)[0]
+        rules = customers_only(rules_with_context(turns, context)[0], turns)
         earlier = " ".join(t.content for t in context)
         lines = uncovered_lines(turns, rules, earlier=earlier)
         if not lines:
@@ -407,11 +409,11 @@ def _sorted(text: str) -> list[Any]:
 def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
     """An LLM fact the rules already hold: the same key, or the same figures, or the
     same words (a small model often restates one sentence as one long item)."""
-    figures = numbers(_undated(cand.content))
+    figures = counted(_undated(cand.content))
     for r in rules:
         if cand.attribute == r.attribute:
             return True
-        if figures and figures <= numbers(_undated(r.content)) | numbers(r.value or ""):
+        if figures and figures <= counted(_undated(r.content)) | numbers(r.value or ""):
             return True
         if _similarity(cand.content, r.content) >= 0.6:
             return True
@@ -419,6 +421,19 @@ def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
         if len(core) >= 6 and core in cand.content:
             return True  # the item restates the rules' clause inside a longer text
     return False
+
+
+_CN_RUN = re.compile(r"[零一二两三四五六七八九十百千万亿]{2,}")
+
+
+def counted(text: str) -> set[str]:
+    """The figures of a text, a count in Chinese numerals as digits ("一万二千人" holds
+    12000, as "12000人" does); small ones ("十年") are not figures another fact shares."""
+    out = numbers(text)
+    for run in _CN_RUN.findall(text):
+        if (n := cn_to_int(run)) is not None and n >= 100:
+            out.add(str(n))
+    return out
 
 
 _RESOLVED = re.compile(r"\s?\((?:[^()]|\([^()]*\))*\d{4}(?:[^()]|\([^()]*\))*\)")

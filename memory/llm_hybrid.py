@@ -27,7 +27,7 @@ from memagent.memory.extract_sales import known_names, self_note, with_dates
 from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
 from memagent.memory.llm_items import LLMMemory, _bigrams, _similarity
-from memagent.memory.llm_skip import OURS, skip
+from memagent.memory.llm_skip import OURS, own_affairs, skip
 from memagent.memory.write_path import Candidate
 
 LINES_PER_CALL = 8
@@ -129,8 +129,8 @@ def uncovered_lines(
         names = known_names(f"{earlier} {turn.content}")
         for sentence, label, _ in statement_sentences([turn]):
             clauses = split_clauses(sentence) if label == "statement" else []
-            if clauses and OURS.search(fold(clauses[0].text)):
-                continue  # our own company's news, and what follows from it for us
+            if (clauses and OURS.search(fold(clauses[0].text))) or own_affairs(sentence):
+                continue  # our own company's news or the salesperson's own affairs
             readers = [r for c in clauses for r in covering(c.text, rules)]
             open_ = [c for c in clauses if not skip(c.text) and not covered(c.text, rules)]
             named = [c for c in clauses if c in open_ or _fragment(c.text)]
@@ -157,6 +157,26 @@ def uncovered_lines(
                     out.append(Line(text, person, dated, taken))
             before += " " + sentence
     return out
+
+
+_DATED = re.compile(r"\s?\((?:[^()]|\([^()]*\))*\d(?:[^()]|\([^()]*\))*\)")
+
+
+def customers_only(rules: Sequence[Candidate], turns: Sequence[Turn]) -> list[Candidate]:
+    """The rules' facts but those read in a sentence about the salesperson's own affairs
+    (their quota, manager, leave, a colleague's leave, our pricing policy: ``own_affairs``).
+    The model is never asked about such a sentence; a rule fact from it ("my manager
+    Priscilla is on vacation ... so approvals will be slow" as a pain point, "已经签了520万")
+    is no fact about the customer either, and its values would leak into recall."""
+    mine = [s for s, _, _ in user_sentences(turns) if own_affairs(s)]
+    if not mine:
+        return list(rules)
+
+    def from_mine(c: Candidate) -> bool:
+        pairs = _bigrams(_DATED.sub("", _core(c.content)))
+        return bool(pairs) and any(len(pairs & _bigrams(s)) / len(pairs) >= 0.8 for s in mine)
+
+    return [c for c in rules if not from_mine(c)]
 
 
 _FIGURES = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b|\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b")
@@ -430,7 +450,7 @@ def _one_per_person(cands: list[Candidate], n_rules: int) -> list[Candidate]:
         i: h
         for i, c in enumerate(cands[:n_rules])
         if family(c.attribute) == "stakeholder"
-        and (h := c.content.split(":", 1)[0].strip())
+        and (h := re.split(r"[:：]", c.content, maxsplit=1)[0].strip())
         and re.fullmatch(r"(?:[A-Z][\w'’.-]+ ){1,3}[A-Z][\w'’-]+|[\u4e00-\u9fff]{2,4}", h)
     }
     out = list(cands)

@@ -23,7 +23,7 @@ _HEADER = re.compile(
     r"^(?:(?:ok(?:ay)?|so|um+|uh+)[,\s]+)*(?:long day at|(?:a )?visit(?:ed)?\b|"
     r"met (?:with )?\w+ (?:today|yesterday)|meeting with|mtg w/|call notes|quick (?:one|update)|"
     r"heading (?:in)?to|on (?:my|the) way (?:to|back)|(?:just )?(?:left|walked out of|got out of|"
-    r"back from)\b|notes? (?:from|on)|today (?:at|with)|"
+    r"back from|passing by|drove past)\b|notes? (?:from|on)|today (?:at|with)|顺便路过|路过|"
     r"(?:今天|昨天|上午|下午)?(?:去|在).{0,8}拜访|(?:今天|昨天)?拜访了|去了趟|刚从.{1,16}(?:出来|回来))",
     re.I,
 )
@@ -48,6 +48,29 @@ OURS = re.compile(
 )
 """Our own company's affairs (our kickoff, our office move, who came from our side),
 read folded; what we promised the customer ("我方: 周五前开demo账号给他") is not one."""
+OWN_AFFAIRS = re.compile(
+    r"\b(?:my|our) (?:q[1-4] |new |sales )?(?:quota|target|commission|bonus|manager|boss|"
+    r"colleague|teammate|pricing policy|pricing|price list|list prices?|marketing|"
+    r"product team)\b|"
+    r"\bour [a-z]+ (?:is|was|'s) (?:on leave|off|out|away|sick|on holiday|on vacation)\b|"
+    r"\b(?:i'?m|i am|i'?ll be|i will be) (?:on leave|off|out of (?:the )?office|on holiday|"
+    r"on vacation|away|at \d+%)|\b(?:mostly for me|not for any account)\b|"
+    r"\blist prices? go(?:es)? up\b|\bmarketing is launching\b|"
+    r"我的?(?:同事|老板|领导|经理|指标|业绩|提成|奖金)|我(?:这个|这)?季度|"
+    r"我(?:下周|明天|后天|这周|周[一二三四五六日末])?(?:要)?(?:请假|休假|休年假|年假)|"
+    r"同事.{0,6}(?:请假|休假|年假)|业绩前|有奖金|(?:我们|我司|公司)的?新政策|"
+    r"(?:政策|规定)[^。.]{0,30}折",
+    re.I,
+)
+"""The salesperson's own affairs in a sentence (their quota, manager, leave, colleague
+covering, our pricing policy, a bonus), read folded: no fact about the customer, and
+the values it holds are what a later question must not find as the customer's."""
+
+
+def own_affairs(sentence: str) -> bool:
+    return bool(OWN_AFFAIRS.search(fold(sentence)))
+
+
 _TITLE = re.compile(
     r"^[\w .&'’-]{2,40}[,，–—-]\s*\d{1,2}/\d{1,2}(?:/\d{2,4})?$|\bactivity\s*[:：|]|"
     r"^[\w .&'’-]{2,40}[–—:-]\s*(?:call |visit |meeting |prep )?(?:notes|recap|summary|memo)$",
@@ -88,7 +111,7 @@ def skip(clause: str) -> bool:
         or filler
         or chatter(clause)
         or bool(_NOTHING.search(clause) or _HEADER.search(folded) or _TITLE.search(clause))
-        or bool(OURS.search(folded))
+        or bool(OURS.search(folded) or OWN_AFFAIRS.search(folded))
         or (
             bool(_WEATHER.search(folded))
             and not re.search(r"\d", folded)

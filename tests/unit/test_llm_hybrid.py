@@ -30,6 +30,12 @@ def _lines(model: object, call: int = -1) -> str:
     return str(next(m for m in seen if m.type == "human").content).split("Lines:\n")[1]
 
 
+async def test_the_salespersons_own_quota_never_reaches_the_model() -> None:
+    model = scripted(_sorted((1, "stakeholder")))
+    res = await llm_extractor(model)([Turn("user", "I'm at 60% of my target.", "m1", AT)])
+    assert model.seen == [] and res.candidates == []
+
+
 async def test_no_model_call_when_the_rules_read_every_clause() -> None:
     model = scripted(_sorted((1, "budget")))
     res = await llm_extractor(model)([Turn("user", "Our budget is 3 million.", "m1", AT)])
@@ -58,8 +64,8 @@ async def test_nothing_known_and_where_i_was_never_reach_the_model() -> None:
 
 async def test_a_category_the_clause_cannot_hold_is_dropped() -> None:
     # a 1.5B model files an office address as a size fact and the salesperson's own
-    # quota as a stakeholder; neither clause holds such a fact
-    text = "Acme's office is in Leeds. I'm at 60% of my target."
+    # impression as a stakeholder; neither clause holds such a fact
+    text = "Acme's office is in Leeds. I'm impressed by their new warehouse."
     model = scripted(_sorted((1, "other"), (2, "stakeholder")))
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
     assert len(model.seen) == 1 and res.candidates == [], res
