@@ -28,7 +28,7 @@ from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
 from memagent.memory.llm_items import LLMMemory, _bigrams, _similarity
 from memagent.memory.llm_skip import OURS, own_affairs, skip
-from memagent.memory.write_path import Candidate
+from memagent.memory.write_path import Candidate, numbers
 
 LINES_PER_CALL = 8
 """Clauses sorted per model call: about 12 output tokens each, so a call of a long note
@@ -392,6 +392,10 @@ def to_memory(item: SortedLine, lines: Sequence[Line]) -> LLMMemory | str:
     value = None
     if category == "budget" and (amt := parse_amount(content)):
         value = amt[1]
+    elif category == "budget" and (figures := [int(n) for n in numbers(content) if n.isdigit()]):
+        # a currency the amount parser does not know ("MOP 4,500,000"): the figure is the
+        # value all the same, so a correction of the budget versions the old one
+        value = str(max(figures)) if max(figures) >= 1000 else None
     return LLMMemory(
         content=content[:150],
         type=_TYPE.get(category, "fact"),  # type: ignore[arg-type]

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import parse_amounts
+from memagent.memory.extract_corrections import CORRECTS
 from memagent.memory.extract_cues import OUR_SIDE
 from memagent.memory.extract_rules import extract_rules, parse_amount
 from memagent.memory.extract_sales import SINGLE_VALUED, content_key
@@ -216,6 +217,9 @@ def _checked(
         content = _unmixed(content, rule, sentence, sentences)
     else:
         attr, value = _own_key(attr, content, value)
+        # a value the rules did not read, in a sentence that says it corrects one ("更正：
+        # 預算是 MOP 4,500,000，上次記錯了"): the new value replaces the old one
+        correction = attr in SINGLE_VALUED and bool(CORRECTS.search(sentence))
     conf = min(item.confidence, 0.5) if hedged else item.confidence
     ids = [t.id for t in turns if t.role == "user" and t.id and sentence in t.content]
     return (

@@ -56,6 +56,8 @@ async def test_a_budget_correction_the_model_sorted_as_nothing_is_a_budget() -> 
     assert len(model.seen) == 1
     assert [c.attribute for c in res.candidates] == ["budget"], res.reasons
     assert "4,500,000" in res.candidates[0].content
+    # a value (whatever the currency) and the correction: the old budget is versioned
+    assert res.candidates[0].value == "4500000" and res.candidates[0].correction
 
 
 @pytest.mark.parametrize(
