@@ -66,12 +66,13 @@ _CHANNEL = re.compile(
 )
 _VENDOR = re.compile(
     r"[A-Z][A-Za-z0-9]+|[A-Za-z]{2,}|对手|竞品|竞争|报价|投标|在跟|\b(?:quot|bid|pitch|compet|rival)|"
-    r"(?:对比|比较|接触|谈|看|试用|评估)过|来谈|在谈|也在看",
+    r"(?:对比|比较|接触|谈|看|试用|评估)过|来谈|在谈|也在看|"
+    r"[\u4e00-\u9fff]{2,4}(?:软件|科技|信息|数据)|收到(?:了)?邀请|的人[^，。]{0,6}来(?:了|过)",
 )
 _NEED = re.compile(
     r"\b(?:needs?|must|requires?|required|requirement|wants?|has to|have to|should|looking for|"
     r"insists?|mandatory|only if|can'?t|cannot|without|asks? for|asked for|requests?|requested|"
-    r"expects?)\b|要|需|必须|希望|想|得|不能|只能|一定|要求",
+    r"expects?)\b|要|需|必须|希望|想|得|不能|只能|一定|要求|也能|能够",
     re.I,
 )
 _NUMBER = re.compile(r"\d|[三四五六七八九十百千万亿]+(?:个|家|人|辆|台|头|名|所|座|条|年|万|亿)")

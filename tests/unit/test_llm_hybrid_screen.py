@@ -64,6 +64,10 @@ async def test_a_budget_correction_the_model_sorted_as_nothing_is_a_budget() -> 
     ("text", "sorted_as", "kept_as"),
     [
         ("現在的 POS 跟進銷存是用凌越的。", "other", "incumbent"),
+        ("确定的是新致软件。", "competitor", "competitor"),
+        ("纷享销客和玄讯都收到了邀请。", "competitor", "competitor"),
+        ("另外品茗的人上周也来了。", "competitor", "competitor"),
+        ("离线也能用。", "requirement", "requirement"),
         ("Kevin说沟通用飞书。", "none", "contact_preference"),
         ("正式的东西要发邮件。", "none", "contact_preference"),
         ("I'd say we're moving into technical evaluation now.", "requirement", "deal_stage"),
