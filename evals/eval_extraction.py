@@ -288,6 +288,19 @@ def _run_extractors(
     return results
 
 
+_Ids = Annotated[
+    str | None, typer.Option(help="Only these dialogs of the chosen split (comma-separated ids).")
+]
+_Limit = Annotated[int | None, typer.Option(min=1, help="Only the first N dialogs (after --ids).")]
+_Answers = Annotated[
+    Path | None,
+    typer.Option(
+        help="Record the LLM's answers in this JSON file and reuse those recorded "
+        "for the same prompt; the run prints how many answers were fresh."
+    ),
+]
+
+
 def extraction_cmd(
     ctx: typer.Context,
     extractor: Annotated[str, typer.Option(help="rules, llm or both")] = "rules",
@@ -322,20 +335,9 @@ def extraction_cmd(
         bool, typer.Option(help="Include per-dialog rows in --json (same holdout rule).")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per run.")] = False,
-    ids: Annotated[
-        str | None,
-        typer.Option(help="Only these dialogs of the chosen split (comma-separated ids)."),
-    ] = None,
-    limit: Annotated[
-        int | None, typer.Option(min=1, help="Only the first N dialogs (after --ids).")
-    ] = None,
-    answers: Annotated[
-        Path | None,
-        typer.Option(
-            help="Record the LLM's answers in this JSON file and reuse those recorded "
-            "for the same prompt; the run prints how many answers were fresh."
-        ),
-    ] = None,
+    ids: _Ids = None,
+    limit: _Limit = None,
+    answers: _Answers = None,
 ) -> None:
     """Precision, recall, duplicates, pending handling and stale leaks of the extractor(s),
     overall and by category, language and split."""
@@ -353,6 +355,12 @@ def extraction_cmd(
         version=dataset.version,
         answers=answers,
     )
+    _print(results, details=details, misses=misses, as_json=as_json)
+
+
+def _print(results: list[dict[str, Any]], *, details: bool, misses: bool, as_json: bool) -> None:
+    """The runs' figures, as JSON or as report lines, with per-dialog rows and misses
+    only when asked."""
     for res in results:
         if not details:
             res.pop("per_dialog")

@@ -27,7 +27,6 @@ from pydantic import BaseModel, ValidationError
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.types import Turn
 from memagent.llm.model import LLMUnavailableError
-from memagent.memory.extract_amounts import cn_to_int
 from memagent.memory.extract_context import as_context, from_context
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_rules import (
@@ -42,7 +41,6 @@ from memagent.memory.llm_hybrid import (
     SortedLine,
     SortedLines,
     chunks,
-    customers_only,
     dedupe,
     statement_sentences,
     to_memory,
@@ -55,10 +53,12 @@ from memagent.memory.llm_items import (
     _checked,
     _grounded,
     _similarity,
+    figures_of,
 )
 from memagent.memory.llm_items import (
     canonical_attribute as canonical_attribute,  # re-exported: it moved to llm_items
 )
+from memagent.memory.llm_skip import customers_only
 from memagent.memory.write_path import Candidate, numbers
 from memagent.prompts.extraction import (
     EXTRACTION_SYSTEM,
@@ -409,11 +409,11 @@ def _sorted(text: str) -> list[Any]:
 def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
     """An LLM fact the rules already hold: the same key, or the same figures, or the
     same words (a small model often restates one sentence as one long item)."""
-    figures = counted(_undated(cand.content))
+    figures = figures_of(_undated(cand.content))
     for r in rules:
         if cand.attribute == r.attribute:
             return True
-        if figures and figures <= counted(_undated(r.content)) | numbers(r.value or ""):
+        if figures and figures <= figures_of(_undated(r.content)) | numbers(r.value or ""):
             return True
         if _similarity(cand.content, r.content) >= 0.6:
             return True
@@ -421,19 +421,6 @@ def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
         if len(core) >= 6 and core in cand.content:
             return True  # the item restates the rules' clause inside a longer text
     return False
-
-
-_CN_RUN = re.compile(r"[零一二两三四五六七八九十百千万亿]{2,}")
-
-
-def counted(text: str) -> set[str]:
-    """The figures of a text, a count in Chinese numerals as digits ("一万二千人" holds
-    12000, as "12000人" does); small ones ("十年") are not figures another fact shares."""
-    out = numbers(text)
-    for run in _CN_RUN.findall(text):
-        if (n := cn_to_int(run)) is not None and n >= 100:
-            out.add(str(n))
-    return out
 
 
 _RESOLVED = re.compile(r"\s?\((?:[^()]|\([^()]*\))*\d{4}(?:[^()]|\([^()]*\))*\)")

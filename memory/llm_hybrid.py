@@ -27,7 +27,7 @@ from memagent.memory.extract_sales import known_names, self_note, with_dates
 from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
 from memagent.memory.llm_items import LLMMemory, _bigrams, _similarity
-from memagent.memory.llm_skip import OURS, own_affairs, skip
+from memagent.memory.llm_skip import OURS, _words, own_affairs, said_before, skip
 from memagent.memory.write_path import Candidate, numbers
 
 LINES_PER_CALL = 8
@@ -62,12 +62,6 @@ _ATTRIBUTE = {"timeline": "deadline", "incumbent": "current_vendor",
 def _core(text: str) -> str:
     """A rule fact's text without its "Label: " prefix."""
     return re.split(r"^[^:：]{1,30}[:：]\s*", text)[-1].strip(" 。.")
-
-
-def _words(text: str) -> set[str]:
-    """Latin words (lower case), digits runs and CJK characters of a text."""
-    t = unicodedata.normalize("NFKC", text).lower()
-    return set(re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]", t))
 
 
 def covering(clause: str, rules: Sequence[Candidate]) -> list[Candidate]:
@@ -159,26 +153,6 @@ def uncovered_lines(
     return out
 
 
-_DATED = re.compile(r"\s?\((?:[^()]|\([^()]*\))*\d(?:[^()]|\([^()]*\))*\)")
-
-
-def customers_only(rules: Sequence[Candidate], turns: Sequence[Turn]) -> list[Candidate]:
-    """The rules' facts but those read in a sentence about the salesperson's own affairs
-    (their quota, manager, leave, a colleague's leave, our pricing policy: ``own_affairs``).
-    The model is never asked about such a sentence; a rule fact from it ("my manager
-    Priscilla is on vacation ... so approvals will be slow" as a pain point, "已经签了520万")
-    is no fact about the customer either, and its values would leak into recall."""
-    mine = [s for s, _, _ in user_sentences(turns) if own_affairs(s)]
-    if not mine:
-        return list(rules)
-
-    def from_mine(c: Candidate) -> bool:
-        pairs = _bigrams(_DATED.sub("", _core(c.content)))
-        return bool(pairs) and any(len(pairs & _bigrams(s)) / len(pairs) >= 0.8 for s in mine)
-
-    return [c for c in rules if not from_mine(c)]
-
-
 _FIGURES = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b|\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b")
 
 
@@ -200,26 +174,6 @@ def _in_figures(text: str) -> str:
         return m.group(0) if stamp in text else f"{m.group(0)} ({stamp})"
 
     return _FIGURES.sub(iso, text)
-
-
-_AGAIN = frozenset(
-    re.findall(
-        r"\S+",
-        "as like i said mentioned before again still reminder just so you know also and the a "
-        "之 前 说 过 再 次 提 醒 还 是 仍 然 也 就 像 我",
-    )
-)
-"""Words a restatement adds to what was said ("As I said, ...", "再提醒一下, ...")."""
-
-
-def said_before(line: str, earlier: str) -> bool:
-    """A line every word (every character, in Chinese) of which an earlier message of
-    the session already holds, but for "as I said"-like words: the job that read that
-    message read this, and the model would only write its fact a second time in other
-    words ("Like I said, drivers still carry paper logs"). A line with any new word
-    ("Li Wei is the CEO now") is new."""
-    words = _words(line) - _AGAIN
-    return bool(earlier) and len(words) >= 2 and words <= _words(earlier)
 
 
 def _fragment(clause: str) -> bool:

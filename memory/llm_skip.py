@@ -1,15 +1,23 @@
 """Which of the user's clauses never reach the LLM extractor's sorting call: small talk,
-filler, "nothing known", where the salesperson went, a note's title, and our own
-company's affairs. None of them states a fact about the customer, and a 1.5B model
-files a good share of them under some category anyway.
+filler, "nothing known", where the salesperson went, a note's title, our own company's
+affairs and the salesperson's own (quota, leave, a colleague's accounts), and a line an
+earlier message already said. None of them states a new fact about the customer, and a
+1.5B model files a good share of them under some category anyway; a rule fact read in a
+sentence about the salesperson's own affairs is left out of the hybrid's facts too.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Sequence
 
+from memagent.core.types import Turn
+from memagent.memory.extract_rules import user_sentences
 from memagent.memory.extract_script import fold
 from memagent.memory.extract_triggers import chatter
+from memagent.memory.llm_items import _bigrams
+from memagent.memory.write_path import Candidate
 
 _NOTHING = re.compile(
     r"\b(?:no idea|nothing (?:new|yet|really|to report)|(?:don'?t|do not) (?:know|guess|assume)|"
@@ -119,3 +127,49 @@ def skip(clause: str) -> bool:
             and len(folded) <= 40
         )
     )
+
+
+def _words(text: str) -> set[str]:
+    """Latin words (lower case), digits runs and CJK characters of a text."""
+    t = unicodedata.normalize("NFKC", text).lower()
+    return set(re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]", t))
+
+
+_AGAIN = frozenset(
+    re.findall(
+        r"\S+",
+        "as like i said mentioned before again still reminder just so you know also and the a "
+        "之 前 说 过 再 次 提 醒 还 是 仍 然 也 就 像 我",
+    )
+)
+"""Words a restatement adds to what was said ("As I said, ...", "再提醒一下, ...")."""
+
+
+def said_before(line: str, earlier: str) -> bool:
+    """A line every word (every character, in Chinese) of which an earlier message of
+    the session already holds, but for "as I said"-like words: the job that read that
+    message read this, and the model would only write its fact a second time in other
+    words ("Like I said, drivers still carry paper logs"). A line with any new word
+    ("Li Wei is the CEO now") is new."""
+    words = _words(line) - _AGAIN
+    return bool(earlier) and len(words) >= 2 and words <= _words(earlier)
+
+
+_DATED = re.compile(r"\s?\((?:[^()]|\([^()]*\))*\d(?:[^()]|\([^()]*\))*\)")
+
+
+def customers_only(rules: Sequence[Candidate], turns: Sequence[Turn]) -> list[Candidate]:
+    """The rules' facts but those read in a sentence about the salesperson's own affairs
+    (their quota, manager, leave, a colleague's leave, our pricing policy: ``own_affairs``).
+    The model is never asked about such a sentence; a rule fact from it ("my manager
+    Priscilla is on vacation ... so approvals will be slow" as a pain point, "已经签了520万")
+    is no fact about the customer either, and its values would leak into recall."""
+    mine = [s for s, _, _ in user_sentences(turns) if own_affairs(s)]
+    if not mine:
+        return list(rules)
+
+    def from_mine(c: Candidate) -> bool:
+        pairs = _bigrams(_DATED.sub("", re.split(r"^[^:：]{1,30}[:：]\s*", c.content)[-1]))
+        return bool(pairs) and any(len(pairs & _bigrams(s)) / len(pairs) >= 0.8 for s in mine)
+
+    return [c for c in rules if not from_mine(c)]
