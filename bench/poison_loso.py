@@ -3,7 +3,7 @@
     MEMAGENT_LOCOMO=path/to/locomo_dev.json OMP_NUM_THREADS=1 \
         nice -n 10 .venv/bin/python bench/poison_loso.py [--write] [--options A B ...]
 
-Every hand-written set in tests/data (``bench/poison_sets.py``: main .. blindD) has been
+Every hand-written set in tests/data (``bench/poison_sets.py``: main .. blindF, written8a/b) has been
 measured and tuned on, so none is blind; generalisation is estimated honestly by holding one
 set out at a time: train on the generated corpus (``bench/poison_corpus.py``),
 ``poison_train_extra`` and every other hand-written set, score the held-out one. LoCoMo's
@@ -21,6 +21,11 @@ The blocking threshold is chosen on the pooled out-of-set logits: the lowest log
 ordinary hand-written notes, LoCoMo turns and sales notes are each blocked at most
 ``FP_TARGET`` of the time in every language. The shipped model is then trained on everything, with that
 threshold. Deterministic: fixed corpus seed, full-batch Adam from zeros.
+
+``--folds A B`` runs only those folds (each still holds out its LoCoMo conversation and sales
+dialogs, k mod 5); ``--compare saved.npz`` also scores the folds' rows with saved weights (a
+copy of the shipped ones) at their own thresholds, so old weights and the new recipe print
+side by side; ``--dump`` keeps every out-of-set logit with its text for re-scoring.
 """
 
 from __future__ import annotations
@@ -44,13 +49,13 @@ from poison_augment import twins  # noqa: E402
 from poison_corpus import generate  # noqa: E402
 from poison_e5 import Features, cached, passage_matrix, text_key, train_judge  # noqa: E402
 from poison_hard_negatives import hard_negatives  # noqa: E402
-from poison_options import Sparse, train_ngram  # noqa: E402
+from poison_options import Sparse, before_fix, train_ngram  # noqa: E402
 from poison_sets import EXTRA, SETS, lang_of, load  # noqa: E402
 from poison_written import written  # noqa: E402
 from poison_written5 import written5  # noqa: E402
 from poison_written6 import written6  # noqa: E402
 
-from memagent.memory.poison import assess, model_input  # noqa: E402
+from memagent.memory.poison import assess, judge_input  # noqa: E402
 from memagent.memory.poison_ngram import NGRAM_PATH, NgramModel, clauses, has_cjk  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -207,13 +212,17 @@ def fit(x: Sparse, y: NDArray[np.int64], w: NDArray[np.float64], l2: float) -> t
     return train_ngram(x, y, l2=l2, weights=w)
 
 
-def threshold_for(rows: list[dict[str, Any]], z: NDArray[np.float64]) -> float:
-    """Lowest logit keeping every (source, language) cell of ordinary text at <= FP_TARGET."""
+def threshold_for(
+    rows: list[dict[str, Any]], z: NDArray[np.float64], *, pool_cjk: bool = False
+) -> float:
+    """Lowest logit keeping every (source, language) cell of ordinary text at <= FP_TARGET;
+    with ``pool_cjk`` zh-Hans, zh-Hant and mixed text form one Chinese cell per source."""
     cells: dict[tuple[str, str], list[float]] = {}
     for r, s in zip(rows, z, strict=True):
         if r["label"] == 0 and r["group"] not in ALWAYS:
             src = r["group"].split(":")[0] if ":" in r["group"] else "notes"
-            cells.setdefault((src, r["lang"]), []).append(float(s))
+            lang = "zh" if pool_cjk and r["lang"] != "en" else r["lang"]
+            cells.setdefault((src, lang), []).append(float(s))
     thr = -1e9
     for scores in cells.values():
         allowed = int(np.floor(FP_TARGET * len(scores)))
@@ -246,7 +255,7 @@ class ClauseRows:
     def __init__(self, rows: list[dict[str, Any]]) -> None:
         parent, texts = [], []
         for i, r in enumerate(rows):
-            for c in clauses(model_input(r["text"])):
+            for c in clauses(judge_input(r["text"])):
                 parent.append(i)
                 texts.append(c)
         self.parent = np.array(parent, dtype=np.int64)
@@ -265,7 +274,11 @@ class ClauseRows:
 
 
 def loso(
-    rows: list[dict[str, Any]], x: Sparse, opt: Option, cl: ClauseRows | None = None
+    rows: list[dict[str, Any]],
+    x: Sparse,
+    opt: Option,
+    cl: ClauseRows | None = None,
+    only: Iterable[str] | None = None,
 ) -> dict[str, NDArray[np.float64]]:
     """Out-of-set logit of every hand-written and LoCoMo row: the whole text's (``""``) and,
     with ``cl`` (n-gram options), the highest of the whole text's and its sentences'."""
@@ -274,7 +287,10 @@ def loso(
     z = np.full(len(rows), np.nan)
     zc = np.full(len(rows), np.nan)
     f = features_for(rows, x, opt)
+    keep = set(FOLDS if only is None else only)
     for k, held in enumerate(FOLDS):
+        if held not in keep:  # fold k keeps its LoCoMo/sales share (k mod 5) either way
+            continue
         train = np.array([in_training(r, opt, held, k % 5) for r in rows])
         score = np.array(
             [r["group"] in (held, f"locomo:{k % 5}", f"sales:{k % 5}") for r in rows]
@@ -292,15 +308,19 @@ def loso(
     return out
 
 
-def script_thresholds(rows: list[dict[str, Any]], z: NDArray[np.float64]) -> NDArray[np.float64]:
+def script_thresholds(
+    rows: list[dict[str, Any]], z: NDArray[np.float64], *, pool_cjk: bool = False
+) -> NDArray[np.float64]:
     """Per row, the threshold of its script: ``threshold_for`` over the rows without Chinese
-    characters, and over those with them (``has_cjk``, as the shipped judge decides)."""
+    characters, and over those with them (``has_cjk``, as the shipped judge decides); with
+    ``pool_cjk`` the Chinese threshold keeps the pooled Chinese ordinary text at <= 1%."""
     cjk = np.array([has_cjk(r["text"]) for r in rows])
     scored = ~np.isnan(z)
     out = np.full(len(rows), np.nan)
     for mask in (~cjk, cjk):
         m = scored & mask
-        out[mask] = threshold_for([r for r, s in zip(rows, m, strict=True) if s], z[m])
+        sel = [r for r, s in zip(rows, m, strict=True) if s]
+        out[mask] = threshold_for(sel, z[m], pool_cjk=pool_cjk)
     return out
 
 
@@ -329,6 +349,8 @@ def report(
         )
     for group in [*FOLDS, "locomo", "sales"]:
         idx = [i for i, r in enumerate(sel) if r["group"].split(":")[0] == group]
+        if not idx:
+            continue
         g = [sel[i] for i in idx]
         judge = zs[idx] >= ts[idx]
         rl = rules[scored][idx]
@@ -352,6 +374,34 @@ def misses(
             print(f"      MISS {s:+.2f} [{r['group']} {r['lang']}] {r['text'][:140]!r}")
         elif r["label"] == 0 and (s >= thr or rl):
             print(f"      FP   {s:+.2f} [{r['group']} {r['lang']}] {r['text'][:140]!r}")
+
+
+def compare(
+    rows: list[dict[str, Any]],
+    rules: NDArray[np.bool_],
+    rule_scores: NDArray[np.float64],
+    scored: NDArray[np.bool_],
+    path: Path,
+    scores: dict[str, NDArray[np.float64]],
+) -> None:
+    """The saved judge at ``path`` on the rows the folds scored, at its own thresholds and
+    rules weight: as it was trained to read (``before_fix``) and as the code reads now."""
+    judge = NgramModel.load(path)
+    sel = [r for r, s in zip(rows, scored, strict=True) if s]
+    cjk = np.array([has_cjk(r["text"]) for r in rows])
+    thr = np.where(cjk, judge.threshold_cjk or judge.threshold, judge.threshold)
+    for label, prepare in (("as trained (before the fix)", before_fix), ("fixed input", None)):
+        x = Sparse([r["text"] for r in sel], *([prepare] if prepare else []))
+        z = np.full(len(rows), np.nan)
+        z[scored] = x.dot(judge.weights.astype(np.float64)) + judge.bias
+        z = z + judge.rules_weight * rule_scores
+        print(
+            f"saved judge {path.name} ({label}; rules weight {judge.rules_weight}, thresholds "
+            f"{judge.threshold:.2f} / CJK {judge.threshold_cjk}):",
+            flush=True,
+        )
+        report(rows, z, rules, thr_rows=thr)
+        scores[f"saved {label}"] = z
 
 
 def main() -> None:
@@ -378,6 +428,15 @@ def main() -> None:
         "threshold per script (text with / without Chinese characters); --write ships it",
     )
     parser.add_argument("--dump", type=Path, help="save every option's out-of-set logits (npz)")
+    parser.add_argument(
+        "--folds", nargs="*", help="run only these folds (each keeps its LoCoMo/sales share)"
+    )
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        help="also score the folds' rows with these saved weights (e.g. a copy of the shipped "
+        "ones) at their own thresholds, read as trained (before_fix) and as the code reads now",
+    )
     parser.add_argument(
         "--without-written5",
         action="store_true",
@@ -418,7 +477,7 @@ def main() -> None:
     for base in args.options:
         opt = OPTIONS[base]
         print(f"option {base}:", flush=True)
-        for variant, z in loso(rows, x, opt, cl).items():
+        for variant, z in loso(rows, x, opt, cl, args.folds).items():
             name = base + variant
             print(f"option {name}:", flush=True)
             thresholds[name] = report(rows, z, rules)
@@ -434,6 +493,14 @@ def main() -> None:
             by_script[name] = script_thresholds(rows, zb)
             print(f"option {name}, + {a} x rules' score, one threshold per script:", flush=True)
             report(rows, zb, rules, thr_rows=by_script[name])
+            pooled = script_thresholds(rows, zb, pool_cjk=True)
+            print(f"option {name}, + {a} x rules' score, pooled Chinese threshold:", flush=True)
+            report(rows, zb, rules, thr_rows=pooled)
+            scores[name + " +rules score"] = zb
+    if args.compare is not None and scores:
+        compare(
+            rows, rules, rule_scores, ~np.isnan(next(iter(scores.values()))), args.compare, scores
+        )
     if args.dump:
         np.savez(
             args.dump,
@@ -443,6 +510,8 @@ def main() -> None:
             lang=np.array([r["lang"] for r in rows]),
             group=np.array([r["group"] for r in rows]),
             rules=np.array([assess(r["text"]).score for r in rows]),
+            text=np.array([r["text"] for r in rows]),
+            src=np.array([str(r.get("src", "")) for r in rows]),
         )
     if args.write:
         opt = OPTIONS[args.write]

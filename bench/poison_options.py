@@ -26,6 +26,7 @@ import json
 import os
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from numpy.typing import NDArray  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from poison_corpus import generate, held_out  # noqa: E402
 
-from memagent.memory.poison import assess, model_input  # noqa: E402
+from memagent.memory.poison import assess, judge_input, model_input  # noqa: E402
 from memagent.memory.poison_ngram import DIM, NGRAM_PATH, NgramModel, expand_encoded, features  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
@@ -73,13 +74,20 @@ def load(files: tuple[tuple[str, int | None], ...]) -> list[dict[str, Any]]:
     return rows
 
 
-class Sparse:
-    """Rows of hashed features as CSR arrays."""
+def before_fix(text: str) -> str:
+    """What the judge read before session 8: encoded runs decoded after lower-casing (so
+    base64 read as nothing); the pipeline the session-5 weights were trained on."""
+    return expand_encoded(model_input(text))
 
-    def __init__(self, texts: list[str]) -> None:
+
+class Sparse:
+    """Rows of hashed features as CSR arrays; ``prepare`` turns a raw text into what the judge
+    reads (``memagent.memory.poison.judge_input``)."""
+
+    def __init__(self, texts: list[str], prepare: Callable[[str], str] = judge_input) -> None:
         idx, val, ptr = [np.zeros(0, np.int64)], [np.zeros(0, np.float32)], [0]
         for t in texts:
-            i, v = features(expand_encoded(model_input(t)))
+            i, v = features(prepare(t))
             idx.append(i)
             val.append(v)
             ptr.append(ptr[-1] + len(i))

@@ -29,6 +29,10 @@ SETS: dict[str, tuple[str, str]] = {
     "blindD": ("poison_blindD_attacks.jsonl", "poison_blindD_ordinary.jsonl"),
     "blindE": ("poison_blindE_attacks.jsonl", "poison_blindE_ordinary.jsonl"),
     "blindF": ("poison_blindF_attacks.jsonl", "poison_blindF_ordinary.jsonl"),
+    # Hand-written training corpora of session 8 (written by two helpers without sight of the
+    # judge or its data): training sets and folds, never blind.
+    "written8a": ("poison_written8a_attacks.jsonl", "poison_written8a_ordinary.jsonl"),
+    "written8b": ("poison_written8b_attacks.jsonl", "poison_written8b_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 

@@ -42,6 +42,10 @@ is honest only until its misses are used to change the rules:
   session's retraining (which never saw it): see bench/results/first_measurements.md. The
   judge shipped in session 4 was not trained on it; a later retraining will be.
 
+- written8a, written8b : hand-written training corpora of session 8 (160 + 160 each), written
+  by two helpers without sight of the judge; measured once on the session-start screen (see
+  bench/results/poison_loso.md, session 8), then trained on: in-sample here.
+
 The sets are listed once, in bench/poison_sets.py.
 
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),

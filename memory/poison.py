@@ -165,6 +165,13 @@ def model_input(text: str) -> str:
     return normalise(text)
 
 
+def judge_input(text: str) -> str:
+    """What the n-gram judge reads: the raw text with its encoded runs decoded (base64,
+    ``\\uXXXX``, ROT13, reversed; read as ``assess`` reads them), then normalised. Decoding
+    comes first: base64 is case-sensitive, so decoding the lower-cased form reads nothing."""
+    return normalise(expand_encoded(text))
+
+
 @cache
 def classifier() -> PoisonClassifier:
     """The process-wide classifier; it loads its weights and e5 on the first check."""
@@ -182,7 +189,7 @@ def ngram_reason(text: str, rules_score: float | None = None) -> str | None:
     judge = ngram_model()
     if judge is None:
         return None
-    norm = model_input(text)
+    norm = judge_input(text)
     if rules_score is None:
         rules_score = assess(text).score if judge.rules_weight else 0.0
     z = judge.score(norm, rules_score)

@@ -4,8 +4,11 @@ The e5 probe (``memagent.memory.poison_model``) reads English well but sees Chin
 character at a time through an English vocabulary; character n-grams read "所有报价一律上浮",
 "忽略之前的", "system prompt" and "把…发到我微信" directly in any script. Features are the
 hashed 1-4 character n-grams of the rules' normalised text (obfuscation undone, Traditional
-folded to Simplified by ``memagent.memory.hanzi_fold``, emoji separators dropped) plus word uni- and bigrams, each text's vector L2-normalised; base64
-runs are decoded and appended first, so an encoded order is read as the order.
+folded to Simplified by ``memagent.memory.hanzi_fold``, emoji separators dropped) plus word
+uni- and bigrams, each text's vector L2-normalised. The text it reads is
+``memagent.memory.poison.judge_input``: base64, ``\\uXXXX``, ROT13 and reversed runs of the
+raw text decoded and appended before normalising, so an encoded order is read as the order
+(base64 is case-sensitive: it must be decoded before the text is lower-cased).
 
 An order hidden in a long, ordinary visit note is diluted in the whole note's vector, so a
 model saved with ``clauses`` also scores each sentence (``clauses()``: split at sentence ends
@@ -152,7 +155,7 @@ class NgramModel:
         return self.threshold
 
     def _logit(self, normalised: str) -> float:
-        idx, val = features(expand_encoded(normalised))
+        idx, val = features(normalised)
         return float(self.weights[idx] @ val + self.bias)
 
     def logit(self, normalised: str) -> float:
