@@ -96,7 +96,7 @@ REPLACED = re.compile(
 """A sentence that replaces an old value: a correction, whatever its opening words."""
 
 
-_CORRECTS = re.compile(
+CORRECTS = re.compile(
     r"\b(?:correction|actually|sorry|i meant|my mistake|scratch that|no wait|wait,? no)\b"
     r"|更正|纠正|说错|搞错|弄错|看错|记错|写错|改一下",
     re.I,
@@ -119,7 +119,7 @@ def replaced_by_new(text: str) -> str:
     on-prem") it is part of the fact."""
     for pattern, repl in _REWRITES:
         text = pattern.sub(repl, text)
-    if _CORRECTS.search(text):
+    if CORRECTS.search(text):
         text = _NOT_TAIL.sub("", text)
     return text
 
