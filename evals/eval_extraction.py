@@ -20,10 +20,11 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 
+from memagent.evals.answer_cache import RecordedAnswers
 from memagent.evals.eval_dataset import Dataset, DatasetError, Dialog, GoldItem, load_dataset
 from memagent.evals.eval_metrics import DialogScore, aggregate, norm
 from memagent.evals.eval_metrics import score_dialog as score_memories
@@ -209,14 +210,32 @@ def _run(
     }
 
 
-def _llm(settings: Any) -> Extractor:
+def _llm(settings: Any, answers: RecordedAnswers | None = None) -> Extractor:
     from memagent.llm.adapter import chat_model
     from memagent.memory.extractors import llm_extractor
 
+    model = chat_model(settings, small=True, temperature=0.0)
+    if answers is not None:
+        answers.inner = model
     return llm_extractor(
-        chat_model(settings, small=True, temperature=0.0),
+        cast(Any, answers) if answers is not None else model,
         hybrid=settings.llm_extraction == "hybrid",
     )
+
+
+def _subset(dialogs: list[Dialog], ids: str | None, limit: int | None) -> list[Dialog]:
+    """The dialogs named by ``--ids`` (comma-separated, in the file's order), then the
+    first ``--limit`` of them; an unknown id exits with a one-line error."""
+    if ids:
+        wanted = [i.strip() for i in ids.split(",") if i.strip()]
+        known = {d.id for d in dialogs}
+        if unknown := [i for i in wanted if i not in known]:
+            typer.echo(
+                f"error: --ids: no dialog {', '.join(unknown)} in the chosen split", err=True
+            )
+            raise typer.Exit(2)
+        dialogs = [d for d in dialogs if d.id in set(wanted)]
+    return dialogs[:limit] if limit else dialogs
 
 
 def _select(
@@ -237,19 +256,49 @@ def _select(
 
 
 def _run_extractors(
-    settings: Any, kinds: list[str], dialogs: Any, *, selection: Selection, version: int
+    settings: Any,
+    kinds: list[str],
+    dialogs: Any,
+    *,
+    selection: Selection,
+    version: int,
+    answers: Path | None = None,
 ) -> list[dict[str, Any]]:
-    """``run_extraction_eval`` of each extractor kind, with the worker's thresholds."""
+    """``run_extraction_eval`` of each extractor kind, with the worker's thresholds; the
+    LLM's answers recorded in (and replayed from) ``answers`` when given."""
     write_config = WriteConfig.for_settings(settings)
     results = []
     for kind in kinds:
-        ex = rules_extractor() if kind == "rules" else _llm(settings)
-        results.append(
-            run_extraction_eval(
+        try:
+            recorded = RecordedAnswers(None, answers) if answers and kind == "llm" else None
+        except ValueError as exc:
+            typer.echo(f"error: --answers: {exc}", err=True)
+            raise typer.Exit(2) from None
+        ex = rules_extractor() if kind == "rules" else _llm(settings, recorded)
+        try:
+            res = run_extraction_eval(
                 ex, dialogs, selection=selection, version=version, write_config=write_config
             )
-        )
+        finally:
+            if recorded is not None:
+                recorded.save()
+        if recorded is not None:
+            res["model_answers"] = {"recorded": recorded.recorded, "fresh": recorded.fresh}
+        results.append(res)
     return results
+
+
+_Ids = Annotated[
+    str | None, typer.Option(help="Only these dialogs of the chosen split (comma-separated ids).")
+]
+_Limit = Annotated[int | None, typer.Option(min=1, help="Only the first N dialogs (after --ids).")]
+_Answers = Annotated[
+    Path | None,
+    typer.Option(
+        help="Record the LLM's answers in this JSON file and reuse those recorded "
+        "for the same prompt; the run prints how many answers were fresh."
+    ),
+]
 
 
 def extraction_cmd(
@@ -286,12 +335,16 @@ def extraction_cmd(
         bool, typer.Option(help="Include per-dialog rows in --json (same holdout rule).")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per run.")] = False,
+    ids: _Ids = None,
+    limit: _Limit = None,
+    answers: _Answers = None,
 ) -> None:
     """Precision, recall, duplicates, pending handling and stale leaks of the extractor(s),
     overall and by category, language and split."""
     if extractor not in ("rules", "llm", "both"):
         raise typer.BadParameter("expected rules, llm or both", param_hint="--extractor")
     dataset, selection, dialogs = _select(data, split, show_holdout)
+    dialogs = _subset(dialogs, ids, limit)
     from memagent.evals.evaluation import command_settings
 
     results = _run_extractors(
@@ -300,7 +353,14 @@ def extraction_cmd(
         dialogs,
         selection=selection,
         version=dataset.version,
+        answers=answers,
     )
+    _print(results, details=details, misses=misses, as_json=as_json)
+
+
+def _print(results: list[dict[str, Any]], *, details: bool, misses: bool, as_json: bool) -> None:
+    """The runs' figures, as JSON or as report lines, with per-dialog rows and misses
+    only when asked."""
     for res in results:
         if not details:
             res.pop("per_dialog")

@@ -34,6 +34,8 @@ def report_lines(r: Mapping[str, Any], *, misses: bool = False) -> list[str]:
         f"{r['seconds']} s; dropped {r['dropped_items']}, extractor errors "
         f"{r['extractor_errors']}"
     )
+    if (a := r.get("model_answers")) is not None:
+        head += f"; model answers: {a['fresh']} fresh, {a['recorded']} recorded"
     lines = [head, f"  overall   {figures_line(r['overall'])}"]
     if r["contradiction_dialogs"]:
         lines.append(

@@ -16,9 +16,9 @@ import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar
 
-from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.constants import START
@@ -35,12 +35,13 @@ from memagent.graph.agent_resources import (
     store_factory,
     studio_store,
 )
-from memagent.graph.builder import LLM, ChatModelFactory, build_default_graph
+from memagent.graph.builder import ChatModelFactory, build_default_graph
 from memagent.graph.builder import default_chat_model_factory as _default_factory
 from memagent.graph.jobs import Outbox
 from memagent.graph.pg_sessions import PgTurnLocks
 from memagent.graph.settings import get_settings
 from memagent.graph.turn_lock import turn_lock
+from memagent.graph.turn_run import answer, remember_unanswered
 from memagent.graph.turn_state import same_text, unanswered, unfinished
 from memagent.graph.validation import (
     MAX_MESSAGE_CHARS as MAX_MESSAGE_CHARS,
@@ -56,7 +57,6 @@ from memagent.graph.validation import (
 from memagent.graph.worker import Worker
 from memagent.memory.crm import Crm, open_crm
 from memagent.memory.working_memory import session_lock
-from memagent.nodes.llm import REPLY_TAG
 from memagent.nodes.recall import AccessLog
 
 T = TypeVar("T")
@@ -276,20 +276,11 @@ async def _run_turn_locked(
         on_saved(taken)
     if prepare is not None:
         await prepare()
-    if on_token is None:
-        await agent.graph.ainvoke(None, config, context=context)
-    else:
-        async for part in agent.graph.astream(
-            None, config, context=context, stream_mode="messages"
-        ):
-            chunk, meta = cast(tuple[Any, dict[str, Any]], part)
-            if (
-                isinstance(chunk, AIMessageChunk)
-                and meta.get("langgraph_node") == LLM
-                and REPLY_TAG in (meta.get("tags") or [])
-                and chunk.text
-            ):
-                on_token(str(chunk.text))
+    try:
+        await answer(agent.graph, config, context, on_token)
+    except Exception:  # the model raised or timed out: what the user said is still kept
+        await remember_unanswered(agent.graph, agent.queue, config, context, session)
+        raise
     state = (await agent.graph.aget_state(config)).values
     result = turn_result(state, session)
     result.taken = taken

@@ -16,9 +16,14 @@ CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 
 _SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
 CN_NUM = "零〇一二两三四五六七八九十百千万亿"
 
+ISO_CODES = (
+    r"(?:AUD|CAD|CHF|DKK|GBP|HKD|INR|JPY|KRW|MOP|MXN|MYR|NOK|NZD|PHP|PLN|SAR|SEK|SGD|THB|TWD|NTD|"
+    r"AED|BRL|ZAR|IDR|VND|TRY|CZK|HUF|ILS|QAR|KWD)"
+)
+"""ISO currency codes written before a figure ("MOP 6,000,000", "SEK 450 000"), upper case."""
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
 _AMOUNT = re.compile(
-    r"(?P<cur>[$€£¥￥]|\b(?:usd|us\$|rmb|cny|eur)\s?|人民币\s?)?"
+    r"(?P<cur>[$€£¥￥]|\b(?:usd|us\$|rmb|cny|eur)\s?|人民币\s?|(?-i:\b" + ISO_CODES + r")\s?)?"
     r"(?P<num>" + _NUM + r"(?:\s*(?:[来多余几]?[十百千万亿])+)?|[" + CN_NUM + r"]+)"
     r"\s*(?P<mult>(?:k|m|mm|million|mn|bn|billion|thousand)(?![A-Za-z0-9]))?"
     r"\s*(?P<cur2>dollars?\b|bucks\b|usd\b|rmb\b|cny\b|yuan\b|euros?\b|eur\b|pounds?\b|gbp\b|元|块|美元|美金|人民币|欧元|英镑)?",
@@ -31,6 +36,7 @@ _CUR = {"$": "USD", "usd": "USD", "us$": "USD", "dollar": "USD", "dollars": "USD
         "£": "GBP", "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "yuan": "CNY",
         "元": "CNY", "块": "CNY", "人民币": "CNY", "bucks": "USD", "pound": "GBP", "pounds": "GBP",
         "gbp": "GBP", "英镑": "GBP"}  # fmt: skip
+_CUR.update({c.lower(): c for c in ISO_CODES.strip("(?:)").split("|")})
 _COUNTED = re.compile(
     r"^\s*(?:[多余]?(?:头|家|台|辆|个|名|位|张|套|件|吨|户|床|只|艘|所|座|栋|间|条|人|次|单|笔|亩|平米|平方|公里|千瓦|瓦)"
     r"|(?!(?:dollars|bucks|euros|pounds|yuan|was|has|this|thus|plus|less|unless|across|does|yes|its|his|"
@@ -136,7 +142,12 @@ def parse_amounts(text: str) -> list[Amount]:
         )
         out.append(
             Amount(
-                m.group(0).strip(), int(round(num)), _CUR.get(cur, ""), approx, m.start(), m.end()
+                m.group(0).strip(),
+                int(round(num)),
+                _CUR.get(cur.strip(), ""),
+                approx,
+                m.start(),
+                m.end(),
             )  # fmt: skip
         )
     return sorted(out + _worded(text, out), key=lambda a: a.start)

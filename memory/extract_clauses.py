@@ -178,7 +178,8 @@ _RIVAL_WORDS = re.compile(
     re.I,
 )
 _BID_WORDS = re.compile(
-    r"\b(?:quoted?|quotes|bids?|evaluating|against|offered|(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at)\b",
+    r"\b(?:quoted?|quotes|bids?|evaluating|against|offered|pitch(?:ed|es)?|invited|"
+    r"(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at)\b|收到了?(?:招标)?邀请|方案",
     re.I,
 )
 
@@ -235,8 +236,20 @@ def _ahead(clause: str) -> bool:
     return not (NOT_AHEAD.search(clause) or today)
 
 
+_MIXED = re.compile(r"(?<=[A-Za-z])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z])")
+
+
 def categorise(clause: str) -> str | None:
-    """The sales category a clause speaks to, or None when it holds nothing salient."""
+    """The sales category a clause speaks to, or None when it holds nothing salient. An
+    English cue word written against Chinese ("Competitor是金蝶", "Budget大概两百万") is
+    read again with a space between the scripts."""
+    found = _category(clause)
+    if found is None and _MIXED.search(clause):
+        found = _category(_MIXED.sub(" ", clause))
+    return found
+
+
+def _category(clause: str) -> str | None:
     clause = to_simplified(clause)  # "競爭對手有研華": Traditional reads as Simplified
     has_date = bool(find_dates(clause, datetime(2026, 1, 1)))
     amounts = parse_amounts(clause)
@@ -263,7 +276,8 @@ def categorise(clause: str) -> str | None:
             r"\s(?:>|＞)\s|\bover (?:e-?mail|phone|calls?|texts?|slack|teams)\b|"
             r"习惯|只用|只接|只看|只回|抄送|当面|钟意|鍾意|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
             r"最好|比.{0,4}好|"
-            r"不接|偏好|反感|请用|用英文|用中文|英文",
+            r"不接|偏好|反感|请用|用英文|用中文|英文|不爱|爱用|讨厌|受不了|"
+            r"(?:要|得|请|只能?|最好|统一|(?:沟通|联系|联络|对接)(?:都|就)?)(?:用|发|打|走)(?:企业微信|微信|电话|邮件|短信|钉钉|飞书)",
             clause,
             re.I,
         ):

@@ -15,6 +15,7 @@ from datetime import datetime
 
 from memagent.memory.extract_amounts import Amount, parse_amounts
 from memagent.memory.extract_dates import DateHit, find_dates
+from memagent.memory.hanzi_fold import to_simplified
 
 RESCHEDULE = re.compile(
     r"\b(?:moved?|push(?:ed)?|slipp?(?:ed)?|resched\w*|postpone\w*|delay\w*|instead|brought forward)\b"
@@ -95,7 +96,7 @@ REPLACED = re.compile(
 """A sentence that replaces an old value: a correction, whatever its opening words."""
 
 
-_CORRECTS = re.compile(
+CORRECTS = re.compile(
     r"\b(?:correction|actually|sorry|i meant|my mistake|scratch that|no wait|wait,? no)\b"
     r"|更正|纠正|说错|搞错|弄错|看错|记错|写错|改一下",
     re.I,
@@ -118,7 +119,7 @@ def replaced_by_new(text: str) -> str:
     on-prem") it is part of the fact."""
     for pattern, repl in _REWRITES:
         text = pattern.sub(repl, text)
-    if _CORRECTS.search(text):
+    if CORRECTS.search(text):
         text = _NOT_TAIL.sub("", text)
     return text
 
@@ -248,17 +249,73 @@ _WHOLE_EN = re.compile(
 )
 _RETRACT_ZH = re.compile(
     r"发错(?:了)?(?:客户|群|人|对象|地方)|发错了[，,。\s]*(?:这|那|刚才|上)|记错客户|不是这(?:个|家)客户"
-    r"|(?:(?:刚才|刚刚|上|前面|之前)(?:那|这)?(?:一)?(?:条|段)(?:消息|信息|记录|内容)?"
+    r"|(?:(?:刚才|刚刚|上|前面|之前)(?:那|这)?(?:一)?(?:条|段|则)(?:消息|信息|记录|内容)?"
     r"|(?:刚才|刚刚|之前|前面)(?:那|这)?些?(?:消息|信息|记录))"
     r"[^，,。]{0,8}?(?:全部|都|全都)?(?:作废|不算|删掉|撤回)"
 )
 
 
+_HEAD_EN = re.compile(
+    r"^(?:(?:wait|oops|sorry|oh|ah|no|ok|okay|actually|hmm|ugh|argh|please|pls)\b[\W\s]*)*"
+    r"(?:(?:scratch|scrap|strike|ignore|disregard|delete)\s+(?:that|this|it|all (?:of )?(?:that|this|it))"
+    r"|(?:scratch|scrap|strike|ignore|disregard|forget|delete|drop|cancel|undo|remove|never ?mind)\s+"
+    r"(?:what i (?:just |had )?(?:said|wrote|typed|sent|told you)(?: (?:before|earlier|just now))?"
+    r"|my (?:last|previous) (?:message|note|one))"
+    r"|(?:my|the) (?:last|previous) (?:message|note) (?:was|is) (?:wrong|a mistake|a typo))\b",
+    re.I,
+)
+"""How a whole-message take-back opens ("scratch that", "forget what I just said")."""
+_REASON_EN = re.compile(
+    r"^(?:(?:it|that|this) (?:was|is) (?:wrong|a mistake|a typo|incorrect|not right)"
+    r"|(?:i was|i'?m|i am) (?:wrong|mistaken|confused)|i mixed (?:it|them|things) up|my (?:mistake|bad)"
+    r"|wrong (?:info|information|account|customer|client|company|prospect|deal|thread|person)"
+    r"|sorry|oops|please|pls|thanks|thank you|entirely|completely|all of it|typo"
+    r"|(?:it|that)'?s (?:wrong|not right|incorrect)|not right|wrong)$",
+    re.I,
+)
+_HEAD_ZH = re.compile(
+    r"^(?:哎呀|哎|啊|唉|呃|抱歉|不好意思|唔好意思|对不起|sorry)?[，,\s]*"
+    r"(?:(?:我)?(?:刚才|刚刚|头先|之前|前面|上面)(?:我)?(?:说|讲|写|发|打)(?:的|嘅|咗嘅|咗的)"
+    r"(?:话|内容|那些|那条|嘢|信息|消息)?(?:都|全|全部|全都)?"
+    r"|(?:刚才|刚刚|头先|上|前面|之前)?(?:那|这|嗰)?(?:一)?(?:条|段|则|句)(?:消息|信息|记录|内容)?"
+    r"(?:都|全|全部)?)?"
+    r"(?:作废|不算|唔算|撤回|删掉|删除|删了|无效|忽略|唔要|不要了)(?:吧|了|啦|喇|咗)?"
+)
+"""A Chinese take-back: "刚才说的不算", "上一则作废", "剛才講嘅唔算" (folded), "作废"."""
+_REASON_ZH = re.compile(
+    r"^(?:我)?(?:说|讲|写|发|打|搞|记|弄)(?:错|混)(?:了|咗)?(?:客户)?|不对|有误|错了|唔啱"
+    r"|(?:抱歉|不好意思|唔好意思|对不起|sorry)|谢谢|吧|了|哈|哦$"
+)
+
+
+def _only_reasons(rest: str, reason: re.Pattern[str]) -> bool:
+    """Nothing but reasons and politeness follow the take-back ("it was wrong", "说错了")."""
+    pieces = [
+        p.strip()
+        for p in re.split(r"[,.;:!?\-–—，。；：！？、\s]*[,.;:!?\-–—，。；：！？、]+\s*", rest)
+    ]
+    return all(not p or reason.match(p) for p in pieces)
+
+
+def _bare_take_back(text: str) -> bool:
+    """The whole message is a take-back and its reasons: "Scratch that.", "forget what I
+    just said", "作废", "刚才说的不算，说错了". A take-back followed by a new statement
+    ("scratch that, it's 1.5M") is a correction read as facts, never a take-back."""
+    s = text.strip()
+    for head, reason in ((_HEAD_EN, _REASON_EN), (_HEAD_ZH, _REASON_ZH)):
+        if m := head.match(s):
+            return _only_reasons(s[m.end():], reason)  # fmt: skip
+    return False
+
+
 def retracts_previous(text: str) -> bool:
     """The message takes back the one before it as a whole ("Scratch that, wrong account",
-    "scrap that entirely", "刚才那条发错客户了，作废", "发错了，这是别家的情况"), not one value
-    in it ("budget 1.2M - scratch that, 1.5M" corrects a figure)."""
-    if _RETRACT_ZH.search(text):
+    "scrap that entirely", "forget what I just said", "刚才那条发错客户了，作废", "刚才说的不算",
+    "作废", "发错了，这是别家的情况"; Traditional and Cantonese alike), not one value in it
+    ("budget 1.2M - scratch that, 1.5M" corrects a figure), nor a fact about the customer
+    ("他们把旧合同作废了", "the customer scrapped the old plan")."""
+    text = to_simplified(text)
+    if _RETRACT_ZH.search(text) or _bare_take_back(text):
         return True
     return bool(_RETRACT_EN.search(text) and _WHOLE_EN.search(text)) or bool(
         re.search(r"\bwrong (?:account|customer|client|company|prospect)\b", text, re.I)

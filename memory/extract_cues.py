@@ -81,7 +81,9 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:also )?talking to [A-Z])\b|\b(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at (?=(?-i:[A-Z]))"
         r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜|(?:也|都|还)在跟|也在谈|"
         r"参与(?:投标|竞标)|也提交了方案|也报了|(?<![没未])(?:对比|比较|考察|接触|评估|试用)过(?=[A-Za-z\u4e00-\u9fff])|(?:也|还)(?:看了|在看)|"
-        r"(?:更|比较|比我们)便宜", re.I)),
+        r"(?:更|比较|比我们)便宜|"
+        r"\bpitch(?:ed|es)? (?:them|to them|their)\b|\b(?:were|was|got|have been|has been) invited\b|"
+        r"收到了?(?:招标)?邀请|(?:也|都)来(?:了|过)?.{0,4}(?:给了?|讲了?|介绍了?|演示了?|报了?)(?:个|一个|一版)?方案", re.I)),
     ("commitment", re.compile(
         r"\b(?:next steps?|i(?:'ll| will)|we(?:'ll| will)|i send|we send|we owe|i owe|owe them|"
         r"promised|committed|our side|on us|will send|will share|will provide|will call|"
@@ -136,7 +138,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:core banking|billing|ticketing|payroll|accounting|hr|ehr|emr|lims|wms|tms|pms|ats|dms|lms|phone|telephony|"
         r"scheduling|inventory|pos)(?: system| platform| tool| software)? (?:is|runs on)|outgr[eo]w\w*|"
         r"(?:is|are) (?:already )?in[- ]house\b|rip(?:ping)? out|rip and replace|sunsett?ing|on (?=(?-i:[A-Z]))\S+ today)\b"
-        r"|用的|一直用|现用|(?:现在|目前|当前|一直)(?:他们|客户|我们)?(?:还)?(?:在)?用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
+        r"|用的|一直用|现用|incumbent\s*(?:是|为)|(?:现在|目前|当前|一直)(?:他们|客户|我们)?(?:还)?(?:在)?用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
         r"|用的是|现在用|目前用|在用|现有|外包|用紧|用緊|现行|現行|[为是]自研|[为是]自建|"
         r"(?<![要想需得会可能来再去我])(?<!我们)(?<!咱们)用(?:的)?\s*(?=[A-Za-z][A-Za-z0-9]|\d+[A-Za-z]{2}|自研|自建)|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
         r"[A-Za-z\u4e00-\u9fff]{2,12}(?:里|上)", re.I)),

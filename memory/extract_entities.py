@@ -26,7 +26,13 @@ _TITLE_EN = (
 )
 _WORD_EN = r"[A-ZÀ-ÖØ-Þ](?:[a-zß-öø-ÿ]+|['’][A-Z])[a-zß-öø-ÿ'’-]*"
 """A capitalised name word: "Möller", "O'Brien", "D’Souza"."""
-_NAME_EN = r"(?:(?:Dr|Mr|Ms|Mrs)\.? " + _WORD_EN + r"(?: " + _WORD_EN + r"){0,2}|" + _WORD_EN + r"(?: " + _WORD_EN + r"){1,2})"  # fmt: skip
+_NEXT_EN = (
+    r"(?: (?:(?:de|van|von|der|den|da|di|du|del|della|la|le|bin|al|ter|dos|das) ){0,2}"
+    + _WORD_EN
+    + ")"
+)
+"""A further name word, after any particles ("Marieke de Vries", "Elsa van Wyk")."""
+_NAME_EN = r"(?:(?:Dr|Mr|Ms|Mrs)\.? " + _WORD_EN + _NEXT_EN + r"{0,2}|" + _WORD_EN + _NEXT_EN + r"{1,2})"  # fmt: skip
 _NOT_NAMES = {"Next", "Budget", "Met", "Call", "Email", "Also", "Update", "Their", "The", "Our",
               "We", "They", "Must", "Core", "Deal", "Target", "Visit", "Note", "Thanks"}  # fmt: skip
 
@@ -38,7 +44,7 @@ _EN_PATTERNS = [
     # "the CTO is a guy called Felix Grant"
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was)\s+(?:a (?:guy|man|woman|lady|person|gentleman)|someone)\s+(?:called|named)\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s*\((?P<role>(?:[^)]{0,25}\b)?(?i:" + _TITLE_EN + r")[^)]{0,20})\)"),
-    re.compile(r"(?P<name>" + _NAME_EN + r"),\s+(?:(?:the|their|our|its) )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
+    re.compile(r"(?P<name>" + _NAME_EN + r")(?:,\s+|\s+(?=the\s))(?:(?:the|their|our|its) )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was|will be)\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r")),?\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: (?!(?:is|was|are|has|and|says?|said|wants?|will|thinks?|asked|prefers?)\b)[A-Za-z]+){0,2})"),
@@ -92,7 +98,7 @@ _ZH_PATTERNS = [
     re.compile(r"(?:^|(?<=[：:、，,\s]))(?P<role>采购|财务|法务|IT|技术|运维|信息化?|质量|生产|人事|行政|研发|市场|销售|运营|供应链|[\u4e00-\u9fff]{1,5}(?:部|科|处|室|中心))[ \u3000]+(?P<name>" + _ZH_NAME + r")(?=[、，,。；;（(]|$)"),
     re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块|对接|选型|评估|审批|实施|推进|落地)?|选型|评估|审批|落地)(?=[，。、；,]|$))"),
 ]  # fmt: skip
-_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只聊谈最负]$")
+_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只聊谈最负不没别]$")
 _NOT_ZH_NAME = re.compile(
     r"周[末一二三四五六日天内]|万一|高层|方案|金额|程序|钱[少多]|于是|林业|温度|温和|焦点|施工|凌晨|祝福|庞大|"
     r"童装|岳阳|洪水"
@@ -203,13 +209,23 @@ def last_person(text: str) -> str | None:
     pos = people[-1].start if people else -1
     if best is None:
         for m in _EN_NAME_ONLY.finditer(text):
-            if _ok_en(m.group(0)):
+            if _ok_en(m.group(0)) and not _ORG.search(
+                f"{text[max(0, m.start() - 5) : m.start()]}{m.group(0)}"
+            ):
                 best, pos = _clean_en(m.group(0)), m.start()
     for m in _ZH_HONORIFIC.finditer(text):
         if m.start() > pos:
             best, pos = m.group(0), m.start()
     return best
 
+
+_ORG = re.compile(
+    r"(?:\b(?:from|at) [A-Z]\S*(?: \S+)*$)|\b(?:Logistics|Pharma|Health(?:care)?|Group|Bank|Ltd|Inc|"
+    r"Systems|Solutions|Holdings|Corp(?:oration)?|Mutual|Foods|Retail|Energy|Payments|Mobile|Airlines|Insurance|"
+    r"Technologies|Tech|Software|Labs|Partners|Capital|Industries|Components|Steel(?:works)?|Motors|"
+    r"Hospital|University|College|Council|Authority|Services|Networks|Telecom|Media|Chemicals|GmbH|AG|LLC|PLC)$"
+)
+"""A capitalised run that names an organisation, not a person ("from Straits Harbour Logistics")."""
 
 _NOT_VENDOR = {"They", "We", "Our", "Their", "The", "Rival", "Competitor", "Competitors", "It", "He",
               "She", "That", "This", "Price", "Pricing", "Budget", "Quote"}  # fmt: skip
@@ -220,13 +236,15 @@ def competitor_name(clause: str) -> str | None:
     name = re.search(r"(?<=.)(?<![A-Za-z0-9])([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
     if name:
         return name.group(1)
-    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@)\b",
+    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|pitched|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@)\b",
                      clause)  # fmt: skip
     if first and first.group(1).split()[0] not in _NOT_VENDOR:
         return first.group(1)
-    zh = re.search(r"(?:选了|输给了?|对手(?:是|有)|竞品(?:是|有)?|竞争对手(?:是|有)?|中标(?:的|方)(?:是|为))"
+    zh = re.search(r"(?:选了|输给了?|对手(?:是|有)|竞品(?:是|有)?|竞争对手(?:是|有)?|中标(?:的|方)(?:是|为)|"
+                   r"(?i:competitors?|rivals?)\s*(?:是|有))"
                    r"([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
-                   r"|([\u4e00-\u9fff]{2,4})(?:报价|那边|已经报|报了|在接触)",
+                   r"|((?:(?![和与及跟也都])[\u4e00-\u9fff]){2,4})(?:报价|那边|已经报|报了|在接触|"
+                   r"(?:的人)?(?:上周|昨天|之前|也|都)*(?:来了|来过|收到))",
                    to_simplified(clause))  # fmt: skip
     # "競爭對手有研華": read folded (one character for one), named as written
     group = (1 if zh.group(1) else 2) if zh else 0
@@ -270,3 +288,24 @@ def role_label(text: str, start: int) -> str | None:
     """The part a label gives the person named at ``start`` of ``text``, or None."""
     m = _STAKE_LABEL.match(re.split(r"[\n；;。]", text[:start])[-1])
     return m.group("lab") if m else None
+
+
+def known_names(text: str) -> list[str]:
+    """Full names of the people a text names with a role ("Li Wei", "陈刚"), so a later
+    clause that names them without their title is about them."""
+    return [
+        p.name
+        for p in find_people(text)
+        if " " in p.name or (re.search(r"[\u4e00-\u9fff]", p.name) and len(p.name) >= 2)
+    ]
+
+
+def full_name(clause: str, names: list[str]) -> str | None:
+    """ "Zhou just wants..." -> "Zhou Lin" when the note named Zhou Lin before."""
+    for name in names:
+        if name in clause:
+            return None
+        parts = [w for w in name.replace("Dr. ", "").split() if len(w) > 2]
+        if any(re.search(r"\b" + re.escape(w) + r"\b", clause) for w in parts):
+            return name
+    return None

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
+from datetime import datetime
 
+from memagent.core.types import Turn
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import counted
 from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
 from memagent.memory.extract_corrections import current_amount, target_date
 from memagent.memory.extract_cues import EVENT_RES
-from memagent.memory.extract_dates import DateHit
+from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.extract_entities import competitor_name
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_labels import preferred_channel
@@ -133,3 +136,12 @@ def content_key(attribute: str, content: str, value: str | None = None) -> str:
         event = event_of(content)
         return f"deadline:{event}" if event else f"{head}:{text_hash(content)}"
     return f"{head}:{text_hash(content)}"
+
+
+def dated_event(turns: Sequence[Turn]) -> str | None:
+    """The deadline key the conversation was last about ("deadline:demo"), so "push it to
+    Jan 6" in the next message moves that date."""
+    for t in reversed(turns):
+        if find_dates(t.content, datetime(2026, 1, 1)) and (ev := event_of(t.content)):
+            return f"deadline:{ev}"
+    return None

@@ -44,14 +44,13 @@ from memagent.memory.extract_detectors import (
     _sentence_candidates,
     clean_statement,
 )
-from memagent.memory.extract_entities import last_person
+from memagent.memory.extract_entities import known_names, last_person
 from memagent.memory.extract_hedges import is_uncertain
-from memagent.memory.extract_keys import text_hash
+from memagent.memory.extract_keys import dated_event, text_hash
+from memagent.memory.extract_ownside import NOT_FOR_AN_ACCOUNT, own_affair
 from memagent.memory.extract_sales import (
     SalesFact,
     content_key,
-    dated_event,
-    known_names,
     sales_facts,
     self_note,
 )
@@ -395,7 +394,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             cands.append(_retraction(turn))
             skipped.append("retraction")
             continue
-        if self_note(turn.content):
+        if self_note(turn.content) or NOT_FOR_AN_ACCOUNT.search(turn.content):
             skipped.append("not for memory")
             continue
         ref = reference_time(turn.at)
@@ -412,12 +411,13 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             label = sentence_label(sentences, j)
             if label == "joke" and (serious := without_jokes(s)) and serious != s:
                 # "budget TBD - he joked 'a billion dollars' lol": the rest still counts
-                s = serious
-                label = sentence_label([s], 0)
+                s, label = serious, sentence_label([serious], 0)
             if label == "hypothetical" and (real := without_conditionals(s)) != s:
                 # a long note with one "if it goes well ..." in it: the rest still counts
                 skipped.append(label)
                 s, label = real, sentence_label([real], 0)
+            if label == "statement" and own_affair(s):  # "my manager is on vacation, so ..."
+                label = "own affair"
             if label != "statement":
                 skipped.append(label)
                 if label in ("joke", "question") and _BUDGET.keyword.search(s):
@@ -427,11 +427,8 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             correction = bool(_CORRECTION.search(s)) or replaced
             # a dictated note is read piece by piece: "他们报了120万" is no budget for
             # sharing a sentence with "预算还没批"
-            old = [
-                c
-                for piece in dictated_pieces(s)
-                for c in _sentence_candidates(piece, turn, context_attr)
-            ]
+            old = [c for piece in dictated_pieces(s)
+                   for c in _sentence_candidates(piece, turn, context_attr)]  # fmt: skip
             prior = last_person(" ".join(sentences[:j])) or prior_turn_person
             facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
             found = [_named(_dated(c, s, ref)) for c in _merge(old, facts, turn, correction)

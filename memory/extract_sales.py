@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memagent.core.types import Turn
 from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import Clause as Clause  # re-exported
@@ -36,6 +35,7 @@ from memagent.memory.extract_cues import (
     LEFT,
     LONE_NAME,
     NOISE,
+    NOT_AHEAD,
     NOT_ALLOWED,
     ONLY_NAMES,
     SELF_NOTE,
@@ -48,11 +48,14 @@ from memagent.memory.extract_entities import (
     SURNAMES,
     Person,
     find_people,
+    full_name,
+    known_names,
     last_person,
     pronoun_role,
     role_label,
 )
 from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
+from memagent.memory.extract_halves import CHANNEL, contact_half, grades_previous, rival_half
 from memagent.memory.extract_hedges import DOUBT_ABOUT, is_uncertain
 from memagent.memory.extract_keys import SINGLE_VALUED as SINGLE_VALUED  # re-exported
 from memagent.memory.extract_keys import content_key as content_key  # re-exported
@@ -195,16 +198,19 @@ class _Reader:
             # "Go-live moves to Q3, not confirmed yet": the hedge is about the clause before
             self.facts[-1].uncertain = True
             return
+        if grades_previous(body):  # "- must have", "这是硬性要求": it grades the clause before
+            self._graded(body, clause.label)
+            return
         body, category = self._joined(body, clause)
         dates = find_dates(body, self.ref)
         named = (
             last_person(body)
-            or _full_name(body, self.known)
+            or full_name(body, self.known)
             or next((n for n in reversed(self.known) if _ZH.search(n) and n in body), None)
         )
         lone = LONE_NAME.match(body)
         if lone and lone.group(1) not in _NOT_LONE:
-            named = _full_name(lone.group(1), self.known) or lone.group(1)
+            named = full_name(lone.group(1), self.known) or lone.group(1)
         if not named and (by_label := self._label_person(clause.label)):
             named = by_label  # "郑宇：中立，主要关注系统稳定性", "【邓总】：价格太高了"
         self.current_person = named or self.current_person
@@ -237,17 +243,28 @@ class _Reader:
             return  # "Fwd: discovery call 11 Nov", "转发：高层汇报会纪要（11月6日）": a record
         self._add(body, category, dates, clause.label)
 
+    def _graded(self, grade: str, label: str) -> None:
+        """Write a grade into the fact before it, or keep the clause it grades when that one
+        said nothing the rules knew ("SOC 2 report from the vendor - must have")."""
+        glue = "，" if _ZH.search(grade) else " - "
+        prev, last = self.prev_body, (self.facts[-1] if self.facts else None)
+        if last is not None and (not prev or prev[:20] in _plain(last.content)):
+            last.content += f"{glue}{grade}"
+        elif prev:
+            kind = "pain_point" if re.search(r"pain|痛点", grade, re.I) else "requirement"
+            self._add(f"{prev}{glue}{grade}", kind, [], label)
+
     def _logged(self, body: str, dates: list[DateHit], label: str) -> bool:
         """A dated line that records a meeting already held (a forwarded note's title, a
         visit log's date): every date is before the message's own day, or the line is a
-        note's title and none is after it."""
+        note's title and none is after it, or it is a meeting dated today ("今天跟X开会")."""
         days = [d.day for d in dates if d.day is not None]
         if not days or len(days) < len(dates):
             return False
         today = self.ref.date()
-        return all(d < today for d in days) or (
-            bool(TITLE_LINE.search(f"{label} {body}")) and all(d <= today for d in days)
-        )
+        met = event_of(body) == "meeting" and all(NOT_AHEAD.search(d.surface) for d in dates)
+        held = TITLE_LINE.search(f"{label} {body}") or met
+        return all(d < today for d in days) or (bool(held) and all(d <= today for d in days))
 
     def _label_person(self, label: str) -> str | None:
         """The person a "Name:" label names: one the note names elsewhere ("郑宇：中立"
@@ -278,6 +295,8 @@ class _Reader:
         if category is None and self.facts and _CONTINUES.match(body) and self.prev_body:
             # "必须与东华HIS无缝对接，并通过等保三级测评": the second half says more of the same
             category = self.facts[-1].category if self.facts[-1].category in _CARRIED else None
+        if category is None and self.facts and self.facts[-1].category == "contact_preference":
+            category = "contact_preference" if CHANNEL.search(body) else None  # "…，要发邮件"
         category = _headed(category, body, clause.label)
         prev = self.prev_body
         dated = find_dates(body, self.ref) and event_of(body) is None
@@ -322,7 +341,9 @@ class _Reader:
             rest = rest.replace(body[p.start : p.end], " ").replace(p.name, " ")
         if people and LEFT.search(rest):
             return False  # "原来的经理蔡文已经离职": their role fact says they left
-        if people and _substance(ONLY_NAMES.sub("", rest)) < (2 if STANCE.search(rest) else 3):
+        if people and _substance(ONLY_NAMES.sub("", rest)) < (
+            2 if STANCE.search(rest) or CHANNEL.search(rest) else 3
+        ):
             return False  # the clause only names a person and role: already kept
         # "on the pain", "'non-negotiable'": too little to stand alone
         return _substance(body) >= 2 or bool(dates or parse_amounts(body) or counted(body))
@@ -368,7 +389,12 @@ class _Reader:
             and SUBJECTLESS.match(body) and not _PRONOUN_SUBJECT.match(body)
             and not DECIDES.search(body) and who and who in last.content
         )  # fmt: skip
-        if not (says or stance):
+        if not (
+            says
+            or stance
+            or contact_half(category, last.category, last.content, body, who)
+            or rival_half(category, last.category, body)
+        ):
             return False
         glue = "，" if _ZH.search(body) else (" - " if says else ", ")
         last.content = f"{last.content}{glue}{body}"
@@ -382,7 +408,7 @@ class _Reader:
                 content = f"{self.last_rival}: {content}"  # "价格比我们低三成" after "选了石基"
             self.last_rival = rival or self.last_rival
             return content
-        short = _full_name(body, self.known)
+        short = full_name(body, self.known)
         if short and short not in content:
             return f"{short}: {content}"
         if (
@@ -396,15 +422,6 @@ class _Reader:
 
 
 _WORDS = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
-
-
-def dated_event(turns: Sequence[Turn]) -> str | None:
-    """The deadline key the conversation was last about ("deadline:demo"), so "push it to
-    Jan 6" in the next message moves that date."""
-    for t in reversed(turns):
-        if find_dates(t.content, datetime(2026, 1, 1)) and (ev := event_of(t.content)):
-            return f"deadline:{ev}"
-    return None
 
 
 _ZH = re.compile(r"[\u4e00-\u9fff]")
@@ -425,24 +442,3 @@ _SAYS = re.compile(r"^(?:says?|said|adds?|added|and says|说|还说)\b|^(?:说|�
 _PRONOUN_SUBJECT = re.compile(r"^(?:she|he|her|his|him|她|他)", re.I)
 _PRONOUN_START = re.compile(r"^(?:他|她)(?!们)")
 """A clause that starts with "他/她" is about a person, not a fragment of the clause before."""
-
-
-def known_names(text: str) -> list[str]:
-    """Full names of the people a text names with a role ("Li Wei", "陈刚"), so a later
-    clause that names them without their title is about them."""
-    return [
-        p.name
-        for p in find_people(text)
-        if " " in p.name or (_ZH.search(p.name) and len(p.name) >= 2)
-    ]
-
-
-def _full_name(clause: str, names: list[str]) -> str | None:
-    """ "Zhou just wants..." -> "Zhou Lin" when the note named Zhou Lin before."""
-    for name in names:
-        if name in clause:
-            return None
-        parts = [w for w in name.replace("Dr. ", "").split() if len(w) > 2]
-        if any(re.search(r"\b" + re.escape(w) + r"\b", clause) for w in parts):
-            return name
-    return None

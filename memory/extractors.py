@@ -35,6 +35,7 @@ from memagent.memory.extract_rules import (
     user_sentences,
 )
 from memagent.memory.extract_sales import self_note
+from memagent.memory.extract_takebacks import take_backs
 from memagent.memory.extract_triggers import chatter
 from memagent.memory.llm_hybrid import (
     LINES_PER_CALL,
@@ -53,10 +54,12 @@ from memagent.memory.llm_items import (
     _checked,
     _grounded,
     _similarity,
+    figures_of,
 )
 from memagent.memory.llm_items import (
     canonical_attribute as canonical_attribute,  # re-exported: it moved to llm_items
 )
+from memagent.memory.llm_skip import customers_only
 from memagent.memory.write_path import Candidate, numbers
 from memagent.prompts.extraction import (
     EXTRACTION_SYSTEM,
@@ -315,9 +318,12 @@ class LLMExtractor:
     async def __call__(
         self, turns: Sequence[Turn], *, context: Sequence[Turn] = ()
     ) -> ExtractionResult:
-        # what the user says is not for memory ("just small talk", "off the record") never
-        # reaches the model, as the rules skip it too
+        # not for memory ("just small talk", "off the record"): as the rules, never sent
         turns = [t for t in turns if t.role != "user" or not self_note(t.content)]
+        turns, backs = take_backs(turns)
+        if backs:  # "forget what I just said", "作废": the rules' retraction, never the model
+            got = await self(turns, context=context)
+            return ExtractionResult([*got.candidates, *backs], got.dropped, got.reasons)
         user_text = " ".join(t.content for t in turns if t.role == "user")
         if not user_text.strip():
             return ExtractionResult(reasons=["no user text (or not for memory)"])
@@ -348,7 +354,7 @@ class LLMExtractor:
         (a few lines per call); a chunk the model fails on loses only its own lines. The
         earlier messages (``context``) lead the prompt after the fixed system part, so
         the server reuses that prefix across the chunks of one job."""
-        rules = rules_with_context(turns, context)[0]
+        rules = customers_only(rules_with_context(turns, context)[0], turns)
         earlier = " ".join(t.content for t in context)
         lines = uncovered_lines(turns, rules, earlier=earlier)
         if not lines:
@@ -407,11 +413,11 @@ def _sorted(text: str) -> list[Any]:
 def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
     """An LLM fact the rules already hold: the same key, or the same figures, or the
     same words (a small model often restates one sentence as one long item)."""
-    figures = numbers(_undated(cand.content))
+    figures = figures_of(_undated(cand.content))
     for r in rules:
         if cand.attribute == r.attribute:
             return True
-        if figures and figures <= numbers(_undated(r.content)) | numbers(r.value or ""):
+        if figures and figures <= figures_of(_undated(r.content)) | numbers(r.value or ""):
             return True
         if _similarity(cand.content, r.content) >= 0.6:
             return True

@@ -38,7 +38,12 @@ def spaced(text: str) -> str:
     return re.sub(r"(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])", " ", text)
 
 
-_MYSELF = re.compile(r"^(?:i|i'm|i've|i'll|i'd|im|me)\b|^(?:我)(?!们)", re.I)
+_MYSELF = re.compile(
+    r"^(?!i'?d say\b|i (?:think|guess|believe|reckon|feel)\b)(?:i|i'm|i've|i'll|i'd|im|me)\b|"
+    r"^(?:我)(?!们|觉得|感觉|估计|看)",
+    re.I,
+)
+"""The salesperson about themselves; "I'd say", "I think", "我觉得" only hedge a fact."""
 _EMPTY = re.compile(r"^(?:that'?s|this is|it'?s|这是|那是|这个是)", re.I)
 
 
@@ -46,25 +51,28 @@ _ROLE = re.compile(
     r"\b(?:ceo|cto|cfo|cio|coo|cmo|cro|vp|director|head|manager|chief|officer|lead|owner|"
     r"sponsor|champion|blocker|decides?|decision|signs?|approv\w*|supports?|against|skeptic\w*|"
     r"lukewarm|neutral|fan|leaving|left|joined|boss|reports? to|partner|controller|buyer|champ|"
-    r"dir|runs|in charge|procurement|compliance|attendees?|cautious|onboard|on board)\b|"
+    r"dir|runs|in charge|procurement|compliance|attendees?|cautious|onboard|on board|architect|"
+    r"engineer|analyst|specialist|coordinator|administrator|counsel|sceptic\w*)\b|"
     r"感兴趣|表态|点头|保守|积极|认可|看好|犹豫|\b(?:interested|keen|hesitant|conservative)\b|"
     r"总|经理|主任|总监|负责|部长|处长|院长|厂长|董事|财务长|局长|科长|校长|行长|店长|组长|首席|支持|反对|中立|冷淡|拍板|决策|对接|调去|离职|关注|认为|觉得",
     re.I,
 )
 _CHANNEL = re.compile(
     r"\b(?:e-?mail|call|phone|text|whatsapp|wechat|line|slack|teams|meeting|summary|deck|slides?|"
-    r"morning|afternoon|evening|weekend|brief|short|written|in person|video|demo)s?\b|"
-    r"微信|邮件|电话|短信|钉钉|视频|材料|案例|上午|下午|晚上|周末|当面|简短|书面|PPT|ppt|(?-i:LINE)",
+    r"morning|afternoon|evening|weekend|brief|short|written|in person|video|demo|portal|"
+    r"feishu|lark|in writing)s?\b|\bcontact \w+ directly\b|"
+    r"微信|邮件|电话|短信|钉钉|飞书|视频|材料|案例|上午|下午|晚上|周末|当面|简短|书面|门户|PPT|ppt|(?-i:LINE)",
     re.I,
 )
 _VENDOR = re.compile(
     r"[A-Z][A-Za-z0-9]+|[A-Za-z]{2,}|对手|竞品|竞争|报价|投标|在跟|\b(?:quot|bid|pitch|compet|rival)|"
-    r"(?:对比|比较|接触|谈|看|试用|评估)过|来谈|在谈|也在看",
+    r"(?:对比|比较|接触|谈|看|试用|评估)过|来谈|在谈|也在看|"
+    r"[\u4e00-\u9fff]{2,4}(?:软件|科技|信息|数据)|收到(?:了)?邀请|的人[^，。]{0,6}来(?:了|过)",
 )
 _NEED = re.compile(
     r"\b(?:needs?|must|requires?|required|requirement|wants?|has to|have to|should|looking for|"
     r"insists?|mandatory|only if|can'?t|cannot|without|asks? for|asked for|requests?|requested|"
-    r"expects?)\b|要|需|必须|希望|想|得|不能|只能|一定|要求",
+    r"expects?)\b|要|需|必须|希望|想|得|不能|只能|一定|要求|也能|能够",
     re.I,
 )
 _NUMBER = re.compile(r"\d|[三四五六七八九十百千万亿]+(?:个|家|人|辆|台|头|名|所|座|条|年|万|亿)")
@@ -97,12 +105,29 @@ def _fits(category: str, line: Line) -> bool:
         "other": lambda: bool(_NUMBER.search(text)),
         "timeline": lambda: bool(_TIMEWORD.search(text)),
         "commitment": lambda: bool(
-            _TIMEWORD.search(text) or re.search(r"next|tomorrow|下一步|明天|后天", text, re.I)
+            _TIMEWORD.search(text)
+            or re.search(r"next|tomorrow|下一步|明天|后天", text, re.I)
+            or _PROMISE.search(text)
         ),
         "deal_stage": lambda: bool(_STAGE.search(text)),
         "pain_point": lambda: bool(_PAIN.search(text) or _HURTS.search(text)),
     }
     return checks.get(category, lambda: True)()
+
+
+_DELIVER = (
+    r"send|share|provide|prepare|draft|set up|arrange|schedule|book|deliver|follow up|"
+    r"get back|introduce|loop in|submit|organi[sz]e|host|run|walk|give|email|forward"
+)
+_PROMISE = re.compile(
+    rf"\b(?:promised?|promising|committed to|commit to|agreed to|we owe|i owe|owes? (?:us|them)|"
+    rf"on us to|(?:will|'ll|is going to|are going to|am going to) (?:\w+ )?(?:{_DELIVER})|"
+    rf"(?:is|are) to (?:{_DELIVER}))\b|"
+    r"承诺|答应|保证|说好|约好|(?:会|来|负责|回头|再)(?:发|给|提供|安排|准备|整理|寄|约)",
+    re.I,
+)
+"""A promise with no time word ("we promised to send the SOC 2 report", "答应给他们发一份
+案例"): still a commitment (who will do what), so the check of that category takes it."""
 
 
 _SPELLED = re.compile(
@@ -114,6 +139,7 @@ _SPELLED = re.compile(
 _SYSTEM = re.compile(
     r"\b(?:(?i:tms|erp|crm|wms|mes|sap|oracle|excel|spreadsheets?|in-house|homegrown|legacy)|"
     r"(?:run|runs|running|use|uses|using) (?:on )?[A-Z]\w+)\b|系统|自研|老 ?[A-Za-z]+|在用|现用|"
+    r"(?:现在|目前)[^，。,]{0,12}(?:是)?用|用的是|"
     r"^(?i:tools?|stack|current(?:ly)?|curr?|using|现行|现用|目前)\s*[:：]\s*[A-Z\u4e00-\u9fff]",
 )
 
@@ -160,12 +186,15 @@ _HURTS = re.compile(
 _PREFERS = re.compile(
     r"\s>\s|\binstead of\b|"
     r"\b(?:prefers?|only|rather|doesn'?t do|don'?t do|never|best reached|reach (?:him|her) on)\b|"
-    r"习惯|喜欢|偏好|只用|只接受|不要|别打",
+    r"\b(?:route|routed|via|through|directly|in writing)\b|"
+    r"习惯|喜欢|偏好|只用|只接受|不要|别打|要发|沟通用|统一用|走(?:邮件|门户|平台)",
     re.I,
 )
 _OUTCOME = re.compile(
     r"\b(?:verbal(?:ly)? (?:yes|commit\w*|agree\w*)|signed|closed[- ]won|closed[- ]lost|"
-    r"shortlisted|on hold|went dark|we (?:won|lost)|lost (?:the deal|to))\b|中标|丢单|赢单|签约了|签了合同|出局|入围了|搁置了",
+    r"shortlisted|on hold|went dark|we (?:won|lost)|lost (?:the deal|to)|(?:moving|moved|move) "
+    r"(?:in)?to (?:the )?(?:\w+ )?(?:evaluation|negotiation|procurement|pilot|poc|legal))\b|"
+    r"进入(?:了)?.{0,4}(?:评估|谈判|采购|试点|测试|招标)|中标|丢单|赢单|签约了|签了合同|出局|入围了|搁置了",
     re.I,
 )
 """A stage in words only a stage uses: what refiles a line the model filed elsewhere."""
@@ -197,7 +226,11 @@ def refiled(category: str, line: Line) -> str | None:
     our own dated next step, or a problem in words only a problem uses ("人工录入占了
     一半工时"): a 1.5B model often drops those, and no small talk looks like them."""
     text = spaced(fold(line.text))
+    if category != "commitment" and _PROMISE.search(text) and _fits("commitment", line):
+        return "commitment"  # "I promised we'd set up a site visit" filed as other
     if category == "none":
+        if _BUDGET_SAID.search(text) and not _MYSELF.search(text):
+            return "budget"  # "更正：預算是 MOP 4,500,000，上次記錯了"
         if _OWE.search(text) and _fits("commitment", line):
             return "commitment"  # "I'm sending our revised paper tomorrow"
         if _MYSELF.search(text):
@@ -219,10 +252,17 @@ def refiled(category: str, line: Line) -> str | None:
 
 
 _OWE = re.compile(
-    r"^(?:i'?ll|i will|i'?m (?:sending|sharing|setting up|booking)|we'?ll|we will)\b|^我(?:会|明天|下周|周)",
+    r"^(?:i'?ll|i will|i'?m (?:sending|sharing|setting up|booking)|we'?ll|we will)\b|"
+    r"^我(?:会|明天|下周|周)|^我们(?:要|会|得|需要|负责)",
     re.I,
 )
 """The salesperson's own next step: a commitment, when it has a time."""
+_BUDGET_SAID = re.compile(
+    r"(?:\bbudget\b|预算)[^,，;；]{0,12}?(?:\d[\d,.]{2,}|\d+(?:\.\d+)?\s*(?:k|m|million|万|亿)|"
+    r"[一二三四五六七八九十两百千]+万)",
+    re.I,
+)
+"""A budget with its amount, in a line the model sorted as nothing (a correction of it)."""
 _RIVAL = re.compile(r"\b(?:competitors?|rivals?|competing)\b|竞争者|竞品|对手", re.I)
 
 

@@ -20,15 +20,15 @@ from memagent.core.types import Turn
 from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_clauses import split_clauses
 from memagent.memory.extract_dates import DateHit, find_dates, reference_time
-from memagent.memory.extract_entities import find_people, last_person
+from memagent.memory.extract_entities import find_people, known_names, last_person
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_rules import parse_amount, sentence_label, user_sentences
-from memagent.memory.extract_sales import known_names, self_note, with_dates
+from memagent.memory.extract_sales import self_note, with_dates
 from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
 from memagent.memory.llm_items import LLMMemory, _bigrams, _similarity
-from memagent.memory.llm_skip import OURS, skip
-from memagent.memory.write_path import Candidate
+from memagent.memory.llm_skip import OURS, _words, own_affairs, said_before, skip
+from memagent.memory.write_path import Candidate, numbers
 
 LINES_PER_CALL = 8
 """Clauses sorted per model call: about 12 output tokens each, so a call of a long note
@@ -62,12 +62,6 @@ _ATTRIBUTE = {"timeline": "deadline", "incumbent": "current_vendor",
 def _core(text: str) -> str:
     """A rule fact's text without its "Label: " prefix."""
     return re.split(r"^[^:：]{1,30}[:：]\s*", text)[-1].strip(" 。.")
-
-
-def _words(text: str) -> set[str]:
-    """Latin words (lower case), digits runs and CJK characters of a text."""
-    t = unicodedata.normalize("NFKC", text).lower()
-    return set(re.findall(r"[a-z0-9]+|[\u4e00-\u9fff]", t))
 
 
 def covering(clause: str, rules: Sequence[Candidate]) -> list[Candidate]:
@@ -129,8 +123,8 @@ def uncovered_lines(
         names = known_names(f"{earlier} {turn.content}")
         for sentence, label, _ in statement_sentences([turn]):
             clauses = split_clauses(sentence) if label == "statement" else []
-            if clauses and OURS.search(fold(clauses[0].text)):
-                continue  # our own company's news, and what follows from it for us
+            if (clauses and OURS.search(fold(clauses[0].text))) or own_affairs(sentence):
+                continue  # our own company's news or the salesperson's own affairs
             readers = [r for c in clauses for r in covering(c.text, rules)]
             open_ = [c for c in clauses if not skip(c.text) and not covered(c.text, rules)]
             named = [c for c in clauses if c in open_ or _fragment(c.text)]
@@ -180,26 +174,6 @@ def _in_figures(text: str) -> str:
         return m.group(0) if stamp in text else f"{m.group(0)} ({stamp})"
 
     return _FIGURES.sub(iso, text)
-
-
-_AGAIN = frozenset(
-    re.findall(
-        r"\S+",
-        "as like i said mentioned before again still reminder just so you know also and the a "
-        "之 前 说 过 再 次 提 醒 还 是 仍 然 也 就 像 我",
-    )
-)
-"""Words a restatement adds to what was said ("As I said, ...", "再提醒一下, ...")."""
-
-
-def said_before(line: str, earlier: str) -> bool:
-    """A line every word (every character, in Chinese) of which an earlier message of
-    the session already holds, but for "as I said"-like words: the job that read that
-    message read this, and the model would only write its fact a second time in other
-    words ("Like I said, drivers still carry paper logs"). A line with any new word
-    ("Li Wei is the CEO now") is new."""
-    words = _words(line) - _AGAIN
-    return bool(earlier) and len(words) >= 2 and words <= _words(earlier)
 
 
 def _fragment(clause: str) -> bool:
@@ -372,6 +346,10 @@ def to_memory(item: SortedLine, lines: Sequence[Line]) -> LLMMemory | str:
     value = None
     if category == "budget" and (amt := parse_amount(content)):
         value = amt[1]
+    elif category == "budget" and (figures := [int(n) for n in numbers(content) if n.isdigit()]):
+        # a currency the amount parser does not know ("MOP 4,500,000"): the figure is the
+        # value all the same, so a correction of the budget versions the old one
+        value = str(max(figures)) if max(figures) >= 1000 else None
     return LLMMemory(
         content=content[:150],
         type=_TYPE.get(category, "fact"),  # type: ignore[arg-type]
@@ -430,7 +408,7 @@ def _one_per_person(cands: list[Candidate], n_rules: int) -> list[Candidate]:
         i: h
         for i, c in enumerate(cands[:n_rules])
         if family(c.attribute) == "stakeholder"
-        and (h := c.content.split(":", 1)[0].strip())
+        and (h := re.split(r"[:：]", c.content, maxsplit=1)[0].strip())
         and re.fullmatch(r"(?:[A-Z][\w'’.-]+ ){1,3}[A-Z][\w'’-]+|[\u4e00-\u9fff]{2,4}", h)
     }
     out = list(cands)

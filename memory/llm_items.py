@@ -11,7 +11,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from memagent.core.types import Turn
-from memagent.memory.extract_amounts import parse_amounts
+from memagent.memory.extract_amounts import cn_to_int, parse_amounts
+from memagent.memory.extract_corrections import CORRECTS
 from memagent.memory.extract_cues import OUR_SIDE
 from memagent.memory.extract_rules import extract_rules, parse_amount
 from memagent.memory.extract_sales import SINGLE_VALUED, content_key
@@ -216,6 +217,8 @@ def _checked(
         content = _unmixed(content, rule, sentence, sentences)
     else:
         attr, value = _own_key(attr, content, value)
+        # a corrected value the rules did not read ("更正：預算是 MOP 4,500,000") versions the old
+        correction = attr in SINGLE_VALUED and bool(CORRECTS.search(sentence))
     conf = min(item.confidence, 0.5) if hedged else item.confidence
     ids = [t.id for t in turns if t.role == "user" and t.id and sentence in t.content]
     return (
@@ -232,3 +235,16 @@ def _checked(
         ),
         None,
     )
+
+
+_CN_RUN = re.compile(r"[零一二两三四五六七八九十百千万亿]{2,}")
+
+
+def figures_of(text: str) -> set[str]:
+    """The figures of a text, a count in Chinese numerals as digits ("一万二千人" holds
+    12000, as "12000人" does); small ones ("十年") are not figures another fact shares."""
+    out = numbers(text)
+    for run in _CN_RUN.findall(text):
+        if (n := cn_to_int(run)) is not None and n >= 100:
+            out.add(str(n))
+    return out

@@ -5,8 +5,9 @@ The rules send one ``RETRACTION`` candidate for such a message instead of facts.
 previous message is the latest episode of the same thread before this one (episodes are
 written first in every job, one per user message, so they say which message came last).
 Every active memory that came from that message alone is closed, as a superseded value
-is (status ``deprecated``, ``valid_to``; history kept), and its episode is marked
-outdated so recall does not quote it. A memory that other messages also stated stays;
+is (status ``deprecated``, ``valid_to``; history kept), and an unconfirmed (pending)
+fact it alone said is dropped; its episode and the take-back's own are marked outdated so
+recall quotes neither. A memory that other messages also stated stays;
 a person's memory that folds several messages (``write_person``) loses only the parts
 that message alone said.
 """
@@ -110,5 +111,21 @@ def retract_previous(
             continue
         _close_superseded(w, ns, item, now)
         closed.append(item.key)
-    mark_outdated(store, user_id, customer_id, [prev], by=[current], now=now)
+    closed += _drop_pending(store, ns, prev)
+    # the take-back's own episode leaves recall too: it says nothing about the customer
+    mark_outdated(store, user_id, customer_id, [prev, current], by=[current], now=now)
     return closed
+
+
+def _drop_pending(store: BaseStore, ns: tuple[str, ...], prev: str) -> list[str]:
+    """Drop the unconfirmed facts ("maybe 2 million") only ``prev`` said, so a later
+    mention starts afresh instead of confirming what was taken back. Deleted, as a firm
+    new value drops a pending guess (``write_pending``): a pending fact was never a
+    memory, and its key must stay free for a later first mention."""
+    dropped = []
+    for item in _find(store, ns, {"status": "archived"}, SCAN):
+        ids = (item.value.get("source") or {}).get("message_ids") or []
+        if item.key.startswith(PENDING_PREFIX) and ids and set(ids) == {prev}:
+            store.delete(ns, item.key)
+            dropped.append(item.key)
+    return dropped

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from langchain_core.messages import AnyMessage, HumanMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
@@ -36,10 +36,16 @@ log = memagent_logger(__name__)
 _ROLES = {"human": "user", "ai": "assistant"}
 
 
-def latest_turn(messages: Sequence[AnyMessage], *, now: datetime | None = None) -> list[Turn]:
-    """The last user message and the assistant text after it, plus the assistant
-    message before it as context (so "no, 3 million" knows what was asked).
+def _replied(message: AnyMessage) -> bool:
+    return isinstance(message, AIMessage) and not message.tool_calls
 
+
+def latest_turn(messages: Sequence[AnyMessage], *, now: datetime | None = None) -> list[Turn]:
+    """The user messages of the last turn and the assistant text after them, plus the
+    assistant message before them as context (so "no, 3 million" knows what was asked).
+
+    The last turn's user messages are all those since the previous reply: a message
+    whose reply failed and the one that joined it are answered, and extracted, as one.
     Tool calls and results are dropped: they are not statements of the user.
     The messages of this turn are stamped with ``now`` (the submit time, default the
     current UTC time) as their message time; the earlier assistant message is not,
@@ -52,6 +58,12 @@ def latest_turn(messages: Sequence[AnyMessage], *, now: datetime | None = None) 
             break
     if start is None:
         return []
+    while start > 0 and not _replied(messages[start - 1]) and any(
+        isinstance(m, HumanMessage) for m in messages[: start]
+    ):  # fmt: skip
+        start -= 1
+    while not isinstance(messages[start], HumanMessage):
+        start += 1
     before = [m for m in messages[:start] if m.type == "ai" and str(m.text).strip()]
     at = (now or datetime.now(UTC)).isoformat()
     context = before[-1:]
@@ -113,6 +125,32 @@ def offer_digest(
     )
 
 
+def submit_latest(
+    queue: JobSink,
+    messages: Sequence[AnyMessage],
+    *,
+    thread_id: str,
+    user_id: str,
+    customer_id: str,
+) -> Job | None:
+    """Enqueue the last turn of ``messages`` (``latest_turn``), urgent when the user's
+    words fire an early trigger; None when there is no user message. The end of every
+    turn calls it, and so does a turn whose reply failed (``arun_turn``): the same
+    messages again are the same job, or carried into the next one."""
+    turns = latest_turn(messages)
+    if not turns:
+        return None
+    fired = early_triggers(" ".join(t.content for t in turns if t.role == "user"))
+    return queue.submit(
+        thread_id=thread_id,
+        user_id=user_id,
+        customer_id=customer_id,
+        turns=turns,
+        trigger=",".join(fired),
+        urgent=bool(fired),
+    )
+
+
 def _expired_this_turn(state: State) -> WorkingMemory | None:
     """Working memory when this turn's start expired it, else None."""
     try:
@@ -150,21 +188,15 @@ def make_async_extract(
                     extra={"trace": state.trace_id},
                 )
                 degraded.append("consolidation")
-        turns = latest_turn(state.messages)
-        if not turns:
-            return {"degraded": degraded} if degraded else {}
-        user_text = " ".join(t.content for t in turns if t.role == "user")
-        fired = early_triggers(user_text)
         try:
             # SQLite with fsync: a few ms, kept off the event loop.
             await asyncio.to_thread(
-                queue.submit,
+                submit_latest,
+                queue,
+                state.messages,
                 thread_id=thread_id,
                 user_id=ctx.user_id,
                 customer_id=ctx.customer_id,
-                turns=turns,
-                trigger=",".join(fired),
-                urgent=bool(fired),
             )
         except Exception as exc:  # the reply must survive a broken outbox
             log.warning(

@@ -146,7 +146,11 @@ def briefing_lines(
     asked the assistant something (``asks_only``: "Brief me before the call", "华信的预算是
     多少？"), not in ``shown``, not a memory whose words one of the ``said`` texts holds (a
     message still in view), at most ``max_items``, the whole section within
-    ``max_tokens``; lines about one person together (``by_person``)."""
+    ``max_tokens``; lines about one person together (``by_person``). The account's key
+    facts pinned for a broad question ("What do you know about Acme?", origin
+    ``overview``) are listed even when in view: asked right after the note that said
+    them, the small model otherwise answered from its own first reply ("I don't have any
+    information about ...") instead of the note further up."""
     lines: list[str] = []
     people: list[str] = []  # who each line is about ('' for none)
     flat_said = [" ".join(t.split()) for t in said]
@@ -157,10 +161,12 @@ def briefing_lines(
         if _only_asked(item, content):
             continue  # only asked the assistant something: says nothing about the customer
         line = briefing_line(item)
-        if line is None or line in lines or line in shown:
+        if line is None or line in lines:
             continue
-        if isinstance(content, str) and _in_view(content, flat_said):
-            continue
+        if _item_value(item, "origin") != "overview" and (
+            line in shown or (isinstance(content, str) and _in_view(content, flat_said))
+        ):
+            continue  # a broad question's key facts are listed even when in view
         if len(lines) == max_items:
             break
         text = briefing_section([*lines, line])

@@ -348,3 +348,42 @@ def test_extraction_runs_as_a_debounced_background_run_on_the_server(
     assert reasons <= {"already applied (retry)", "already merged (retry)"}, reasons
     assert [f["value"] for f in out["facts_after_replay"]] == [f["value"] for f in out["facts"]]
     assert_clean_log(server)
+
+
+PROSPECT = "Brightwave Robotics"  # not in the CRM: a new prospect
+
+
+async def _prospect_turns(url: str) -> dict[str, Any]:
+    client = langgraph_sdk.get_client(url=url)
+    assistant = await client.assistants.create(
+        graph_id="sales_agent", context={"user_id": USER, "customer_id": PROSPECT}
+    )
+    thread = (await client.threads.create())["thread_id"]
+    note = "New prospect: Brightwave Robotics. Their CFO Mei Tan decides, budget is 800k USD."
+    first = await _turn(client, thread, assistant["assistant_id"], note)
+    for _ in range(60):  # the in-process worker drains the extraction job
+        found = await client.store.search_items(("memagent", USER, PROSPECT, "facts"), limit=20)
+        if found["items"]:
+            break
+        await asyncio.sleep(1)
+    second = await _turn(
+        client, thread, assistant["assistant_id"], "What do you know about Brightwave Robotics?"
+    )
+    state = await client.threads.get_state(thread)
+    return {"runs": [first, second], "values": state["values"], "facts": found["items"]}
+
+
+def test_studio_new_prospect_then_what_is_known(
+    start_dev_server: Callable[..., DevServer], fake_llm: FakeOpenAI
+) -> None:
+    """A newcomer's first two turns in Studio: a note about a prospect the CRM does not
+    know, then a broad question in the same thread. Both runs succeed, the facts are
+    stored under the prospect, and the question reaches the model with them beside it."""
+    server = start_dev_server(MEMAGENT_BASE_URL=fake_llm.url, MEMAGENT_EMBEDDER="hash")
+    out = asyncio.run(_prospect_turns(server.url))
+    assert [r["status"] for r in out["runs"]] == ["success"] * 2, server.log_text()[-4000:]
+    assert any("800k" in i["value"]["content"] for i in out["facts"]), out["facts"]
+    asked = [m for m in out["values"]["prompt"] if m["type"] == "human"][-1]["content"]
+    assert "What do you know about Brightwave Robotics?" in asked
+    assert "800k" in asked and "Mei Tan" in asked, asked
+    assert_clean_log(server)

@@ -208,7 +208,9 @@ def test_competitor_named_once_carries_to_its_price_clause() -> None:
     facts, _ = sales_facts(
         "那单丢了，他们选了石基，价格比我们低了差不多三成。", datetime(2026, 12, 1)
     )
-    assert any(f.content.startswith("石基") and "三成" in f.content for f in facts)
+    # the price clause is kept with its rival: as "石基: …", or in the rival's own memory
+    rivals = [f for f in facts if f.category == "competitor"]
+    assert len(rivals) == 1 and "石基" in rivals[0].content and "三成" in rivals[0].content
 
 
 async def test_pronoun_refers_to_the_person_named_before() -> None:

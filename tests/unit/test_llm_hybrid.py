@@ -30,6 +30,12 @@ def _lines(model: object, call: int = -1) -> str:
     return str(next(m for m in seen if m.type == "human").content).split("Lines:\n")[1]
 
 
+async def test_the_salespersons_own_quota_never_reaches_the_model() -> None:
+    model = scripted(_sorted((1, "stakeholder")))
+    res = await llm_extractor(model)([Turn("user", "I'm at 60% of my target.", "m1", AT)])
+    assert model.seen == [] and res.candidates == []
+
+
 async def test_no_model_call_when_the_rules_read_every_clause() -> None:
     model = scripted(_sorted((1, "budget")))
     res = await llm_extractor(model)([Turn("user", "Our budget is 3 million.", "m1", AT)])
@@ -58,8 +64,8 @@ async def test_nothing_known_and_where_i_was_never_reach_the_model() -> None:
 
 async def test_a_category_the_clause_cannot_hold_is_dropped() -> None:
     # a 1.5B model files an office address as a size fact and the salesperson's own
-    # quota as a stakeholder; neither clause holds such a fact
-    text = "Acme's office is in Leeds. I'm at 60% of my target."
+    # impression as a stakeholder; neither clause holds such a fact
+    text = "Acme's office is in Leeds. I'm impressed by their new warehouse."
     model = scripted(_sorted((1, "other"), (2, "stakeholder")))
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
     assert len(model.seen) == 1 and res.candidates == [], res
@@ -484,9 +490,10 @@ def test_a_stage_or_a_pain_needs_words_that_show_it(text: str, category: str) ->
 
 
 async def test_a_second_persons_contact_preference_in_one_sentence_is_kept() -> None:
-    text = "蔡經理偏好 email，吳總那邊要 LINE 聯絡。"
+    text = "蔡經理偏好 email，吳總那邊下午比較好約。"
     # the rules read the first person's channel; the second person's is another fact,
-    # not a restatement of theirs ("吳總只接 LINE" the rules now read themselves)
+    # not a restatement of theirs ("吳總只接 LINE", "吳總那邊要 LINE 聯絡" the rules now
+    # read themselves)
     rules = [c.content for c in extract_rules([Turn("user", text, "m1", AT)])[0]]
     model = scripted(_sorted((1, "contact_preference")))
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
@@ -552,3 +559,37 @@ def test_the_models_fact_about_a_person_the_rules_hold_joins_their_memory() -> N
     # a line only led by a person (the one named last) may be about someone else
     led = Candidate(content="Freja Holm：孙浩负责厂房进度", attribute="stakeholder:z")
     assert len(dedupe([rule], [led])[0]) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We promised to send them the SOC 2 report.",
+        "Also, we agreed to share two reference customers.",
+        "I told him I will send the pricing sheet.",
+        "我们答应给他们发一份同行业案例。",
+        "我们承诺提供源代码托管。",
+    ],
+)
+async def test_an_undated_promise_is_a_commitment(text: str) -> None:
+    # a commitment needs no time word: "promised", "will send", 答应, 承诺 are enough
+    model = scripted(_sorted((1, "commitment")))
+    res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
+    assert len(model.seen) == 1, "the rules read it; pick a line only the model sorts"
+    assert [c.type for c in res.candidates] == ["commitment"], res.reasons
+
+
+async def test_an_undated_promise_filed_elsewhere_is_refiled_as_a_commitment() -> None:
+    model = scripted(_sorted((1, "timeline")))
+    res = await llm_extractor(model)(
+        [Turn("user", "We promised to send the SOC 2 report.", "m1", AT)]
+    )
+    assert [c.type for c in res.candidates] == ["commitment"], res.reasons
+
+
+async def test_a_line_with_no_promise_and_no_time_is_still_not_a_commitment() -> None:
+    model = scripted(_sorted((1, "commitment")))
+    res = await llm_extractor(model)(
+        [Turn("user", "Acme is a family-owned logistics firm.", "m1", AT)]
+    )
+    assert res.candidates == [], res
