@@ -51,7 +51,7 @@ async def test_a_customer_fact_beside_our_own_news_is_kept() -> None:
 
 async def test_a_budget_correction_the_model_sorted_as_nothing_is_a_budget() -> None:
     model = scripted(_all("none"))
-    text = "更正：預算是 MOP 4,500,000，上次記錯了。"
+    text = "更正：預算是 4,500,000 澳門幣，上次記錯了。"
     res = await llm_extractor(model)([Turn("user", text, "m1", AT)])
     assert len(model.seen) == 1
     assert [c.attribute for c in res.candidates] == ["budget"], res.reasons
@@ -65,11 +65,11 @@ async def test_a_budget_correction_the_model_sorted_as_nothing_is_a_budget() -> 
     [
         ("現在的 POS 跟進銷存是用凌越的。", "other", "incumbent"),
         ("确定的是新致软件。", "competitor", "competitor"),
-        ("纷享销客和玄讯都收到了邀请。", "competitor", "competitor"),
+        ("纷享销客和玄讯科技的人都来过。", "competitor", "competitor"),
         ("另外品茗的人上周也来了。", "competitor", "competitor"),
         ("离线也能用。", "requirement", "requirement"),
-        ("Kevin说沟通用飞书。", "none", "contact_preference"),
-        ("正式的东西要发邮件。", "none", "contact_preference"),
+        ("Kevin is best reached on Lark.", "none", "contact_preference"),
+        ("正式的东西走邮件。", "none", "contact_preference"),
         ("I'd say we're moving into technical evaluation now.", "requirement", "deal_stage"),
         ("I promised we'd set up a reference site visit in Brisbane.", "other", "commitment"),
         ("Present: Stefan Krüger (IT architect, raised tons of questions).", "stakeholder",
