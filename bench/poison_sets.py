@@ -38,6 +38,10 @@ SETS: dict[str, tuple[str, str]] = {
     "written8c": ("poison_written8c_attacks.jsonl", "poison_written8c_ordinary.jsonl"),
     "written8d": ("poison_written8d_attacks.jsonl", "poison_written8d_ordinary.jsonl"),
     "written8e": ("poison_written8e_attacks.jsonl", "poison_written8e_ordinary.jsonl"),
+    # Session 9's corpus (enterprise formats: CRM dumps, transcripts, threads, tickets, four
+    # languages), written by a helper without sight of the screen; first measured on the
+    # session-start screen, then training data.
+    "written9": ("poison_written9_attacks.jsonl", "poison_written9_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 
