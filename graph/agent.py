@@ -41,7 +41,7 @@ from memagent.graph.jobs import Outbox
 from memagent.graph.pg_sessions import PgTurnLocks
 from memagent.graph.settings import get_settings
 from memagent.graph.turn_lock import turn_lock
-from memagent.graph.turn_run import answer, remember_unanswered
+from memagent.graph.turn_run import answer, finish, remember_unanswered
 from memagent.graph.turn_state import same_text, unanswered, unfinished
 from memagent.graph.validation import (
     MAX_MESSAGE_CHARS as MAX_MESSAGE_CHARS,
@@ -278,8 +278,10 @@ async def _run_turn_locked(
         await prepare()
     try:
         await answer(agent.graph, config, context, on_token)
-    except Exception:  # the model raised or timed out: what the user said is still kept
-        await remember_unanswered(agent.graph, agent.queue, config, context, session)
+    except (Exception, asyncio.CancelledError):
+        # The model raised or timed out, or the user pressed Ctrl-C: what they said is
+        # still handed to extraction, and a second Ctrl-C does not stop that.
+        await finish(remember_unanswered(agent.graph, agent.queue, config, context, session))
         raise
     state = (await agent.graph.aget_state(config)).values
     result = turn_result(state, session)
