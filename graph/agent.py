@@ -393,11 +393,20 @@ async def settle(agent: Agent, *, timeout_s: float = 60.0) -> None:
     """Wait until every queued extraction job is done and access stats are written.
 
     For notebooks and tests that want session 1's memories before session 2; the
-    reply path never calls it. Raises ``TimeoutError`` if jobs are still open.
+    reply path never calls it. The in-process worker's jobs are waited for however long
+    they take; ``TimeoutError`` after ``timeout_s`` only for jobs still open elsewhere
+    (another process's worker, or a failed job waiting out its retry backoff).
     """
     if agent.queue is not None:
         if agent.worker is not None:
-            await asyncio.to_thread(agent.worker.drain)
+            # The background thread finishes the job it holds (waited for, however long it
+            # takes), then every job left, debounced ones too, runs here: no clock decides.
+            await asyncio.to_thread(agent.worker.stop, None)
+            try:
+                await asyncio.to_thread(agent.worker.drain)
+            finally:
+                agent.worker.start()
+        # Left: jobs another process's worker holds, or waiting out a retry's backoff.
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
         while agent.queue.outstanding() and loop.time() < deadline:
