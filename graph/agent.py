@@ -41,7 +41,7 @@ from memagent.graph.jobs import Outbox
 from memagent.graph.pg_sessions import PgTurnLocks
 from memagent.graph.settings import get_settings
 from memagent.graph.turn_lock import turn_lock
-from memagent.graph.turn_run import answer, remember_unanswered
+from memagent.graph.turn_run import answer, finish, remember_unanswered
 from memagent.graph.turn_state import same_text, unanswered, unfinished
 from memagent.graph.validation import (
     MAX_MESSAGE_CHARS as MAX_MESSAGE_CHARS,
@@ -278,8 +278,10 @@ async def _run_turn_locked(
         await prepare()
     try:
         await answer(agent.graph, config, context, on_token)
-    except Exception:  # the model raised or timed out: what the user said is still kept
-        await remember_unanswered(agent.graph, agent.queue, config, context, session)
+    except (Exception, asyncio.CancelledError):
+        # The model raised or timed out, or the user pressed Ctrl-C: what they said is
+        # still handed to extraction, and a second Ctrl-C does not stop that.
+        await finish(remember_unanswered(agent.graph, agent.queue, config, context, session))
         raise
     state = (await agent.graph.aget_state(config)).values
     result = turn_result(state, session)
@@ -391,11 +393,20 @@ async def settle(agent: Agent, *, timeout_s: float = 60.0) -> None:
     """Wait until every queued extraction job is done and access stats are written.
 
     For notebooks and tests that want session 1's memories before session 2; the
-    reply path never calls it. Raises ``TimeoutError`` if jobs are still open.
+    reply path never calls it. The in-process worker's jobs are waited for however long
+    they take; ``TimeoutError`` after ``timeout_s`` only for jobs still open elsewhere
+    (another process's worker, or a failed job waiting out its retry backoff).
     """
     if agent.queue is not None:
         if agent.worker is not None:
-            await asyncio.to_thread(agent.worker.drain)
+            # The background thread finishes the job it holds (waited for, however long it
+            # takes), then every job left, debounced ones too, runs here: no clock decides.
+            await asyncio.to_thread(agent.worker.stop, None)
+            try:
+                await asyncio.to_thread(agent.worker.drain)
+            finally:
+                agent.worker.start()
+        # Left: jobs another process's worker holds, or waiting out a retry's backoff.
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
         while agent.queue.outstanding() and loop.time() < deadline:

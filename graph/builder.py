@@ -24,6 +24,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from memagent.core.context import Context
+from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings
 from memagent.core.state import InputState, State
 from memagent.graph.settings import get_settings
@@ -38,6 +39,8 @@ from memagent.nodes.tools import make_tool_node, make_tools
 if TYPE_CHECKING:
     from memagent.graph.jobs import Outbox
 
+
+log = memagent_logger(__name__)
 
 QUERY_REWRITE: Final = "query_rewrite"
 RECALL: Final = "recall"
@@ -96,6 +99,27 @@ def make_end_of_turn(after_reply: Node, access_log: AccessLog | None) -> Node:
         return update
 
     return end_of_turn
+
+
+def remembering(llm: Node, extractor: ExtractNode) -> Node:
+    """The llm node, which on failure still hands the turn's user messages to ``extractor``
+    before raising: a run whose reply failed (the model down or timing out) is still
+    remembered, also when a LangGraph server runs the graph (Studio), where no caller
+    catches the error for it (``arun_turn`` does the same for its own runs, and for a
+    cancelled turn). The extraction of a message is idempotent per message id, so the
+    retry's own extraction stores nothing twice."""
+
+    async def llm_remembering(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+        try:
+            return await llm(state, runtime)
+        except Exception:
+            try:
+                await extractor(state, runtime)
+            except Exception as exc:  # the reply's own error is the one to raise
+                log.warning("could not hand the unanswered message to extraction: %s", exc)
+            raise
+
+    return llm_remembering
 
 
 def off_extractor() -> ExtractNode:
@@ -199,7 +223,7 @@ def build_graph(
     llm_node = make_llm_node(
         main_model, tools=tools, router=router, max_tool_rounds=max_tool_rounds
     )
-    builder.add_node(LLM, traced(LLM, llm_node))
+    builder.add_node(LLM, traced(LLM, remembering(llm_node, extractor)))
     builder.add_node(TOOLS, make_tool_node(list(tools)))
     builder.add_node(ASYNC_EXTRACT, traced(ASYNC_EXTRACT, extractor))
     builder.add_node(END_OF_TURN, traced(END_OF_TURN, make_end_of_turn(after_reply, access_log)))

@@ -354,8 +354,9 @@ class Worker:
         )
         self._thread.start()
 
-    def stop(self, timeout: float = 10.0) -> None:
-        """Stop the background thread after its current job."""
+    def stop(self, timeout: float | None = 10.0) -> None:
+        """Stop the background thread after its current job (``timeout=None``: however long
+        that job takes)."""
         self._stop.set()
         self._wake.set()
         if self._thread is not None:

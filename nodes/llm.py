@@ -24,6 +24,7 @@ from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
 from memagent.nodes.prompt_assembly import without_briefing
+from memagent.nodes.reply_repeat import repeated, without_replies
 from memagent.nodes.tools import needs_tool
 from memagent.prompts.tools import TOOL_RESULTS
 
@@ -141,7 +142,12 @@ def make_llm_node(
         }
         if overrides:  # a Studio assistant or a caller may pick another model per run
             chat = chat.bind(**overrides)  # type: ignore[assignment]
-        reply = await chat.ainvoke(with_tool_results(prompt, turn), config={"tags": [REPLY_TAG]})
+        sent = with_tool_results(prompt, turn)
+        reply = await chat.ainvoke(sent, config={"tags": [REPLY_TAG]})
+        copied = repeated(reply, sent)
+        if copied:  # the small model copied an earlier reply: ask once more without it
+            logger.info("the reply repeated an earlier reply word for word; asking again")
+            reply = await chat.ainvoke(without_replies(sent, copied), config={"tags": [REPLY_TAG]})
         if (
             isinstance(reply, AIMessage)
             and reply.tool_calls

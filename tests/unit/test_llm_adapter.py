@@ -490,7 +490,7 @@ def test_a_server_that_dies_at_startup_gives_its_reason_in_the_first_line(
 
 
 CLIENT = r"""
-import sys, time
+import signal, sys
 from pathlib import Path
 from memagent.llm import server as llm_server
 from memagent.core.settings import Settings
@@ -499,7 +499,7 @@ llm_server.server_command = lambda s, m, port: [
     sys.executable, "-c", fake, "llama_cpp.server", "--port", str(port), "ok"]
 llm_server.ensure_local_server(Settings(home=Path(home), gguf_path=Path(gguf)))
 print("ready", flush=True)
-time.sleep(60)
+signal.pause()  # until the test's SIGTERM: never leaves on its own (a sleep did, under load)
 """
 
 
@@ -526,6 +526,6 @@ def test_sigterm_to_the_process_still_stops_its_server(tmp_path: Path, client: s
     state = read_state(next((home / "llm").glob("server-*.json")))
     assert state is not None and llm_server.pid_alive(state.pid)
     proc.terminate()
-    assert proc.wait(30) == 128 + 15
+    assert proc.wait() == 128 + 15  # the process's own end, however long a loaded machine takes
     assert not llm_server.pid_alive(state.pid)
     assert not list((home / "llm").glob("server-*.json"))
