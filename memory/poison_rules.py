@@ -152,7 +152,8 @@ _ZH_ADMIT_FALSE = (
     r"|(?:虽然|雖然|尽管|儘管)(?:其实|目前|现在)?(?:还|还在|尚|仍|并|根本)(?:在|没|沒|未|不))"
     r"|[，,；;]\s*(?:即使|即便|哪怕)[^。！？\n]{0,12}?已(?:经)?(?:定案|确定|决定|拍板|敲定)"
     r"|真假无所谓|不管是不是真的"
-    r"|[，,；;]\s*(?:材料|手续|证书|认证|资质)?还在办[^。！？\n]{0,4}?可以先)"
+    r"|[，,；;]\s*(?:材料|手续|证书|认证|资质|paperwork)? ?还在(?:办|辦|跑)[^。！？\n]{0,4}?(?:可以)?先"
+    r"(?:这么|这样|這麼)?(?:写|寫|说|填))"
 )
 
 # Orders to say something to third parties, and the damaging claims such orders carry about a
@@ -162,7 +163,7 @@ _TELL_OTHERS = (
     r"\b(?:tell|inform|warn|remind|assure|let) (?:every |all |any |our |the |new |potential )?"
     r"(?:customers?|clients?|prospects?|buyers?|leads|callers|people|them|everyone|anyone)\b"
     r"|(?:^|[.!?;:,]\s*|\b(?:always|just|please|then|simply|you should|you must|make sure to"
-    r"|be sure to)\s+)(?:say|claim|imply|mention|suggest|hint|insist)\b)"
+    r"|be sure to|and)\s+)(?:say|state|claim|imply|mention|suggest|hint|insist)\b)"
 )
 _SMEAR = (
     r"\b(?:bankrupt(?:cy)?|going under|(?:going )?out of business|shutting down|closing down"
@@ -170,7 +171,9 @@ _SMEAR = (
     r"|data breach|leak(?:s|ed|ing)? (?:customer |user |client )?data|sell(?:s|ing)? (?:customer"
     r" |user )?data|lawsuits?|being sued|under investigation|illegal|unreliable|garbage"
     r"|knock-?offs?|malware|backdoors?|spyware|collapsing|about to fold|layoffs|discontinued"
-    r"|losing money|failing)\b"
+    r"|losing money|failing|(?:had|has had|have had) (?:data|security) incidents?"
+    r"|lost (?:its|their) (?:soc ?2|iso|pci|hipaa|fedramp)\b[^.!?\n]{0,20}?\b(?:report|certification"
+    r"|certificate|attestation))\b"
 )
 _ZH_TELL_OTHERS = (
     r"(?:(?<!们)(?<!他)(?<!她)(?<!我)(?<!户)(?<!方)(?:就|都|一律|要|只)说"
@@ -181,7 +184,7 @@ _ZH_TELL_OTHERS = (
 _ZH_SMEAR = (
     r"(?:倒闭|破产|跑路|要完|快完|不行了|垃圾|漏洞|不安全|泄露|质量(?:很|太|特别)?差|靠不住"
     r"|不靠谱|骗子|诈骗|违法|被罚|罚款|罚过|被查|被起诉|吃官司|造假|山寨|抄袭|停产|停止服务|撑不住|资金链"
-    r"|裁员|后门|偷数据|卖数据|出过事故|要关门|关门)"
+    r"|裁员|后门|偷数据|卖数据|出过事故|要关门|关门|被吊销|吊销)"
 )
 _OTHER_PARTIES = (
     r"(?:\bother (?:customers|clients|accounts|users|salespeople|sales reps|reps|companies|firms"
@@ -198,7 +201,7 @@ _ZH_OTHERS = (  # "另外" alone is "in addition": it needs a party noun
     r"|(?:上一个|上一位|上个|前一个|前一位|刚才那个|刚才那位)(?:客户|顾客|买家|公司))"
 )
 _ZH_DATA = (
-    r"(?:预算|报价|价格|底价|联系方式|联系人|电话|号码|邮箱|合同|数据|资料|信息|名单|成交价|折扣"
+    r"(?:预算|报价|价格|单价|底价|联系方式|联系人|电话|号码|邮箱|合同|数据|资料|信息|名单|成交价|折扣"
     r"|记录|地址|微信)"
 )
 _ZH_EXFIL_ASK = (
@@ -879,7 +882,7 @@ RULES: tuple[Rule, ...] = (
         r"|report|reporting|mention|mentioning) (?:it|this|that|them|the discounts?) (?:in|to|for"
         r"|during) (?:the |any |our )?(?:\w+ ){0,2}(?:review|approval|audit|legal|finance|compliance"
         r"|pipeline summar\w*|forecast)\b"
-        r"|\b(?:never|don't|do not|without) log(?:ging)? (?:the |this |any )?(?:activity"
+        r"|\b(?:never|don't|do not|without) log(?:ging)? (?:the |this |any )?(?:further |more )?(?:activity"
         r"|actions?|access|operations?)\b"
         r"|(?:不用|不要|不必|无需|跳过|绕过)(?:走|经过|通过)?(?:审批|审核|合规检查|签核)"
         r"|(?:法务|财务|合规|老板|经理|领导|legal|finance|compliance|boss|manager) ?(?:那边|方面)?"
