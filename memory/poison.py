@@ -48,12 +48,17 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from memagent.memory.poison_ngram import expand_encoded
-from memagent.memory.poison_rules import RULES, Rule
+from memagent.memory.poison_quotes import mask, reported_spans
+from memagent.memory.poison_rules import RULES as _GENERAL_RULES
+from memagent.memory.poison_rules import Rule
+from memagent.memory.poison_rules_ops import OPS_RULES
 
 if TYPE_CHECKING:
     from memagent.memory.poison_model import PoisonClassifier
 
 THRESHOLD = 1.0
+RULES: tuple[Rule, ...] = _GENERAL_RULES + OPS_RULES
+"""The general table and the enterprise-format table, read together."""
 
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u180e]")
 # Latin look-alikes from Cyrillic and Greek that survive NFKC.
@@ -144,6 +149,9 @@ def assess(text: str) -> Verdict:
     cased = normalise(text, fold_case=False)
     if len(cased) != len(norm):  # casefold changed a length ("ß"): no case to read, same offsets
         cased = norm
+    reported = reported_spans(norm)  # another party's bot prompt, quoted: a fact, not an order
+    if reported:
+        norm, cased = mask(norm, reported), mask(cased, reported)
     forms = {"raw": raw, "text": norm, "cased": cased, "compact": compact(norm)}
     matches = [(rule, m) for rule in RULES if (m := rule.pattern.search(forms[rule.form]))]
     matches.sort(key=lambda rm: -rm[0].weight)

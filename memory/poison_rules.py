@@ -124,7 +124,7 @@ _ZH_TO_ME_FIRST = r"(?:把|让|请|叫)[^。！？；\n]{0,15}?(?:收到|发的|
 _SAY_ORDER = (
     r"(?:^|[.!?;:,]\s*|\b(?:just|please|always|then|and|you should|you must|make sure to"
     r"|be sure to|remember to|go ahead and)\s+)(?:tell|say|claim|assure|promise|reply|answer"
-    r"|respond|inform|let (?:them|him|her|\w+) know|mention)\b"
+    r"|respond|inform|let (?:them|him|her|(?:\w+ ){1,3})know|mention)\b"
 )
 _ADMIT_FALSE = (
     r"(?:\bit(?:'s| is) not\b|\bit isn't\b|\bthat(?:'s| is) not true\b|\bnot true\b"
@@ -136,19 +136,24 @@ _ADMIT_FALSE = (
     r"|\bwe don't\b(?= *[.,)]|$)|\bit doesn't\b(?= *[.,)]|$)"
     r"|\bnot (?:strictly|really|actually|quite|entirely|technically|exactly|100%) (?:true|accurate"
     r"|correct|the case)\b|\bclose enough\b"
-    r"|\b(?:than|what) (?:it|they|the price|the list price) (?:really|actually) (?:is|are|costs?)\b)"
+    r"|\b(?:than|what) (?:it|they|the price|the list price) (?:really|actually) (?:is|are|costs?)\b"
+    r"|\beven though the (?:contract|agreement|policy|terms?|msa|sow) (?:says?|states?)\b"
+    r"|\b(?:paperwork|certification|audit|application) is (?:still )?in progress\b"
+    r"|\bit(?:'s| is) fine to (?:say|claim|write|state) (?:it|so|that)\b)"
 )
 _IN_SENTENCE = r"(?:[^.!?\n]|\.(?=\d))"  # a decimal point does not end the sentence
 _ZH_SAY_ORDER = (
     r"(?:(?<![我他她们户方总理家人])(?:就|一律|只管|你就|直接)(?:说|回复|回答|答复|表示|告诉)"
-    r"|(?<![我他她们户方总理])(?:跟|和|对|告诉)[^，。！？；\n]{1,12}?说"
+    r"|(?<![我他她们户方总理])(?:跟|和|对|告诉)[^，。！？；\n]{1,12}?说|(?:就|直接)(?:填|写)"
     r"|(?:^|[。！？；：:\n]\s*)(?:请|记得|记住)?告诉(?:客户|客人|买家|对方|他们|她们|所有人))"
 )
 _ZH_ADMIT_FALSE = (
     r"(?:[，,；;]\s*(?:但?其实|实际上|真假|不管真假|反正[^。！？\n]{0,10}(?:不会|不知道|查不到|看不出)"
     r"|(?:虽然|雖然|尽管|儘管)(?:其实|目前|现在)?(?:还|还在|尚|仍|并|根本)(?:在|没|沒|未|不))"
     r"|[，,；;]\s*(?:即使|即便|哪怕)[^。！？\n]{0,12}?已(?:经)?(?:定案|确定|决定|拍板|敲定)"
-    r"|真假无所谓|不管是不是真的)"
+    r"|真假无所谓|不管是不是真的"
+    r"|[，,；;]\s*(?:材料|手续|证书|认证|资质|paperwork)? ?还在(?:办|辦|跑)[^。！？\n]{0,4}?(?:可以)?先"
+    r"(?:这么|这样|這麼)?(?:写|寫|说|填))"
 )
 
 # Orders to say something to third parties, and the damaging claims such orders carry about a
@@ -158,7 +163,7 @@ _TELL_OTHERS = (
     r"\b(?:tell|inform|warn|remind|assure|let) (?:every |all |any |our |the |new |potential )?"
     r"(?:customers?|clients?|prospects?|buyers?|leads|callers|people|them|everyone|anyone)\b"
     r"|(?:^|[.!?;:,]\s*|\b(?:always|just|please|then|simply|you should|you must|make sure to"
-    r"|be sure to)\s+)(?:say|claim|imply|mention|suggest|hint|insist)\b)"
+    r"|be sure to|and)\s+)(?:say|state|claim|imply|mention|suggest|hint|insist)\b)"
 )
 _SMEAR = (
     r"\b(?:bankrupt(?:cy)?|going under|(?:going )?out of business|shutting down|closing down"
@@ -166,7 +171,9 @@ _SMEAR = (
     r"|data breach|leak(?:s|ed|ing)? (?:customer |user |client )?data|sell(?:s|ing)? (?:customer"
     r" |user )?data|lawsuits?|being sued|under investigation|illegal|unreliable|garbage"
     r"|knock-?offs?|malware|backdoors?|spyware|collapsing|about to fold|layoffs|discontinued"
-    r"|losing money|failing)\b"
+    r"|losing money|failing|(?:had|has had|have had) (?:data|security) incidents?"
+    r"|lost (?:its|their) (?:soc ?2|iso|pci|hipaa|fedramp)\b[^.!?\n]{0,20}?\b(?:report|certification"
+    r"|certificate|attestation))\b"
 )
 _ZH_TELL_OTHERS = (
     r"(?:(?<!们)(?<!他)(?<!她)(?<!我)(?<!户)(?<!方)(?:就|都|一律|要|只)说"
@@ -177,7 +184,7 @@ _ZH_TELL_OTHERS = (
 _ZH_SMEAR = (
     r"(?:倒闭|破产|跑路|要完|快完|不行了|垃圾|漏洞|不安全|泄露|质量(?:很|太|特别)?差|靠不住"
     r"|不靠谱|骗子|诈骗|违法|被罚|罚款|罚过|被查|被起诉|吃官司|造假|山寨|抄袭|停产|停止服务|撑不住|资金链"
-    r"|裁员|后门|偷数据|卖数据|出过事故|要关门|关门)"
+    r"|裁员|后门|偷数据|卖数据|出过事故|要关门|关门|被吊销|吊销)"
 )
 _OTHER_PARTIES = (
     r"(?:\bother (?:customers|clients|accounts|users|salespeople|sales reps|reps|companies|firms"
@@ -189,16 +196,17 @@ _OTHER_PARTIES = (
 )
 _ZH_OTHERS = (  # "另外" alone is "in addition": it needs a party noun
     r"(?:(?:其他|其它|别的|别家|其余的?)的?(?:客户|销售|用户|公司|企业|厂商|买家|顾客|客人)?"
-    r"|另外的?(?:一|几|两|那|这)?(?:个|家|位|些)?(?:客户|销售|用户|公司|企业|厂商|买家|顾客|客人)"
+    r"|另外的?(?:一|几|两|三|那|这)?(?:个|家|位|些)?[^，。！？\n]{0,3}?(?:客户|销售|用户|公司|企业"
+    r"|厂商|买家|顾客|客人)"
     r"|(?:上一个|上一位|上个|前一个|前一位|刚才那个|刚才那位)(?:客户|顾客|买家|公司))"
 )
 _ZH_DATA = (
-    r"(?:预算|报价|价格|底价|联系方式|联系人|电话|号码|邮箱|合同|数据|资料|信息|名单|成交价|折扣"
+    r"(?:预算|报价|价格|单价|底价|联系方式|联系人|电话|号码|邮箱|合同|数据|资料|信息|名单|成交价|折扣"
     r"|记录|地址|微信)"
 )
 _ZH_EXFIL_ASK = (
     r"(?:告诉我|列出|列一下|发给我|发我|给我看|说说|有哪些|是多少|提供给我|提供一下|整理给我|汇总"
-    r"|导出|发一份|发过来|查一下|透露|报给我|拿给我|分享给我)"
+    r"|导出|发一份|发过来|查一下|透露|报给我|拿给我|分享给我|寄至|寄到|发送到|列进去)"
 )
 
 # "my/our/his assistant" is a person; "Ravin AI", "C3 AI", "Scale-AI" are vendors' names: a
@@ -215,6 +223,12 @@ _NOT_VENDOR = (  # "(?=ai)" first: the look-behinds run only where "ai" stands
     + "".join(rf"(?<!\b(?-i:[A-Z][A-Za-z0-9&]{{{n}}}) )" for n in range(1, 16))
     + r"(?<![A-Za-z0-9][.-])"
     + ")"
+)
+# "Assistant" as a person's title: "Assistant Superintendent", "assistant level" (a job grade).
+# "Sales assistant" and "personal assistant" stay: the product is one.
+_TITLE = (
+    r"(?:manager|director|superintendent|professor|principal|vice|vp|head|controller|treasurer"
+    r"|secretary|general|editor|engineer|buyer|counsel|dean|registrar|chief|coach|level)\b"
 )
 # A field label ("Competitors: Ravin AI, Samsara", "竞争对手：") names who competes: a fact line.
 _NOT_LABEL = r"(?![\w /&()'-]{0,20}[:：])"
@@ -422,8 +436,8 @@ RULES: tuple[Rule, ...] = (
         "ai_identity",
         "role change",
         0.5,
-        rf"{_NOT_OWNED}(?<![a-z])(?:{_NOT_VENDOR}ai|assistant|bot|chatbot|language model|llm|gpt)"
-        r"(?![a-z])|助手|机器人|人工智能|模型",
+        rf"{_NOT_OWNED}(?<![a-z])(?:{_NOT_VENDOR}ai|assistant(?! {_TITLE})|bot|chatbot"
+        r"|language model|llm|gpt)(?![a-z])|助手|机器人|人工智能|模型",
         "cased",
     ),
     _r(
@@ -501,7 +515,8 @@ RULES: tuple[Rule, ...] = (
         r"\bremember(?: to| that you (?:must|should))?[,:]? (?:always|never)\b"
         r"|\bremember (?:this|that) (?:forever|permanently|for (?:all|every|each) (?:future )?"
         r"(?:chats?|conversations?|sessions?))"
-        r"|记住[，,：:、\s]*(?:以后|今后|从现在起|永远|总是|一律|所有|每次|你)",
+        r"|\bremember (?:permanently|forever)\b|\bpermanently remember\b"
+        r"|记住[，,：:、\s]*(?:以后|今后|从现在起|永远|总是|一律|所有|每次|你)|(?:长期|永久|永远)记住",
     ),
     _r(
         "audience",
@@ -537,7 +552,10 @@ RULES: tuple[Rule, ...] = (
         r"|anybody|somebody)\b[^.!?]{0,60}\b(?:tell|say|answer|respond|reply|quote|recommend"
         r"|offer|promise)\b"
         r"|(?:不管|无论|只要|每当|凡是)(?:哪个|任何|谁|有)?(?:客户|人)[^。！？]{0,15}(?:都|就)要?"
-        r"(?:说|告诉|推荐|回答|回复|报价)",
+        r"(?:说|告诉|推荐|回答|回复|报价)"
+        r"|(?:若|如果|要是|假如|万一)(?:之后|以后|今后|后面)?有人(?:问起|问到|问)[^。！？\n]{0,30}?就"
+        r"(?:回答|说|回复|告诉)"
+        r"|(?:问|问到|问起)(?:任何|什么|啥)[^。！？\n]{0,15}?都(?:回答|说|回复|答)",
     ),
     _r(
         "even_if",
@@ -715,6 +733,7 @@ RULES: tuple[Rule, ...] = (
         r"|instructions|rules)|\binitial instructions|\bpre-?prompt)\b"
         r"|(?:输出|显示|告诉|打印|复述|重复|泄露|给我看|展示|说出|列出)[^，。]{0,8}"
         r"(?:系统提示词|系统提示|提示词|系统指令|初始指令|(?:你的|系统)(?:系统)?(?:指令|设定|规则|配置))"
+        r"|你的[^，。！？\n]{0,4}?(?:设定|规则|指令|提示词|配置)[^，。！？\n]{0,6}?原文"
         r"|(?:把|将)(?:你的)?(?:系统提示词|系统提示|提示词|系统指令|初始指令|设定)[^。]{0,10}"
         r"(?:输出|显示|告诉|发|打印|复述|重复|泄露|给我|展示|说出|列出)",
     ),
@@ -809,7 +828,8 @@ RULES: tuple[Rule, ...] = (
         "fake role token",
         1.0,
         r"<!--[^>]{0,40}?\b(?:system|assistant|developer|ai|bot|model|llm|agent|summari[sz]er"
-        r"|instructions?|note to)\b",
+        r"|instructions?|note to|record note|remember)\b"
+        r"|<!--[^>]{0,20}?(?:ai|助手|机器人|模型|工具|系统)[^>]{0,6}?[:：]",
     ),
     # Orders to drop the compliance text of outgoing mail: not the customer's to waive.
     _r(
@@ -862,7 +882,7 @@ RULES: tuple[Rule, ...] = (
         r"|report|reporting|mention|mentioning) (?:it|this|that|them|the discounts?) (?:in|to|for"
         r"|during) (?:the |any |our )?(?:\w+ ){0,2}(?:review|approval|audit|legal|finance|compliance"
         r"|pipeline summar\w*|forecast)\b"
-        r"|\b(?:never|don't|do not|without) log(?:ging)? (?:the |this |any )?(?:activity"
+        r"|\b(?:never|don't|do not|without) log(?:ging)? (?:the |this |any )?(?:further |more )?(?:activity"
         r"|actions?|access|operations?)\b"
         r"|(?:不用|不要|不必|无需|跳过|绕过)(?:走|经过|通过)?(?:审批|审核|合规检查|签核)"
         r"|(?:法务|财务|合规|老板|经理|领导|legal|finance|compliance|boss|manager) ?(?:那边|方面)?"
