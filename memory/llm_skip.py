@@ -23,10 +23,25 @@ _NOTHING = re.compile(
     r"\b(?:no idea|nothing (?:new|yet|really|to report)|(?:don'?t|do not) (?:know|guess|assume)|"
     r"haven'?t (?:got|heard|met|even)|no (?:news|update)|didn'?t say|not sure yet|wrong account|"
     r"scrap that|mixed it up|ignore (?:that|this))\b|没什么|没有?(?:消息|进展|信息)|还没(?:聊|见|消息|定|说)|"
-    r"不知道|不清楚|没说|别乱猜|作废|发错|搞错|记错|待确认|待定|未定|\b(?:tbd|tbc|unknown)\b",
+    r"不知道|不清楚|没说|别乱猜|作废|发错|搞错|记错",
     re.I,
 )
 """A clause that says nothing is known, or takes text back: never a fact."""
+_OPEN = re.compile(r"待确认|待定|未定|\b(?:tbd|tbc|unknown)\b", re.I)
+"""A detail left open ("date TBD", "待定"): the clause's other words may still state a fact."""
+
+
+def _nothing(clause: str) -> bool:
+    """A clause that says nothing is known; one that leaves one detail open ("reference
+    site visit in Lyon, date TBD") but says more is a fact all the same."""
+    if _NOTHING.search(clause):
+        return True
+    if not (m := _OPEN.search(clause)):
+        return False
+    rest = clause[: m.start()] + clause[m.end() :]
+    return len(re.findall(r"[A-Za-z]+", rest)) < 5 and len(re.findall(r"[\u4e00-\u9fff]", rest)) < 8
+
+
 _HEADER = re.compile(
     r"^(?:(?:ok(?:ay)?|so|um+|uh+)[,\s]+)*(?:long day at|(?:a )?visit(?:ed)?\b|"
     r"met (?:with )?\w+ (?:today|yesterday)|meeting with|mtg w/|call notes|quick (?:one|update)|"
@@ -102,11 +117,16 @@ _WEATHER = re.compile(
 """The weather or the road on the salesperson's day, in a short clause with no figure."""
 
 
-def skip(clause: str) -> bool:
-    """True when ``clause`` says nothing about the customer (see the module)."""
-    short = (len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)) or bool(
-        re.fullmatch(r"[A-Za-z]+\.?", clause.strip())
-    )  # one word alone ("curr", "notes") states nothing
+def skip(clause: str, *, labelled: bool = False) -> bool:
+    """True when ``clause`` says nothing about the customer (see the module).
+    ``labelled``: the clause follows a label ("HQ: Rotterdam"), which says what its one
+    word is; a name alone ("ServiceTitan") or a figure ("22間") states something too."""
+    word = clause.strip().rstrip(".")
+    named = labelled or bool(re.fullmatch(r"[A-Z]\w*[A-Z]\w*|[A-Z]{2,}\d*", word))
+    short = (len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}|\d", clause) and not named) or (
+        bool(re.fullmatch(r"[A-Za-z]+", word)) and not named
+    )
+    # one word alone ("curr", "notes") states nothing
     courtesy = bool(_GREETING.search(clause)) and len(clause.split()) <= 6 and len(clause) <= 40
     folded = fold(clause)
     words = re.findall(r"[a-z']+", folded.lower())
@@ -118,7 +138,8 @@ def skip(clause: str) -> bool:
         or courtesy
         or filler
         or chatter(clause)
-        or bool(_NOTHING.search(clause) or _HEADER.search(folded) or _TITLE.search(clause))
+        or _nothing(clause)
+        or bool(_HEADER.search(folded) or _TITLE.search(clause))
         or bool(OURS.search(folded) or OWN_AFFAIRS.search(folded))
         or (
             bool(_WEATHER.search(folded))
