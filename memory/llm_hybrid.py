@@ -22,13 +22,14 @@ from memagent.memory.extract_clauses import split_clauses
 from memagent.memory.extract_dates import DateHit, find_dates, reference_time
 from memagent.memory.extract_entities import find_people, known_names, last_person
 from memagent.memory.extract_hedges import is_uncertain
+from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_rules import parse_amount, sentence_label, user_sentences
 from memagent.memory.extract_sales import self_note, with_dates
 from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
 from memagent.memory.llm_cover import _core, covered, covering
 from memagent.memory.llm_items import LLMMemory
-from memagent.memory.llm_skip import OURS, own_affairs, said_before, skip
+from memagent.memory.llm_skip import OURS, said_before, skip
 from memagent.memory.write_path import Candidate, numbers
 
 LINES_PER_CALL = 8
@@ -94,7 +95,7 @@ def uncovered_lines(
         names = known_names(f"{earlier} {turn.content}")
         for sentence, label, _ in statement_sentences([turn]):
             clauses = split_clauses(sentence) if label == "statement" else []
-            if (clauses and OURS.search(fold(clauses[0].text))) or own_affairs(sentence):
+            if (clauses and OURS.search(fold(clauses[0].text))) or own_affair(sentence):
                 continue  # our own company's news or the salesperson's own affairs
             readers = [r for c in clauses for r in covering(c.text, rules)]
             open_ = [

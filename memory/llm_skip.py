@@ -1,23 +1,19 @@
 """Which of the user's clauses never reach the LLM extractor's sorting call: small talk,
 filler, "nothing known", where the salesperson went, a note's title, our own company's
-affairs and the salesperson's own (quota, leave, a colleague's accounts), and a line an
-earlier message already said. None of them states a new fact about the customer, and a
-1.5B model files a good share of them under some category anyway; a rule fact read in a
-sentence about the salesperson's own affairs is left out of the hybrid's facts too.
+affairs and the salesperson's own (quota, leave, a colleague's accounts: the rules' own
+detector, ``extract_ownside.own_affair``), and a line an earlier message already said.
+None of them states a new fact about the customer, and a 1.5B model files a good share
+of them under some category anyway.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 
-from memagent.core.types import Turn
-from memagent.memory.extract_rules import user_sentences
+from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_script import fold
 from memagent.memory.extract_triggers import chatter
-from memagent.memory.llm_items import _bigrams
-from memagent.memory.write_path import Candidate
 
 _NOTHING = re.compile(
     r"\b(?:no idea|nothing (?:new|yet|really|to report)|(?:don'?t|do not) (?:know|guess|assume)|"
@@ -71,29 +67,6 @@ OURS = re.compile(
 )
 """Our own company's affairs (our kickoff, our office move, who came from our side),
 read folded; what we promised the customer ("我方: 周五前开demo账号给他") is not one."""
-OWN_AFFAIRS = re.compile(
-    r"\b(?:my|our) (?:q[1-4] |new |sales )?(?:quota|target|commission|bonus|manager|boss|"
-    r"colleague|teammate|pricing policy|pricing|price list|list prices?|marketing|"
-    r"product team)\b|"
-    r"\bour [a-z]+ (?:is|was|'s) (?:on leave|off|out|away|sick|on holiday|on vacation)\b|"
-    r"\b(?:i'?m|i am|i'?ll be|i will be) (?:on leave|off|out of (?:the )?office|on holiday|"
-    r"on vacation|away|at \d+%)|\b(?:mostly for me|not for any account)\b|"
-    r"\blist prices? go(?:es)? up\b|\bmarketing is launching\b|"
-    r"我的?(?:同事|老板|领导|经理|指标|业绩|提成|奖金)|我(?:这个|这)?季度|"
-    r"我(?:下周|明天|后天|这周|周[一二三四五六日末])?(?:要)?(?:请假|休假|休年假|年假)|"
-    r"同事.{0,6}(?:请假|休假|年假)|业绩前|有奖金|(?:我们|我司|公司)的?新政策|"
-    r"(?:政策|规定)[^。.]{0,30}折",
-    re.I,
-)
-"""The salesperson's own affairs in a sentence (their quota, manager, leave, colleague
-covering, our pricing policy, a bonus), read folded: no fact about the customer, and
-the values it holds are what a later question must not find as the customer's."""
-
-
-def own_affairs(sentence: str) -> bool:
-    return bool(OWN_AFFAIRS.search(fold(sentence)))
-
-
 _TITLE = re.compile(
     r"^[\w .&'’-]{2,40}[,，–—-]\s*\d{1,2}/\d{1,2}(?:/\d{2,4})?$|\bactivity\s*[:：|]|"
     r"^[\w .&'’-]{2,40}[–—:-]\s*(?:call |visit |meeting |prep )?(?:notes|recap|summary|memo)$",
@@ -140,7 +113,8 @@ def skip(clause: str, *, labelled: bool = False) -> bool:
         or chatter(clause)
         or _nothing(clause)
         or bool(_HEADER.search(folded) or _TITLE.search(clause))
-        or bool(OURS.search(folded) or OWN_AFFAIRS.search(folded))
+        or bool(OURS.search(folded))
+        or own_affair(folded)
         or (
             bool(_WEATHER.search(folded))
             and not re.search(r"\d", folded)
@@ -174,23 +148,3 @@ def said_before(line: str, earlier: str) -> bool:
     ("Li Wei is the CEO now") is new."""
     words = _words(line) - _AGAIN
     return bool(earlier) and len(words) >= 2 and words <= _words(earlier)
-
-
-_DATED = re.compile(r"\s?\((?:[^()]|\([^()]*\))*\d(?:[^()]|\([^()]*\))*\)")
-
-
-def customers_only(rules: Sequence[Candidate], turns: Sequence[Turn]) -> list[Candidate]:
-    """The rules' facts but those read in a sentence about the salesperson's own affairs
-    (their quota, manager, leave, a colleague's leave, our pricing policy: ``own_affairs``).
-    The model is never asked about such a sentence; a rule fact from it ("my manager
-    Priscilla is on vacation ... so approvals will be slow" as a pain point, "已经签了520万")
-    is no fact about the customer either, and its values would leak into recall."""
-    mine = [s for s, _, _ in user_sentences(turns) if own_affairs(s)]
-    if not mine:
-        return list(rules)
-
-    def from_mine(c: Candidate) -> bool:
-        pairs = _bigrams(_DATED.sub("", re.split(r"^[^:：]{1,30}[:：]\s*", c.content)[-1]))
-        return bool(pairs) and any(len(pairs & _bigrams(s)) / len(pairs) >= 0.8 for s in mine)
-
-    return [c for c in rules if not from_mine(c)]
