@@ -20,6 +20,8 @@ AT = "2026-11-12T10:00:00+08:00"
         "I'm at 62% of my Q4 target, two deals left.",
         "公司規定是九折以內業務可以自己決定，超過要經理批。",
         "我們公司的政策是八五折以下要總監簽。",
+        "Our Q4 quota is 1.4M and I'm at 62%, send help.",
+        "跟你说下我们公司的新政策：年底前签约的客户可以打八五折。",
     ],
 )
 def test_our_own_quota_and_discount_rule_are_our_affairs(text: str) -> None:
