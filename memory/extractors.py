@@ -55,7 +55,6 @@ from memagent.memory.llm_items import (
 from memagent.memory.llm_items import (
     canonical_attribute as canonical_attribute,  # re-exported: it moved to llm_items
 )
-from memagent.memory.llm_skip import customers_only
 from memagent.memory.write_path import Candidate, numbers
 from memagent.prompts.extraction import (
     EXTRACTION_SYSTEM,
@@ -350,7 +349,7 @@ class LLMExtractor:
         (a few lines per call); a chunk the model fails on loses only its own lines. The
         earlier messages (``context``) lead the prompt after the fixed system part, so
         the server reuses that prefix across the chunks of one job."""
-        rules = customers_only(rules_with_context(turns, context)[0], turns)
+        rules = rules_with_context(turns, context)[0]
         earlier = " ".join(t.content for t in context)
         lines = uncovered_lines(turns, rules, earlier=earlier)
         if not lines:

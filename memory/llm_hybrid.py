@@ -22,12 +22,14 @@ from memagent.memory.extract_clauses import split_clauses
 from memagent.memory.extract_dates import DateHit, find_dates, reference_time
 from memagent.memory.extract_entities import find_people, known_names, last_person
 from memagent.memory.extract_hedges import is_uncertain
+from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_rules import parse_amount, sentence_label, user_sentences
 from memagent.memory.extract_sales import self_note, with_dates
 from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
-from memagent.memory.llm_items import LLMMemory, _bigrams, _similarity
-from memagent.memory.llm_skip import OURS, _words, own_affairs, said_before, skip
+from memagent.memory.llm_cover import _core, covered, covering
+from memagent.memory.llm_items import LLMMemory
+from memagent.memory.llm_skip import OURS, said_before, skip
 from memagent.memory.write_path import Candidate, numbers
 
 LINES_PER_CALL = 8
@@ -57,36 +59,6 @@ _TYPE = {"commitment": "commitment", "timeline": "commitment", "contact_preferen
          "deal_stage": "status"}  # fmt: skip
 _ATTRIBUTE = {"timeline": "deadline", "incumbent": "current_vendor",
               "contact_preference": "contact_preference"}  # fmt: skip
-
-
-def _core(text: str) -> str:
-    """A rule fact's text without its "Label: " prefix."""
-    return re.split(r"^[^:：]{1,30}[:：]\s*", text)[-1].strip(" 。.")
-
-
-def covering(clause: str, rules: Sequence[Candidate]) -> list[Candidate]:
-    """The rule facts that already read ``clause``: same words, one inside the other,
-    most of the clause's character pairs inside the fact, or every word of the fact in
-    the clause ("Victor Ramos: CFO." reads "Victor Ramos is the CFO")."""
-    out = []
-    words = _words(clause)
-    pairs = _bigrams(clause)
-    for r in rules:
-        core = _core(r.content)
-        inside = len(pairs & _bigrams(r.content)) / len(pairs) if pairs else 0.0
-        if (
-            clause in r.content
-            or (len(core) >= 4 and core in clause)
-            or _similarity(clause, core) >= 0.5
-            or inside >= 0.8
-            or (len(_words(r.content)) >= 2 and _words(r.content) <= words)
-        ):
-            out.append(r)
-    return out
-
-
-def covered(clause: str, rules: Sequence[Candidate]) -> bool:
-    return bool(covering(clause, rules))
 
 
 _FAMILY = {"deadline": "timeline", "commitment": "timeline", "current_vendor": "incumbent",
@@ -123,10 +95,14 @@ def uncovered_lines(
         names = known_names(f"{earlier} {turn.content}")
         for sentence, label, _ in statement_sentences([turn]):
             clauses = split_clauses(sentence) if label == "statement" else []
-            if (clauses and OURS.search(fold(clauses[0].text))) or own_affairs(sentence):
+            if (clauses and OURS.search(fold(clauses[0].text))) or own_affair(sentence):
                 continue  # our own company's news or the salesperson's own affairs
             readers = [r for c in clauses for r in covering(c.text, rules)]
-            open_ = [c for c in clauses if not skip(c.text) and not covered(c.text, rules)]
+            open_ = [
+                c
+                for c in clauses
+                if not skip(c.text, labelled=bool(c.label)) and not covered(c.text, rules)
+            ]
             named = [c for c in clauses if c in open_ or _fragment(c.text)]
             if (
                 len(clauses) > 1

@@ -1,32 +1,43 @@
 """Which of the user's clauses never reach the LLM extractor's sorting call: small talk,
 filler, "nothing known", where the salesperson went, a note's title, our own company's
-affairs and the salesperson's own (quota, leave, a colleague's accounts), and a line an
-earlier message already said. None of them states a new fact about the customer, and a
-1.5B model files a good share of them under some category anyway; a rule fact read in a
-sentence about the salesperson's own affairs is left out of the hybrid's facts too.
+affairs and the salesperson's own (quota, leave, a colleague's accounts: the rules' own
+detector, ``extract_ownside.own_affair``), and a line an earlier message already said.
+None of them states a new fact about the customer, and a 1.5B model files a good share
+of them under some category anyway.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 
-from memagent.core.types import Turn
-from memagent.memory.extract_rules import user_sentences
+from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_script import fold
 from memagent.memory.extract_triggers import chatter
-from memagent.memory.llm_items import _bigrams
-from memagent.memory.write_path import Candidate
 
 _NOTHING = re.compile(
     r"\b(?:no idea|nothing (?:new|yet|really|to report)|(?:don'?t|do not) (?:know|guess|assume)|"
     r"haven'?t (?:got|heard|met|even)|no (?:news|update)|didn'?t say|not sure yet|wrong account|"
     r"scrap that|mixed it up|ignore (?:that|this))\b|没什么|没有?(?:消息|进展|信息)|还没(?:聊|见|消息|定|说)|"
-    r"不知道|不清楚|没说|别乱猜|作废|发错|搞错|记错|待确认|待定|未定|\b(?:tbd|tbc|unknown)\b",
+    r"不知道|不清楚|没说|别乱猜|作废|发错|搞错|记错",
     re.I,
 )
 """A clause that says nothing is known, or takes text back: never a fact."""
+_OPEN = re.compile(r"待确认|待定|未定|\b(?:tbd|tbc|unknown)\b", re.I)
+"""A detail left open ("date TBD", "待定"): the clause's other words may still state a fact."""
+
+
+def _nothing(clause: str) -> bool:
+    """A clause that says nothing is known; one that leaves one detail open ("reference
+    site visit in Lyon, date TBD") but says more is a fact all the same."""
+    if _NOTHING.search(clause):
+        return True
+    if not (m := _OPEN.search(clause)):
+        return False
+    rest = clause[: m.start()] + clause[m.end() :]
+    return len(re.findall(r"[A-Za-z]+", rest)) < 5 and len(re.findall(r"[\u4e00-\u9fff]", rest)) < 8
+
+
 _HEADER = re.compile(
     r"^(?:(?:ok(?:ay)?|so|um+|uh+)[,\s]+)*(?:long day at|(?:a )?visit(?:ed)?\b|"
     r"met (?:with )?\w+ (?:today|yesterday)|meeting with|mtg w/|call notes|quick (?:one|update)|"
@@ -56,29 +67,6 @@ OURS = re.compile(
 )
 """Our own company's affairs (our kickoff, our office move, who came from our side),
 read folded; what we promised the customer ("我方: 周五前开demo账号给他") is not one."""
-OWN_AFFAIRS = re.compile(
-    r"\b(?:my|our) (?:q[1-4] |new |sales )?(?:quota|target|commission|bonus|manager|boss|"
-    r"colleague|teammate|pricing policy|pricing|price list|list prices?|marketing|"
-    r"product team)\b|"
-    r"\bour [a-z]+ (?:is|was|'s) (?:on leave|off|out|away|sick|on holiday|on vacation)\b|"
-    r"\b(?:i'?m|i am|i'?ll be|i will be) (?:on leave|off|out of (?:the )?office|on holiday|"
-    r"on vacation|away|at \d+%)|\b(?:mostly for me|not for any account)\b|"
-    r"\blist prices? go(?:es)? up\b|\bmarketing is launching\b|"
-    r"我的?(?:同事|老板|领导|经理|指标|业绩|提成|奖金)|我(?:这个|这)?季度|"
-    r"我(?:下周|明天|后天|这周|周[一二三四五六日末])?(?:要)?(?:请假|休假|休年假|年假)|"
-    r"同事.{0,6}(?:请假|休假|年假)|业绩前|有奖金|(?:我们|我司|公司)的?新政策|"
-    r"(?:政策|规定)[^。.]{0,30}折",
-    re.I,
-)
-"""The salesperson's own affairs in a sentence (their quota, manager, leave, colleague
-covering, our pricing policy, a bonus), read folded: no fact about the customer, and
-the values it holds are what a later question must not find as the customer's."""
-
-
-def own_affairs(sentence: str) -> bool:
-    return bool(OWN_AFFAIRS.search(fold(sentence)))
-
-
 _TITLE = re.compile(
     r"^[\w .&'’-]{2,40}[,，–—-]\s*\d{1,2}/\d{1,2}(?:/\d{2,4})?$|\bactivity\s*[:：|]|"
     r"^[\w .&'’-]{2,40}[–—:-]\s*(?:call |visit |meeting |prep )?(?:notes|recap|summary|memo)$",
@@ -102,11 +90,16 @@ _WEATHER = re.compile(
 """The weather or the road on the salesperson's day, in a short clause with no figure."""
 
 
-def skip(clause: str) -> bool:
-    """True when ``clause`` says nothing about the customer (see the module)."""
-    short = (len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)) or bool(
-        re.fullmatch(r"[A-Za-z]+\.?", clause.strip())
-    )  # one word alone ("curr", "notes") states nothing
+def skip(clause: str, *, labelled: bool = False) -> bool:
+    """True when ``clause`` says nothing about the customer (see the module).
+    ``labelled``: the clause follows a label ("HQ: Rotterdam"), which says what its one
+    word is; a name alone ("ServiceTitan") or a figure ("22間") states something too."""
+    word = clause.strip().rstrip(".")
+    named = labelled or bool(re.fullmatch(r"[A-Z]\w*[A-Z]\w*|[A-Z]{2,}\d*", word))
+    short = (len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}|\d", clause) and not named) or (
+        bool(re.fullmatch(r"[A-Za-z]+", word)) and not named
+    )
+    # one word alone ("curr", "notes") states nothing
     courtesy = bool(_GREETING.search(clause)) and len(clause.split()) <= 6 and len(clause) <= 40
     folded = fold(clause)
     words = re.findall(r"[a-z']+", folded.lower())
@@ -118,8 +111,10 @@ def skip(clause: str) -> bool:
         or courtesy
         or filler
         or chatter(clause)
-        or bool(_NOTHING.search(clause) or _HEADER.search(folded) or _TITLE.search(clause))
-        or bool(OURS.search(folded) or OWN_AFFAIRS.search(folded))
+        or _nothing(clause)
+        or bool(_HEADER.search(folded) or _TITLE.search(clause))
+        or bool(OURS.search(folded))
+        or own_affair(folded)
         or (
             bool(_WEATHER.search(folded))
             and not re.search(r"\d", folded)
@@ -153,23 +148,3 @@ def said_before(line: str, earlier: str) -> bool:
     ("Li Wei is the CEO now") is new."""
     words = _words(line) - _AGAIN
     return bool(earlier) and len(words) >= 2 and words <= _words(earlier)
-
-
-_DATED = re.compile(r"\s?\((?:[^()]|\([^()]*\))*\d(?:[^()]|\([^()]*\))*\)")
-
-
-def customers_only(rules: Sequence[Candidate], turns: Sequence[Turn]) -> list[Candidate]:
-    """The rules' facts but those read in a sentence about the salesperson's own affairs
-    (their quota, manager, leave, a colleague's leave, our pricing policy: ``own_affairs``).
-    The model is never asked about such a sentence; a rule fact from it ("my manager
-    Priscilla is on vacation ... so approvals will be slow" as a pain point, "已经签了520万")
-    is no fact about the customer either, and its values would leak into recall."""
-    mine = [s for s, _, _ in user_sentences(turns) if own_affairs(s)]
-    if not mine:
-        return list(rules)
-
-    def from_mine(c: Candidate) -> bool:
-        pairs = _bigrams(_DATED.sub("", re.split(r"^[^:：]{1,30}[:：]\s*", c.content)[-1]))
-        return bool(pairs) and any(len(pairs & _bigrams(s)) / len(pairs) >= 0.8 for s in mine)
-
-    return [c for c in rules if not from_mine(c)]
