@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from memagent.memory.extract_account import label_detail, said_detail
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_cues import (
     BUDGET_WORDS,
@@ -209,6 +210,8 @@ def label_category(label: str) -> str | None:
     exact = next((name for name, p in LABEL_CATEGORY if p.match(bare)), None)
     if exact is not None:
         return exact
+    if label_detail(bare) is not None:
+        return "profile"  # "Industry: 3PL", "HQ: Basel", "付款条件：月结90天"
     short = bare.lower().rstrip(".:")
     first = (short.split(".")[0].split() or [""])[0]
     if short in HEADING_SHORTHAND or first in HEADING_SHORTHAND:
@@ -287,6 +290,8 @@ def _category(clause: str) -> str | None:
         if name == "competitor" and not _rival_named(clause, bool(amounts)):
             continue  # "Appreciate the offer!" names no rival, no bid and no figure
         return name
+    if said_detail(clause) is not None:
+        return "profile"  # "They're HQ'd in Hartford", "they pay net 45", "月结90天"
     if has_date and any(p.search(clause) for _, p in EVENT_RES):
         return "timeline"
     if has_date and MORE_EVENTS.search(clause) and _ahead(clause):

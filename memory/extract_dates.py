@@ -38,7 +38,8 @@ _NUMWORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "a"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("nth_wd", re.compile(r"\b(?:the\s+)?(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+" + _WD + r"\s+(?:of|in)\s+" + _MON + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
-    ("holiday", re.compile(r"\b(?P<h>christmas|xmas|thanksgiving|new year'?s(?: day| eve)?|halloween)\b(?:\s+(?P<y>20\d\d))?|(?P<zh>圣诞节?|元旦|国庆节?|感恩节)", re.I)),
+    ("holiday", re.compile(r"\b(?P<h>christmas|xmas|thanksgiving|new year'?s(?: day| eve)?|halloween)\b(?:\s+(?P<y>20\d\d))?|(?P<zh>圣诞节?|元旦|国庆节?|感恩节|春节|五一|劳动节|端午节?|中秋节?)|\b(?P<bf>black friday)\b", re.I)),
+    ("week_of", re.compile(r"\b(?:the\s+)?(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+week\s+(?:of|in)\s+" + _MON + r"\b(?:,?\s*(?P<y>20\d\d))?", re.I)),
     ("eo_en", re.compile(r"\b(?P<eo>eo[mqyw])\b(?:\s+" + _MON + r"\b)?", re.I)),
     ("zh_midyear", re.compile(r"(?P<yr>明年|今年)?年中")),
     ("iso", re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")),
