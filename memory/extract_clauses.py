@@ -31,6 +31,7 @@ from memagent.memory.extract_cues import (
     MORE_EVENTS,
     NOT_AHEAD,
 )
+from memagent.memory.extract_dated import dated_halves
 from memagent.memory.extract_dates import find_dates
 from memagent.memory.extract_entities import competitor_name
 from memagent.memory.hanzi_fold import to_simplified
@@ -118,7 +119,8 @@ def split_clauses(sentence: str) -> list[Clause]:
         for part in _CLAUSE_SPLIT.split(segment):
             part = (part or "").strip(" ,.，。;；").replace(_KEPT_COMMA, "，")
             if len(part) >= 3 or (label and len(part) >= 2):  # "竞品：易保"
-                out.extend(Clause(p, label, len(segments) > 1) for p in _comma_parts(part, label))
+                out.extend(Clause(p, label, len(segments) > 1)
+                           for q in _comma_parts(part, label) for p in dated_halves(q))  # fmt: skip
     return out
 
 

@@ -156,3 +156,17 @@ def test_a_document_named_after_an_event_does_not_move_it(event: str, document: 
 def test_holidays_and_weeks_of_a_month_are_dated(text: str, iso: str) -> None:
     cands = _run(text)
     assert any(iso in _text(c) for c in cands), [(c.content, c.value) for c in cands]
+
+
+# A Chinese item under a heading giving two dates for two different events is two facts.
+
+
+def test_two_dated_events_in_one_chinese_sentence_are_two_facts() -> None:
+    cands = _run("时间：对方希望元旦前签合同，五一前系统上线。")
+    dated = {c.value for c in cands if c.attribute.startswith("deadline")}
+    assert dated == {"2027-01-01", "2027-05-01"}, [(c.content, c.value) for c in cands]
+
+
+def test_a_quarter_written_without_du_is_dated() -> None:
+    cands = _run("林協理：希望明年第二季上線。")
+    assert any("2027-q2" in _text(c) for c in cands), [c.content for c in cands]
