@@ -353,11 +353,7 @@ def _resolve_zh_period(
             d = _weekday(ref, wd, "")
         return d.isoformat(), d
     if kind == "zh_quarter":
-        q = (
-            int(g["q"] or 1)
-            if g.get("q")
-            else "一二三四".index(g.get("qc") or g.get("qc2") or "一") + 1
-        )
+        q = int(g["q"] or 1) if g.get("q") else "一二三四".index(g["qc"] or g["qc2"] or "一") + 1
         year: int | None = None
         if g.get("yr") or g.get("y"):
             year = _zh_year(g, ref, q * 3)
