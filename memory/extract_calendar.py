@@ -88,9 +88,22 @@ ORDINAL_DAYS = (
 """A day of the month in words, as a voice memo writes it ("december seventeenth")."""
 ORDINAL_WORDS = "|".join(sorted(ORDINAL_DAYS, key=len, reverse=True))
 
-SPECIAL = ("nth_wd", "holiday", "eo_en", "zh_midyear", "md_words", "week_after_next", "zh_slash")
+SPECIAL = (
+    "nth_wd",
+    "week_of",
+    "holiday",
+    "eo_en",
+    "zh_midyear",
+    "md_words",
+    "week_after_next",
+    "zh_slash",
+)
 _HOLIDAYS = {"christmas": (12, 25), "xmas": (12, 25), "圣诞": (12, 25), "元旦": (1, 1), "new year": (1, 1),
-             "国庆": (10, 1), "halloween": (10, 31)}  # fmt: skip
+             "国庆": (10, 1), "halloween": (10, 31), "五一": (5, 1), "劳动": (5, 1)}  # fmt: skip
+_LUNAR = {"春节": [date(2026, 2, 17), date(2027, 2, 6), date(2028, 1, 26), date(2029, 2, 13)],
+          "端午": [date(2026, 6, 19), date(2027, 6, 9), date(2028, 5, 28), date(2029, 6, 16)],
+          "中秋": [date(2026, 9, 25), date(2027, 9, 15), date(2028, 10, 3), date(2029, 9, 22)]}  # fmt: skip
+"""Holidays of the lunar calendar, by year (the next one on or after the message is meant)."""
 
 
 def nth_weekday(y: int, mon: int, wd: int, nth: int) -> date:
@@ -111,8 +124,19 @@ def resolve_special(kind: str, g: dict[str, Any], ref: date) -> tuple[str, date 
         y = int(g["y"]) if g.get("y") else month_year(ref, mon)
         d = nth_weekday(y, mon, wd, nth)
         return d.isoformat(), d
+    if kind == "week_of":
+        return _week_of(g, ref)
     if kind == "holiday":
-        name = (g.get("h") or g.get("zh") or "").lower().rstrip("节")
+        name = (g.get("h") or g.get("zh") or g.get("bf") or "").lower().rstrip("节")
+        if (
+            lunar := next((k for k in _LUNAR if (g.get("zh") or "").startswith(k)), None)
+        ) is not None:
+            due = next((d for d in _LUNAR[lunar] if d >= ref), None)
+            return (due.isoformat(), due) if due else None
+        if name == "black friday":
+            y = int(g["y"]) if g.get("y") else ref.year
+            d = nth_weekday(y, 11, 3, 4) + timedelta(days=1)
+            return d.isoformat(), d
         if name.startswith(("thanksgiving", "感恩")):
             y = int(g["y"]) if g.get("y") else ref.year
             d = nth_weekday(y, 11, 3, 4)
@@ -162,3 +186,15 @@ def _spoken_or_slashed(kind: str, g: dict[str, Any], ref: date) -> tuple[str, da
         mon, day = int(g["m"]), int(g["d"])
     d = next_on_or_after(ref, mon, day)
     return (d.isoformat(), d) if d else None
+
+
+def _week_of(g: dict[str, Any], ref: date) -> tuple[str, date | None]:
+    """ "first week of November": that week, due by its last day (the 7th, 14th, ... or
+    the month's end)."""
+    mon = MONTHS[g["mon"].lower()]
+    y = int(g["y"]) if g.get("y") else month_year(ref, mon)
+    nth = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+           "last": 5}[g["nth"].lower()]  # fmt: skip
+    end = last_day(y, mon) if nth == 5 else date(y, mon, 7 * nth)
+    start = end - timedelta(days=6)
+    return f"{start.isoformat()}..{end.isoformat()}", end

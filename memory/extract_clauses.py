@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from memagent.memory.extract_account import label_detail, said_detail
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_cues import (
     BUDGET_WORDS,
@@ -30,6 +31,7 @@ from memagent.memory.extract_cues import (
     MORE_EVENTS,
     NOT_AHEAD,
 )
+from memagent.memory.extract_dated import dated_halves
 from memagent.memory.extract_dates import find_dates
 from memagent.memory.extract_entities import competitor_name
 from memagent.memory.hanzi_fold import to_simplified
@@ -117,7 +119,8 @@ def split_clauses(sentence: str) -> list[Clause]:
         for part in _CLAUSE_SPLIT.split(segment):
             part = (part or "").strip(" ,.，。;；").replace(_KEPT_COMMA, "，")
             if len(part) >= 3 or (label and len(part) >= 2):  # "竞品：易保"
-                out.extend(Clause(p, label, len(segments) > 1) for p in _comma_parts(part, label))
+                out.extend(Clause(p, label, len(segments) > 1)
+                           for q in _comma_parts(part, label) for p in dated_halves(q))  # fmt: skip
     return out
 
 
@@ -209,6 +212,8 @@ def label_category(label: str) -> str | None:
     exact = next((name for name, p in LABEL_CATEGORY if p.match(bare)), None)
     if exact is not None:
         return exact
+    if label_detail(bare) is not None:
+        return "profile"  # "Industry: 3PL", "HQ: Basel", "付款条件：月结90天"
     short = bare.lower().rstrip(".:")
     first = (short.split(".")[0].split() or [""])[0]
     if short in HEADING_SHORTHAND or first in HEADING_SHORTHAND:
@@ -287,6 +292,8 @@ def _category(clause: str) -> str | None:
         if name == "competitor" and not _rival_named(clause, bool(amounts)):
             continue  # "Appreciate the offer!" names no rival, no bid and no figure
         return name
+    if said_detail(clause) is not None:
+        return "profile"  # "They're HQ'd in Hartford", "they pay net 45", "月结90天"
     if has_date and any(p.search(clause) for _, p in EVENT_RES):
         return "timeline"
     if has_date and MORE_EVENTS.search(clause) and _ahead(clause):

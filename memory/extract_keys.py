@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memagent.core.types import Turn
+from memagent.memory.extract_account import account_detail
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import counted
 from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
@@ -37,16 +38,26 @@ def slug(text: str) -> str:
 
 
 def event_of(clause: str) -> str | None:
-    """The event a dated clause is about ("demo", "signing", "go_live"), or None."""
+    """The event a dated clause is about ("demo", "signing", "go_live"), or None. An
+    event word that only names a document ("POC计划", "PoC scope doc", "reference
+    architecture") is not the event: sending that document by Friday moves no PoC."""
+    clause = _DOCUMENT.sub(" ", clause)
     return next((name for name, p in EVENT_RES if p.search(clause)), None)
+
+
+_DOCUMENT = re.compile(
+    r"(?:(?<![A-Za-z])(?:poc|pilot|demo|reference|evaluation|eval|rollout|go-live|kickoff|kick-off)"
+    r"|试点|测试|演示|评估|上线|启动)(?=\s?(?:plans?|scope|scoping|docs?|documents?|decks?|agenda|scripts?|"
+    r"architecture|templates?|checklists?|reports?|summary|questions|计划|范围|文件|文档|材料|清单|报告|模板|架构|大纲|方案)(?![a-z]))",
+    re.I,
+)
 
 
 def fact_key(category: str, clause: str, person: str | None, dates: list[DateHit],
              context: str | None, label: str = "") -> tuple[str, str | None]:  # fmt: skip
     """(attribute, value) of a clause: single-valued attributes share one key, the rest
-    are keyed by their subject so one never supersedes another. ``label`` is the field
-    name a note gave the clause ("Close: Dec 15", "Value: $410,000"): it names the event
-    or the figure as much as the clause does."""
+    are keyed by their subject so one never supersedes another. ``label``, the field a
+    note gave the clause ("Close: Dec 15"), names the event or figure as the clause does."""
     if category in ("amount", "budget") and _DEAL_VALUE.search(
         f"{label}: {clause}" if label else clause
     ):
@@ -63,6 +74,8 @@ def fact_key(category: str, clause: str, person: str | None, dates: list[DateHit
         return "budget", amount.normalised + (" approx" if amount.approx else "")
     if category == "deal_stage":
         return "deal_stage", slug(clause)[:60]
+    if category == "profile" and (detail := account_detail(clause, label)) is not None:
+        return f"profile:{detail}", slug(clause)[:60]  # a corrected HQ replaces the old one
     if category == "milestone" and dates and _AHEAD.search(clause):
         category = "timeline"  # "希望下个月底之前完成POC": a date ahead, not a milestone passed
     elif category == "milestone":

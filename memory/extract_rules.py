@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from memagent.core.types import Turn
@@ -56,6 +57,7 @@ from memagent.memory.extract_sales import (
 )
 from memagent.memory.extract_script import Script
 from memagent.memory.extract_shorthand import expand_shorthand, join_signatures, without_jokes
+from memagent.memory.extract_transcript import without_chat_stamps
 from memagent.memory.write_path import Candidate
 from memagent.memory.write_retract import RETRACTION
 
@@ -178,7 +180,7 @@ _IMPORTANCE = {"budget": 0.8, "timeline": 0.8, "commitment": 0.8, "deal_stage": 
                "pain_point": 0.6, "incumbent": 0.6, "amount": 0.5, "count": 0.5}  # fmt: skip
 _OLD_TO_CATEGORY = {"budget": "budget", "decision_maker": "stakeholder", "current_vendor": "incumbent",
                     "contact_channel": "contact_preference", "contact_avoid": "contact_preference",
-                    "seats": "count", "team_size": "count", "deadline": "timeline"}  # fmt: skip
+                    "seats": "count", "team_size": "count|profile", "deadline": "timeline"}  # fmt: skip
 
 
 def _from_fact(f: SalesFact, turn: Turn, correction: bool) -> Candidate:
@@ -234,7 +236,7 @@ def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction:
         if any(o.attribute == c.attribute for o in out):
             continue  # the sales rules read the same statement under the same key
         want = _OLD_TO_CATEGORY.get(c.attribute)
-        idx = next((i for i, k in enumerate(cats) if k == want and i not in used
+        idx = next((i for i, k in enumerate(cats) if want and k in want.split("|") and i not in used
                     and not out[i].attribute.endswith(":role")
                     and (c.attribute != "decision_maker" or DECIDES.search(facts[i].content))),
                    None)  # fmt: skip
@@ -377,7 +379,9 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     Dates are resolved against each message's own time (``Turn.at``); Traditional
     Chinese is read folded and its memories written back in the user's characters."""
     script = Script(turns)
-    cands, skipped = _extract(script.folded(turns))
+    read = [replace(t, content=without_chat_stamps(t.content)) if t.role == "user" else t
+            for t in script.folded(turns)]  # fmt: skip
+    cands, skipped = _extract(read)
     if script.traditional:
         cands = [c.model_copy(update={"content": script.restore(c.content)}) for c in cands]
     return cands, skipped

@@ -103,6 +103,8 @@ def _headed(category: str | None, body: str, label: str) -> str | None:
     core", "竞品：易保", "Pain: false positives ~8%"), or whose only cue is a date
     ("痛点：…，月底对账要一周" is a pain point with a date in it)."""
     heading = label_category(label) if label else None
+    if heading == "profile":
+        return heading  # a CRM field ("Industry: …", "付款条件：…") says what its value is
     if heading not in (None, "stakeholder", "timeline") and (
         category in (None, "amount", "count")
         or (category == "timeline" and heading != "commitment" and event_of(body) is None)

@@ -1,0 +1,69 @@
+"""A pasted chat thread or call transcript, read as the note it is: each line's time stamp
+("[Mon 9:12]", "14:05", "(10:32 AM)") is not part of what was said, and the
+salesperson's own speaker tag ("me:", "Rep:", "我：") only says who typed the line. Left
+in, a stamp's colon was read as a field label ("[Mon 9 (requirement): 12] …") and a tag
+as the person a fact is about. Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DAY = r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?"
+_CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
+_DATE = r"(?:\d{4}[-/.])?\d{1,2}[-/.]\d{1,2}"
+_STAMP = re.compile(
+    r"^(?P<lead>\s*(?:[-*•]\s*)?)"
+    r"(?:[\[(【]\s*(?:"
+    + _DAY
+    + r"\s*|"
+    + _DATE
+    + r"\s+|周[一二三四五六日天]\s*|星期[一二三四五六日天]\s*)?"
+    + _CLOCK
+    + r"\s*[\])】]|(?:"
+    + _DATE
+    + r"\s+)?"
+    + _CLOCK
+    + r"(?=\s*(?:[-–—|]|[^\s:：\d]{1,24}(?: \([^)\n]{1,30}\))?\s*[:：])))"
+    r"\s*[-–—|]?\s*",
+    re.I | re.M,
+)
+"""A line's leading time stamp, bracketed or bare, with any date or weekday in it."""
+
+_OWN_TAG = re.compile(
+    r"^(?P<lead>\s*(?:[-*•]\s*)?)(?:me|rep|sales ?rep|i|myself|us|我|我方|销售|本人)\s*[:：]\s*",
+    re.I | re.M,
+)
+"""The salesperson's own speaker tag at the start of a line."""
+
+
+def _speaker_lines(text: str) -> int:
+    return len(re.findall(r"^\s*[^\s:：\n]{1,24}(?: [^\s:：\n]{1,24}){0,2}\s*(?:\([^)\n]{1,30}\))?\s*[:：]\s*\S",
+                          text, re.M))  # fmt: skip
+
+
+def without_chat_stamps(text: str) -> str:
+    """``text`` with each line's time stamp removed, and the salesperson's own speaker
+    tag too when the text reads as a thread (two or more lines tagged with a speaker).
+    A note with no stamp and no thread is returned unchanged."""
+    out = _STAMP.sub(lambda m: m.group("lead"), text)
+    if _speaker_lines(out) >= 2:
+        out = _OWN_TAG.sub(lambda m: m.group("lead") + "\ue001", out)
+        out = "\n".join(_asked(line) for line in out.split("\n"))
+    return out
+
+
+_ASKS = re.compile(
+    r"^(?:what|how|who|whom|which|when|where|why|any|anyone|anything|do|does|did|is|are|can|could|"
+    r"will|would|should)\b(?!.*[?？])|^(?:多少|什么|谁|哪|几|怎么|是否|有没有)(?!.*[?？])",
+    re.I,
+)
+"""The salesperson's own line in a thread that asks ("what do they need from us")."""
+
+
+def _asked(line: str) -> str:
+    """A line the salesperson typed, without its tag, ending in "?" when it asks."""
+    lead, own, rest = line.partition("\ue001")
+    if not own:
+        return line
+    return f"{lead}{rest}?" if _ASKS.match(rest.strip()) else f"{lead}{rest}"
