@@ -52,7 +52,12 @@ def test_the_hybrid_extractor_sends_the_real_model_only_what_the_rules_did_not_r
     llm_settings: Settings,
 ) -> None:
     calls = _Calls()
-    model = chat_model(llm_settings, small=True, temperature=0.0, callbacks=[calls])
+    # a client of its own (see the next test): the shared one is bound to the event loop of
+    # the run that first used it, and a later run's call then fails on a closed loop
+    client = httpx.AsyncClient(timeout=llm_settings.llm_timeout)
+    model = chat_model(
+        llm_settings, small=True, temperature=0.0, callbacks=[calls], http_async_client=client
+    )
     turns_en = ({"role": "user", "content": "Budget is 400k. Acme dispatch is done by phone "
                  "and routes are planned by hand. Vans are leased.", "at": AT},)  # fmt: skip
     turns_zh = ({"role": "user", "content": "云杉物流 做冷链的 有800辆车 运营总监是周敏 "
