@@ -15,21 +15,10 @@ on fresh wording in both languages, none a sentence of a labelled set:
 from __future__ import annotations
 
 import pytest
+from rules_run import candidate_text as _text
+from rules_run import run_rules as _run
 
-from memagent.core.types import Turn
-from memagent.memory.extract_rules import extract_rules
 from memagent.memory.write_path import Candidate
-
-AT = "2026-10-12T10:00:00+08:00"
-
-
-def _run(*messages: str) -> list[Candidate]:
-    turns = [Turn(role="user", content=m, id=f"m{i}", at=AT) for i, m in enumerate(messages)]
-    return extract_rules(turns)[0]
-
-
-def _text(c: Candidate) -> str:
-    return f"{c.content} {c.value or ''}".lower()
 
 
 def _kept(cands: list[Candidate], category: str, *words: str) -> bool:
