@@ -213,7 +213,11 @@ def chat_model(settings: Settings, *, small: bool = False, **overrides: Any) -> 
         "api_key": s.api_key,
         "temperature": s.temperature,
         "max_tokens": s.reply_tokens,
-        "timeout": s.llm_timeout,
+        # an httpx.Timeout, not a float: langchain-openai then builds this model its own HTTP
+        # clients instead of sharing one cached per base URL and timeout, whose async client
+        # is bound to the event loop that first used it ("Event loop is closed" in a later
+        # asyncio.run, a notebook cell or the next test)
+        "timeout": httpx.Timeout(s.llm_timeout),
         "max_retries": 1,
         "compat": "llamacpp" if local else "openai",
         **overrides,

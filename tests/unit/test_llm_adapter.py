@@ -166,6 +166,16 @@ def test_remote_endpoint_is_openai_compatible_mode(tmp_path: Path) -> None:
     assert payload["max_completion_tokens"] == Settings().reply_tokens
 
 
+def test_each_model_has_http_clients_of_its_own(tmp_path: Path) -> None:
+    # langchain-openai shares one cached async client per base URL and float timeout; it is
+    # bound to the event loop that first used it, so a model built for a later loop (a new
+    # asyncio.run, a notebook cell, the next test) failed with "Event loop is closed"
+    s = Settings(home=tmp_path, base_url="http://127.0.0.1:9/v1")
+    a, b = chat_model(s), chat_model(s)
+    assert a.root_async_client._client is not b.root_async_client._client
+    assert a.root_client._client is not b.root_client._client
+
+
 def test_small_model_name(tmp_path: Path) -> None:
     s = Settings(home=tmp_path, small_model="tiny")
     assert chat_model(s, small=True).model_name == "tiny"
