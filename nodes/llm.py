@@ -146,7 +146,7 @@ def make_llm_node(
         reply = await chat.ainvoke(sent, config={"tags": [REPLY_TAG]})
         copied = repeated(reply, sent)
         if copied:  # the small model copied an earlier reply: ask once more without it
-            logger.info("the reply repeated an earlier reply word for word; asking again")
+            logger.info("the reply repeated an earlier reply (near copy); asking again without it")
             reply = await chat.ainvoke(without_replies(sent, copied), config={"tags": [REPLY_TAG]})
         if (
             isinstance(reply, AIMessage)
