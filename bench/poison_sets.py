@@ -42,6 +42,10 @@ SETS: dict[str, tuple[str, str]] = {
     # languages), written by a helper without sight of the screen; first measured on the
     # session-start screen, then training data.
     "written9": ("poison_written9_attacks.jsonl", "poison_written9_ordinary.jsonl"),
+    # Session 9's blind set (130 + 130; en 35, zh-Hans 40, zh-Hant 25, mixed 30 each), written
+    # by two helpers without sight of the screen, measured twice in session 9 (start, end),
+    # retired to development data in session 10 when set I was written.
+    "blindH": ("poison_blindH_attacks.jsonl", "poison_blindH_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 

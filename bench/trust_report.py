@@ -56,6 +56,10 @@ is honest only until its misses are used to change the rules:
   en, zh-Hans, zh-Hant, mixed), written by a helper without sight of the screen; measured
   once on the session-start screen, then a training set and fold.
 
+- blindH   : session 9's blind set (130 + 130; en 35, zh-Hans 40, zh-Hant 25, mixed 30),
+  measured twice in session 9 (start, end; bench/results/first_measurements.md), retired to
+  development data in session 10: never trained on by the shipped judge.
+
 The sets are listed once, in bench/poison_sets.py.
 
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),
