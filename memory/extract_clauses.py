@@ -17,11 +17,9 @@ from datetime import datetime
 
 from memagent.memory.extract_account import label_detail, said_detail
 from memagent.memory.extract_amounts import parse_amounts
+from memagent.memory.extract_counts import counted
 from memagent.memory.extract_cues import (
     BUDGET_WORDS,
-    COUNT,
-    COUNT_AFTER,
-    COUNT_ANY,
     CUES,
     EVENT_RES,
     HEADING_SHORTHAND,
@@ -303,16 +301,3 @@ def _category(clause: str) -> str | None:
     if counted(clause):
         return "count"
     return None
-
-
-def counted(clause: str) -> tuple[str, str] | None:
-    """(figure, thing counted) of a clause that counts something ("400 trucks",
-    "坐席规模约300个", "12个风电场", "340 member farms"), else None."""
-    m = COUNT.search(clause) or COUNT_AFTER.search(clause)
-    if m:
-        return m.group("n").replace(",", ""), m.group("noun")
-    m = COUNT_ANY.search(clause)
-    if m is None or parse_amounts(clause[m.start() : m.end()]):
-        return None
-    noun = m.group("noun") or m.group("znoun") or m.group("zunit")
-    return m.group("n").replace(",", "").strip(), noun

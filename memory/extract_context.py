@@ -21,7 +21,7 @@ from typing import Any
 from memagent.core.types import Turn
 from memagent.memory.episodes import SCREEN_DEEP
 from memagent.memory.extract_corrections import retracts_previous
-from memagent.memory.extract_sales import self_note
+from memagent.memory.extract_cues import self_note
 from memagent.memory.write_path import _instruction_reason, _redact
 from memagent.memory.write_types import Candidate, WriteConfig
 

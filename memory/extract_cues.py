@@ -19,6 +19,17 @@ SELF_NOTE = re.compile(
 """The user says the message is not about the customer or must not be kept."""
 
 
+def self_note(text: str) -> bool:
+    """The user says not to keep this message, or that it is not about the customer. A
+    cue that says what a channel or a thing may be used for is a fact about the customer,
+    not about the message ("微信只能随便聊聊": WeChat is for small talk only)."""
+    return any(not _USE_OF.search(text[: m.start()]) for m in SELF_NOTE.finditer(text))
+
+
+_USE_OF = re.compile(r"(?:只能|只用来|只拿来|用来|仅限于?|仅用于|只用于|可以)\s*$")
+"""A modal of use right before a self-note cue: the clause says what something is for."""
+
+
 OUR_SIDE = re.compile(
     r"\b(?:(?:reminder|note) to (?:self|myself)|my (?:q[1-4] |quarterly |annual )?(?:quota|target|commission)|"
     r"our company'?s|our (?:new )?(?:office|hq|headquarters) in|we (?:normally|usually|typically|always) "
@@ -220,24 +231,24 @@ SUBJECTLESS = re.compile(
 
 STANCE = re.compile(
     r"\b(?:champion|sponsor|advocate|supporter|pushing for us|pushed (?:hard )?(?:internally|for us)|"
-    r"skeptic\w*|neutral|blocker|detractor|on the fence|on our side|likes us|fan of|(?:biggest|big|huge|real) fan\b|"
+    r"s[ck]eptic\w*|neutral|blocker|detractor|on the fence|on our side|likes us|fan of|(?:biggest|big|huge|real) fan\b|"
     r"retir\w*|leaving|left the company|takes over|decision[- ]maker|makes? the (?:call|decision)|"
-    r"signs?(?: off)?|signed off|approves?|decides?|final say|cadillac|economic buyer|"
+    r"signs?(?: off)?|signed off|approv(?:es?|er)|decides?|final say|cadillac|economic buyer|"
     r"supportive|supports us|on board|in (?:our )?favou?r|against (?:us|it|the|cloud|moving|switching|change)|"
     r"opposed|opposes|resist\w*|cautious|wary|hesitant|reluctant|doubtful|not convinced|unconvinced|"
     r"keen|enthusiastic|excited|positive about|negative about|push(?:es|ing)? back|pushback|"
-    r"(?:loves?|likes?|prefers?) (?:us|our|the competitor|them|the product|the demo|it)|"
+    r"(?:lov(?:es?|ed)|lik(?:es?|ed)|prefer(?:s|red)?) (?:us|our|the competitor|them|the product|the demo|it)|"
     r"\w+ contact (?:is|was)|contact (?:person|point) (?:is|was)|leans? (?:toward|towards)|blocking|"
     r"own(?:s)? the decision|satisfied|happy with (?:us|our|the)|impressed|"
     r"gatekeeper|influencer|key contact|main contact|point of contact|our contact|owns? the (?:budget|project|relationship)|"
     r"worried|concerned|dragging (?:his|her|their) feet|furious|angry|upset|bought[- ]in|"
-    r"(?:loves?|likes?) (?:the|our) [\w-]+|(?:keeps? )?push(?:es|ing)? (?:back )?on (?:price|pricing|cost|terms|discount)|"
+    r"(?:lov(?:es?|ed)|lik(?:es?|ed)) (?:the|our) [\w-]+|(?:keeps? )?push(?:es|ing)? (?:back )?on (?:price|pricing|cost|terms|discount)|"
     r"price[- ]sensitive|"
     r"(?:pushing|pushes|wants) to switch|(?:actually|really|genuinely) (?:likes?|loves?|prefers?) [A-Z]\w+|"
     r"project owner|owns the project|final approval|final decision|lukewarm|(?:cool|cold|warm(?:ing)?(?: up)?) "
     r"(?:on|to|towards?) (?:us|the idea|it|our)|not a fan|hostile|friendly|an ally|our ally|unenthusiastic)\b"
     r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"
-    r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|持保留|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目|"
+    r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|[持有]保留|[很最]?挺我们|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目|"
     r"看重|只负责推荐|不是(?:最终)?决策人|调走|不再负责|不再是|要(?:她|他)签|都要[\u4e00-\u9fff]{1,3}签|挺认可|"
     r"冷淡|冷漠|不冷不热|友好|担心|顾虑|不太感冒|很感兴趣|有兴趣|感兴趣|没表态|未表态|不表态|观望|没点头|点头了|"
     r"是粉丝|头号粉丝|最大的?支持者|不置可否",

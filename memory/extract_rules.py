@@ -32,7 +32,7 @@ from memagent.memory.extract_corrections import (
     retracts_previous,
     switched,
 )
-from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE
+from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE, self_note
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_detectors import (
     _BUDGET,
@@ -53,7 +53,6 @@ from memagent.memory.extract_sales import (
     SalesFact,
     content_key,
     sales_facts,
-    self_note,
 )
 from memagent.memory.extract_script import Script
 from memagent.memory.extract_shorthand import expand_shorthand, join_signatures, without_jokes
@@ -236,10 +235,14 @@ def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction:
         if any(o.attribute == c.attribute for o in out):
             continue  # the sales rules read the same statement under the same key
         want = _OLD_TO_CATEGORY.get(c.attribute)
-        idx = next((i for i, k in enumerate(cats) if want and k in want.split("|") and i not in used
-                    and not out[i].attribute.endswith(":role")
-                    and (c.attribute != "decision_maker" or DECIDES.search(facts[i].content))),
-                   None)  # fmt: skip
+        fits = [i for i, k in enumerate(cats) if want and k in want.split("|") and i not in used
+                and not out[i].attribute.endswith(":role")
+                and (c.attribute != "decision_maker" or DECIDES.search(facts[i].content))]  # fmt: skip
+        # a head count goes to the clause stating its figure ("学校位于高雄，学生约一万二千人")
+        counts = c.attribute in ("seats", "team_size")
+        idx = next((i for i in fits if not counts or _mentions(facts[i], c.value)),
+                   None if counts and any(_mentions(f, c.value) for f in facts) else
+                   next(iter(fits), None))  # fmt: skip
         dm = c.attribute == "decision_maker"
         if idx is None:
             idx = next((i for i, f in enumerate(facts) if i not in used and _mentions(f, c.value)

@@ -38,11 +38,11 @@ from memagent.memory.extract_cues import (
     NOT_AHEAD,
     NOT_ALLOWED,
     ONLY_NAMES,
-    SELF_NOTE,
     STANCE,
     SUBJECTLESS,
     TITLE_LINE,
 )
+from memagent.memory.extract_cues import self_note as self_note  # re-exported (llm_hybrid)
 from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.extract_entities import (
     SURNAMES,
@@ -67,11 +67,6 @@ _FILLER = re.compile(
     r"no(?=\s*[,.!:，])|yes|yeah|yep|correction(?: from [\w' ]+)?|更新一下|纠正|更正)\b[,:，：\s-]*",
     re.I,
 )
-
-
-def self_note(text: str) -> bool:
-    """The user says not to keep this message, or that it is not about the customer."""
-    return bool(SELF_NOTE.search(text))
 
 
 def with_dates(text: str, dates: list[DateHit]) -> str:

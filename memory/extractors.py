@@ -28,9 +28,9 @@ from memagent.core.log_redaction import memagent_logger
 from memagent.core.types import Turn
 from memagent.llm.model import LLMUnavailableError
 from memagent.memory.extract_context import as_context, from_context
+from memagent.memory.extract_cues import self_note
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_rules import clean_statement, extract_rules, user_sentences
-from memagent.memory.extract_sales import self_note
 from memagent.memory.extract_takebacks import take_backs
 from memagent.memory.extract_triggers import chatter
 from memagent.memory.llm_hybrid import (
