@@ -47,18 +47,20 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from memagent.memory.poison_decode import expand_disguised
 from memagent.memory.poison_ngram import expand_encoded
 from memagent.memory.poison_quotes import mask, reported_spans
 from memagent.memory.poison_rules import RULES as _GENERAL_RULES
 from memagent.memory.poison_rules import Rule
 from memagent.memory.poison_rules_ops import OPS_RULES
+from memagent.memory.poison_rules_orders import ORDER_RULES
 
 if TYPE_CHECKING:
     from memagent.memory.poison_model import PoisonClassifier
 
 THRESHOLD = 1.0
-RULES: tuple[Rule, ...] = _GENERAL_RULES + OPS_RULES
-"""The general table and the enterprise-format table, read together."""
+RULES: tuple[Rule, ...] = _GENERAL_RULES + OPS_RULES + ORDER_RULES
+"""The general table, the enterprise-format table and the business-change table, together."""
 
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u180e]")
 # Latin look-alikes from Cyrillic and Greek that survive NFKC.
@@ -144,6 +146,7 @@ def assess(text: str) -> Verdict:
     if not isinstance(text, str):
         raise TypeError(f"check_instruction expects str, got {type(text).__name__}")
     text = expand_encoded(text)  # base64, \\uXXXX and ROT13 runs are read decoded too
+    text = expand_disguised(text)  # and hex bytes, zero-width "spaces", romanised Mandarin
     raw = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
     norm = normalise(text)
     cased = normalise(text, fold_case=False)
