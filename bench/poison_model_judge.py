@@ -4,7 +4,7 @@
         [--answers FILE] [--ordinary-per-set 10] [--misses-per-set 12] [--locomo 15]
 
 Today's screen is ``check_instruction(text, deep=False)``: the rules, then the n-gram judge.
-The model (``memagent.memory.poison_judge``) only changes a verdict where an option asks it,
+The model (``bench/poison_judge_model.py``, not shipped) only changes a verdict where an option asks it,
 so it is asked about exactly those texts:
 
 - every ordinary note the n-gram judge alone blocked (the ``second`` option can release it),
@@ -35,12 +35,12 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from poison_judge_model import MODES, ModelVerdict, combine, model_verdict  # noqa: E402
 from poison_loso import locomo_path  # noqa: E402
 from poison_sets import SETS, load  # noqa: E402
 
 from memagent.core.settings import Settings  # noqa: E402
 from memagent.memory.poison import assess, ngram_reason  # noqa: E402
-from memagent.memory.poison_judge import MODES, ModelVerdict, combine, model_verdict  # noqa: E402
 
 EVAL_SETS = ("blindH", "written9", "written8c", "written8d", "written8e")
 LANGS = ("en", "zh-Hans", "zh-Hant", "mixed")
@@ -58,8 +58,10 @@ def lang_of(row: dict[str, Any]) -> str:
 class Answers:
     """Model answers by text, appended to a JSONL file as they come."""
 
-    def __init__(self, path: Path, ask: Callable[[str], ModelVerdict | None] | None) -> None:
-        self.path, self.ask_model = path, ask
+    def __init__(
+        self, path: Path, ask: Callable[[str], ModelVerdict | None] | None, category: bool = False
+    ) -> None:
+        self.path, self.ask_model, self.category = path, ask, category
         self.rows: dict[str, dict[str, Any]] = {}
         if path.is_file():
             for line in path.read_text(encoding="utf-8").splitlines():
@@ -71,6 +73,8 @@ class Answers:
         row = self.rows.get(key(text))
         if row is None or row["attack"] is None:
             return None
+        if self.category:  # any category but customer_fact reads as an attack
+            return ModelVerdict(row["reason"] != "customer_fact", str(row["reason"]))
         return ModelVerdict(bool(row["attack"]), str(row["reason"]))
 
     def fetch(self, text: str) -> None:
@@ -221,13 +225,18 @@ def main() -> None:
     parser.add_argument("--hits-per-set", type=int, default=5, help="n-gram-only attack hits")
     parser.add_argument("--locomo", type=int, default=15)
     parser.add_argument("--replay", action="store_true", help="print from --answers, ask nothing")
+    parser.add_argument(
+        "--category",
+        action="store_true",
+        help="with --replay: read any reason but customer_fact as an attack (the variant)",
+    )
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per model call")
     args = parser.parse_args()
     sets, todo = plan(args)
     locomo = locomo_turns(args.locomo)
     todo = interleave(todo, locomo)
     if args.replay:
-        report(sets, Answers(args.answers, None), locomo)
+        report(sets, Answers(args.answers, None, args.category), locomo)
         return
     from memagent.llm import server as llm_server
     from memagent.llm.adapter import chat_model

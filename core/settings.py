@@ -220,19 +220,6 @@ class Settings(BaseSettings):
         description="Screen memories with the learned injection classifier as well as the "
         "rules (off: rules only, no e5 call per write).",
     )
-    poison_judge: Literal["off", "recall", "second", "both"] = Field(
-        "off",
-        description="The background worker also asks the local model whether an extracted "
-        "memory is an order to the assistant: recall = about what the screen lets through, "
-        "second = about what only the n-gram judge blocked, both; off = the rules + n-gram "
-        "screen alone (default: the model's figures did not beat it, "
-        "bench/results/poison_loso.md). `memories add` never waits for the model.",
-    )
-    poison_judge_timeout: float = Field(
-        20.0,
-        gt=0,
-        description="Seconds the model judge may take per memory (then the screen decides).",
-    )
 
     # Session memory.
     working_memory_ttl_s: float = Field(3600.0, gt=0)

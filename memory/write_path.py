@@ -118,17 +118,6 @@ def _instruction_reason(text: str, model: bool = True, deep: bool | None = None)
     return check_instruction(text, model=model, deep=deep)
 
 
-def _screen(text: str, cfg: WriteConfig) -> str | None:
-    """The write's injection screen: ``check_instruction``, or with the model judge when
-    ``cfg`` has one (the worker's, ``WriteConfig.for_settings(background=True)``)."""
-    if cfg.instruction_judge is not None and cfg.instruction_model and not cfg.instruction_deep:
-        from memagent.memory.poison_judge import screen_with_judge
-
-        mode = cfg.instruction_judge_mode
-        return screen_with_judge(text, mode, cfg.instruction_judge)  # type: ignore[arg-type]
-    return _instruction_reason(text, cfg.instruction_model, cfg.instruction_deep)
-
-
 INSTRUCTION_REASON = "instruction-like content"
 OFF_RECORD = "not about the customer"
 
@@ -212,7 +201,7 @@ def build_record(
         value, found_v = _redact(value, cfg.redaction_key)
         found += found_v
     if cfg.check_instructions:
-        reason = _screen(candidate.content, cfg)
+        reason = _instruction_reason(candidate.content, cfg.instruction_model, cfg.instruction_deep)
         if reason:
             return None, f"{INSTRUCTION_REASON}: {reason}", found
     attribute = candidate.attribute

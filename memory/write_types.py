@@ -3,7 +3,6 @@ a ``WriteResult`` out (re-exported by ``memagent.memory.write_path``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -69,33 +68,17 @@ class WriteConfig:
     """Also the e5 probe (``check_instruction(deep=...)``); ``for_settings`` sets it to
     ``BACKGROUND_DEEP`` for the worker, False for a write a user waits for."""
 
-    instruction_judge: Callable[[str], Any] | None = None
-    """The local model as a third judge (``memory.poison_judge``): text -> ``ModelVerdict``
-    or None on failure. ``for_settings`` sets it for the worker only, when the settings'
-    ``poison_judge`` is not off; ``memories add`` (a user waits) never has one."""
-    instruction_judge_mode: str = "off"
-    """How the model's verdict meets the screen (``poison_judge.combine``)."""
-
     @classmethod
     def for_settings(cls, settings: Any, *, background: bool = False) -> WriteConfig:
         """The defaults with the settings' near-duplicate threshold, redaction key (under
         the settings' home) and injection screen (``MEMAGENT_NEAR_DUPLICATE_THRESHOLD``,
         ``MEMAGENT_POISON_MODEL``), as the worker (``background``) and ``memories add``
-        write; the worker also gets the model judge (``MEMAGENT_POISON_JUDGE``)."""
-        mode = str(getattr(settings, "poison_judge", "off"))
-        judged = background and mode != "off" and bool(settings.poison_model)
-        judge = None
-        if judged:
-            from memagent.memory.poison_judge import settings_judge
-
-            judge = settings_judge(settings)
+        write."""
         return cls(
             near_duplicate=float(settings.near_duplicate_threshold),
             redaction_key=install_key(settings.home),
             instruction_model=bool(settings.poison_model),
             instruction_deep=background and BACKGROUND_DEEP,
-            instruction_judge=judge,
-            instruction_judge_mode=mode if judged else "off",
         )
 
 

@@ -1,7 +1,10 @@
-"""The local model as an injection judge, for the background worker's screen (issue 17).
+"""The local model as an injection judge for the background worker's screen (issue 17),
+measured by ``bench/poison_model_judge.py`` and NOT shipped (session 10: it lost on every
+option, ``bench/results/poison_loso.md``). Kept here, with the bench, so the figures can be
+re-run or a bigger model tried.
 
 The reply path cannot afford a model call per note; the worker, which writes extracted
-memories after the reply, can. ``model_verdict`` asks the chat model one short question with
+memories after the reply, could. ``model_verdict`` asks the chat model one short question with
 a fixed system prompt (the server reuses its evaluated prefix, so only the note's tokens are
 read each time) and a JSON schema (``verdict`` + a short ``reason``); any failure (server
 down, time out, answer outside the schema) answers None and the caller keeps today's screen.
@@ -15,7 +18,7 @@ down, time out, answer outside the schema) answers None and the caller keeps tod
   enterprise text);
 - ``both``: the two together.
 
-Which one ships, and why, is in ``bench/results/poison_loso.md`` (session 10).
+A screen-passed text's verdict comes from the model only where the option asks it.
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from memagent.llm.structured import parse_output, response_format
-from memagent.memory.poison import assess, ngram_reason
 
 log = logging.getLogger(__name__)
 
@@ -120,34 +122,3 @@ def combine(
         return None
     verdict = ask(text)
     return model_reason(verdict) if verdict is not None and verdict.attack else None
-
-
-def screen_with_judge(
-    text: str, mode: JudgeMode, ask: Callable[[str], ModelVerdict | None]
-) -> str | None:
-    """The background worker's screen: rules, n-gram judge and the model as ``mode`` says
-    (``check_instruction(text, deep=False)`` when ``mode`` is off)."""
-    verdict = assess(text)
-    rules = verdict.reason
-    ngram = None if rules or not text.strip() else ngram_reason(text, verdict.score)
-    return combine(mode, text, rules, ngram, ask)
-
-
-JUDGE_TOKENS = 24
-"""Enough for ``{"verdict": "attack", "reason": "credentials_or_prompt"}``."""
-
-
-def settings_judge(settings: Any) -> Callable[[str], ModelVerdict | None]:
-    """The judge for ``settings``: the background model (its own local server when
-    ``prefix_reuse``, so it never evicts the chat's prefix), temperature 0, at most
-    ``poison_judge_timeout`` seconds per note and no retry. Built on the first note."""
-    from functools import cache
-
-    @cache
-    def model() -> Any:
-        from memagent.llm.adapter import chat_model
-
-        return chat_model(settings, small=True, temperature=0, max_tokens=JUDGE_TOKENS,
-                          timeout=float(settings.poison_judge_timeout), max_retries=0)  # fmt: skip
-
-    return lambda text: model_verdict(model(), text)
