@@ -266,7 +266,10 @@ def poison_report(show_misses: bool) -> None:
         f"{p50:.1f} ms, p95 {p95:.1f} ms, max {worst:.1f} ms"
     )
     print(f"  load average while measuring: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    print("  (bench/poison_llm_judge.py measures the local-LLM judge, option (b), not shipped)")
+    print(
+        "  (bench/poison_model_judge.py measures the local model as the worker's judge, "
+        "not shipped: bench/results/poison_loso.md, session 10)"
+    )
 
 
 def locomo_report(reply: Callable[[str], str | None]) -> None:
