@@ -33,6 +33,7 @@ from memagent.memory.extract_rules import clean_statement, extract_rules, user_s
 from memagent.memory.extract_sales import self_note
 from memagent.memory.extract_takebacks import take_backs
 from memagent.memory.extract_triggers import chatter
+from memagent.memory.llm_cover import fact_core
 from memagent.memory.llm_hybrid import (
     LINES_PER_CALL,
     SortedLine,
@@ -416,7 +417,7 @@ def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
             return True
         if _similarity(cand.content, r.content) >= 0.6:
             return True
-        core = re.split(r"^[^:：]{1,30}[:：]\s*", r.content)[-1].strip(" 。.")
+        core = fact_core(r.content)
         if len(core) >= 6 and core in cand.content:
             return True  # the item restates the rules' clause inside a longer text
     return False

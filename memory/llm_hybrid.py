@@ -27,7 +27,7 @@ from memagent.memory.extract_rules import parse_amount, sentence_label, user_sen
 from memagent.memory.extract_sales import self_note, with_dates
 from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
-from memagent.memory.llm_cover import _core, covered, covering
+from memagent.memory.llm_cover import covered, covering, fact_core
 from memagent.memory.llm_items import LLMMemory
 from memagent.memory.llm_skip import OURS, said_before, skip
 from memagent.memory.write_path import Candidate, numbers
@@ -355,7 +355,7 @@ def dedupe(
     texts: list[str] = []
     out: list[Candidate] = []
     for c in rules:
-        text = _norm(_core(c.content))
+        text = _norm(fact_core(c.content))
         if text in texts:
             continue
         texts.append(text)
@@ -364,7 +364,7 @@ def dedupe(
         out.append(c)
     for c in extras:
         key = (c.entity, c.attribute, _norm(c.value)) if c.value else None
-        text = _norm(_core(c.content))
+        text = _norm(fact_core(c.content))
         if (key and key in keys) or any(
             text == t or (min(len(text), len(t)) >= 6 and (text in t or t in text)) for t in texts
         ):
