@@ -40,7 +40,6 @@ from memagent.memory.llm_hybrid import (
     SortedLines,
     chunks,
     dedupe,
-    statement_sentences,
     to_memory,
     uncovered_lines,
 )
@@ -56,6 +55,7 @@ from memagent.memory.llm_items import (
 from memagent.memory.llm_items import (
     canonical_attribute as canonical_attribute,  # re-exported: it moved to llm_items
 )
+from memagent.memory.llm_sentences import statement_sentences
 from memagent.memory.write_path import Candidate, numbers
 from memagent.prompts.extraction import (
     EXTRACTION_SYSTEM,
