@@ -53,6 +53,7 @@ class RecordedAnswers:
         text = str((await self.inner.ainvoke(list(messages), **kwargs)).text)
         self.answers[k] = text
         self.fresh += 1
+        self.save()  # a run stopped midway (a slow model, Ctrl-C) keeps what it was told
         return AIMessage(content=text)
 
     def save(self) -> None:

@@ -33,13 +33,13 @@ from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_rules import clean_statement, extract_rules, user_sentences
 from memagent.memory.extract_takebacks import take_backs
 from memagent.memory.extract_triggers import chatter
+from memagent.memory.llm_cover import fact_core
 from memagent.memory.llm_hybrid import (
     LINES_PER_CALL,
     SortedLine,
     SortedLines,
     chunks,
     dedupe,
-    statement_sentences,
     to_memory,
     uncovered_lines,
 )
@@ -55,6 +55,7 @@ from memagent.memory.llm_items import (
 from memagent.memory.llm_items import (
     canonical_attribute as canonical_attribute,  # re-exported: it moved to llm_items
 )
+from memagent.memory.llm_sentences import statement_sentences
 from memagent.memory.write_path import Candidate, numbers
 from memagent.prompts.extraction import (
     EXTRACTION_SYSTEM,
@@ -416,7 +417,7 @@ def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
             return True
         if _similarity(cand.content, r.content) >= 0.6:
             return True
-        core = re.split(r"^[^:：]{1,30}[:：]\s*", r.content)[-1].strip(" 。.")
+        core = fact_core(r.content)
         if len(core) >= 6 and core in cand.content:
             return True  # the item restates the rules' clause inside a longer text
     return False

@@ -29,6 +29,9 @@ class Line:
     taken: frozenset[str] = frozenset()
     """The kinds of fact the rules already read in the clause's sentence: the model's
     fact of one of these kinds would restate theirs (a second memory of one fact)."""
+    conditional: bool = False
+    """A sentence a condition governs whole: its fact holds only under the condition,
+    so it never replaces a current value (a budget "if the levy passes")."""
 
 
 def spaced(text: str) -> str:

@@ -22,7 +22,7 @@ from memagent.memory.llm_skip import _words
 from memagent.memory.write_path import Candidate
 
 
-def _core(text: str) -> str:
+def fact_core(text: str) -> str:
     """A rule fact's text without its "Label: " prefix."""
     return re.split(r"^[^:：]{1,30}[:：]\s*", text)[-1].strip(" 。.")
 
@@ -35,7 +35,7 @@ def covering(clause: str, rules: Sequence[Candidate]) -> list[Candidate]:
     words = _words(clause)
     pairs = _bigrams(clause)
     for r in rules:
-        core = _core(r.content)
+        core = fact_core(r.content)
         inside = len(pairs & _bigrams(r.content)) / len(pairs) if pairs else 0.0
         if (
             clause in r.content

@@ -21,14 +21,14 @@ from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_clauses import split_clauses
 from memagent.memory.extract_dates import DateHit, find_dates, reference_time
 from memagent.memory.extract_entities import find_people, known_names, last_person
-from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_ownside import own_affair
-from memagent.memory.extract_rules import parse_amount, sentence_label, user_sentences
+from memagent.memory.extract_rules import parse_amount
 from memagent.memory.extract_sales import self_note, with_dates
 from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
-from memagent.memory.llm_cover import _core, covered, covering
+from memagent.memory.llm_cover import covered, covering, fact_core
 from memagent.memory.llm_items import LLMMemory
+from memagent.memory.llm_sentences import conditional_sentences, statement_sentences
 from memagent.memory.llm_skip import OURS, said_before, skip
 from memagent.memory.write_path import Candidate, numbers
 
@@ -126,6 +126,41 @@ def uncovered_lines(
                     dated = with_full_names(_in_figures(with_dates(text, dates)), names)
                     out.append(Line(text, person, dated, taken))
             before += " " + sentence
+        out += _conditional_lines(turn, rules, earlier, seen)
+    return out
+
+
+_WE = re.compile(r"\b(?:we|we'll|we'd|our|us)\b|我们|我方|咱们|我司", re.I)
+"""Our own side in a conditional sentence ("if they sign, we give 10% off", "如果预算有
+200万，我们会考虑旗舰版"): our offer or our plan, not a fact about the customer."""
+
+
+def _conditional_lines(
+    turn: Turn, rules: Sequence[Candidate], earlier: str, seen: set[str]
+) -> list[Line]:
+    """The turn's sentences a condition governs whole, each one line with its condition
+    ("If legal approves, kickoff in May"), unless the rules read it or it says nothing
+    about the customer (see ``llm_sentences``)."""
+    out = []
+    ref = reference_time(turn.at)
+    names = known_names(f"{earlier} {turn.content}")
+    for sentence in conditional_sentences([turn]):
+        text = re.sub(r"^\s*(?:[-*•]|\d+[.)、])\s*", "", sentence).strip(" .。;；")
+        if (
+            text in seen
+            or skip(text)
+            or own_affair(text)
+            or OURS.search(fold(text))
+            or _WE.search(text)
+            or covered(text, rules)
+            or said_before(text, earlier)
+        ):
+            continue
+        seen.add(text)
+        dates = find_dates(text, ref)
+        taken = _taken(covering(text, rules), dates, text)
+        dated = with_full_names(_in_figures(with_dates(text, dates)), names)
+        out.append(Line(text, last_person(earlier), dated, taken, conditional=True))
     return out
 
 
@@ -156,110 +191,6 @@ def _fragment(clause: str) -> bool:
     """A clause too short to say anything alone: a name of a bullet item ("对接人：张敏，
     数字化中心总监，态度积极") that the sentence sent whole keeps with its role."""
     return len(clause) < 4 and not re.search(r"[\u4e00-\u9fff]{3}", clause)
-
-
-_IF = re.compile(
-    r"(?:,\s*|\s+)(?:(?:and|but|so|or)\s+)?(?:if|suppose|supposing|imagine|what if|let's say|"
-    r"in theory|would be)\b|(?:，|,)?(?:如果|假如|假设|万一)",
-    re.I,
-)
-_NEXT_TOPIC = re.compile(r"\s*[,，]\s*(?=(?:also|oh|plus|anyway|btw)\b|另外|还有|而且)", re.I)
-"""Where a run-on's condition ends and the next topic begins ("... if it goes well the
-deal is 900k, also they got a pitch from Zuora")."""
-_RUN_ON = 3
-"""Fewest clauses of a statement with no condition read clause by clause when the
-model's items are checked (``clause_hedges``): each clause hedged or not on its own."""
-_LEADS_IF = re.compile(
-    r"^\s*(?:(?:and|but|so|or|also)\s+)?(?:if|suppose|supposing|imagine|what if|let's say)\b|"
-    r"^(?:另外|还有|而且|但是?|不过)?(?:如果|假如|假设|万一)",
-    re.I,
-)
-"""A clause that opens with a condition ("if the pilot works they ...", "如果试点顺利")."""
-_OWN_RESULT = re.compile(
-    r"\b(?:will|would|could|'ll|'d|then|they'?re going to)\b|[会就将能]|可以", re.I
-)
-"""A condition clause that states its own result ("if it works they will roll out"): the
-clause after it is not that result."""
-_JOKED = re.compile(r"\b(?:joked?|joking|kidding|lol|haha+|jk)\b|[😂🤣😆]|开玩笑|哈哈|说笑", re.I)
-"""A sentence that reports a joke ("their buyer joked they'd pay $5 million if ...")."""
-_NEW_CONDITION = re.compile(r"\s*(?:[,，]|(?:and|but|so|or)\b)", re.I)
-"""A condition after a comma or a conjunction starts a new thought ("he wants a pilot,
-and if it goes well ..."): what precedes it stands on its own."""
-_ONLY_IF = re.compile(
-    r"^\s*(?:(?:and|but|so)\s+)?(?:only if|unless|as long as|provided|assuming)\b|"
-    r"^(?:但是?|不过)?(?:只要|前提是|除非|条件是)",
-    re.I,
-)
-"""A trailing condition on the clause before it ("They sign in March, but only if legal
-approves"): that clause is hypothetical too."""
-
-
-def statement_sentences(
-    turns: Sequence[Turn], *, clause_hedges: bool = False
-) -> list[tuple[str, str, bool]]:
-    """The user's sentences as the rules label them (``user_sentences``), except a
-    sentence that holds a condition and more than one clause: its clauses are read on
-    their own, so a clause the condition does not govern is a statement ("They run
-    Oracle today, but if the pilot works they would move to us"), while the condition,
-    the result it states, the clause after a bare leading condition ("if they sign, we
-    give 10% off") and a clause a trailing "only if"/"unless" governs stay hypothetical.
-    With ``clause_hedges`` (what the model's items are checked against) a long statement
-    is its clauses too, each hedged or not on its own."""
-    out: list[tuple[str, str, bool]] = []
-    for sentence, label, hedged in user_sentences(turns):
-        if label == "hypothetical" and _JOKED.search(sentence):
-            out.append((sentence, "joke", hedged))  # a joke with an "if" in it is a joke
-            continue
-        conditional = label == "hypothetical" or (
-            label == "statement" and bool(_IF.search(" " + sentence))
-        )
-        split = conditional or (clause_hedges and label == "statement")
-        clauses = split_clauses(sentence) if split else []
-        if len(clauses) < (2 if conditional else _RUN_ON):
-            out.append((sentence, label, hedged))
-            continue
-        if not conditional:
-            # a hedge is its own clause's ("..., 卫宁报价好像比我们低，但是他也不确定具体多少"):
-            # it makes no other clause of a long run-on unconfirmed
-            out.extend((c.text, label, is_uncertain(c.text)) for c in clauses)
-            continue
-        out.extend(_conditional_clauses([c.text for c in clauses], hedged))
-    return out
-
-
-def _conditional_clauses(clauses: Sequence[str], hedged: bool) -> list[tuple[str, str, bool]]:
-    """The clauses of a sentence holding a condition, each labelled (see
-    ``statement_sentences``)."""
-    out: list[tuple[str, str, bool]] = []
-    after_if = False
-    for i, text in enumerate(clauses):
-        governed = i + 1 < len(clauses) and bool(_ONLY_IF.search(clauses[i + 1]))
-        if (
-            after_if
-            or governed
-            or _LEADS_IF.search(text)
-            or (sentence_label([text], 0) != "statement")
-        ):
-            m = _IF.search(" " + text)
-            head = text[: max(m.start() - 1, 0)].strip(" ,，") if m else ""
-            if m and head and not _NEW_CONDITION.match(m.group(0)):
-                # "they'd pay us $5 million if ...": a bare trailing "if" governs its head
-                out.append((text, "hypothetical", hedged))
-                after_if = len(text[len(head) :].split()) <= 1  # its body is the next clause
-                continue
-            # a bare leading condition ("if they sign,") governs the clause after it
-            after_if = m is not None and not head and not _OWN_RESULT.search(text[m.end() - 1 :])
-            if len(head.split()) >= 4 or len(re.findall(r"[\u4e00-\u9fff]", head)) >= 6:
-                out.append((head, "statement", is_uncertain(head)))
-            condition, *more = _NEXT_TOPIC.split(text[len(head) :].strip(" ,，"))
-            out.append((condition, "hypothetical", hedged))
-            for part in more:
-                label = sentence_label([part], 0)
-                out.append((part, label, is_uncertain(part)))
-                after_if = label != "statement"
-            continue
-        out.append((text, "statement", is_uncertain(text)))
-    return out
 
 
 def _taken(
@@ -329,8 +260,8 @@ def to_memory(item: SortedLine, lines: Sequence[Line]) -> LLMMemory | str:
     return LLMMemory(
         content=content[:150],
         type=_TYPE.get(category, "fact"),  # type: ignore[arg-type]
-        attribute=_ATTRIBUTE.get(category, category),
-        value=value,
+        attribute="conditional" if line.conditional else _ATTRIBUTE.get(category, category),
+        value=None if line.conditional else value,
         importance=0.7 if category != "other" else 0.5,
         confidence=0.9,
     )
@@ -355,7 +286,7 @@ def dedupe(
     texts: list[str] = []
     out: list[Candidate] = []
     for c in rules:
-        text = _norm(_core(c.content))
+        text = _norm(fact_core(c.content))
         if text in texts:
             continue
         texts.append(text)
@@ -364,7 +295,7 @@ def dedupe(
         out.append(c)
     for c in extras:
         key = (c.entity, c.attribute, _norm(c.value)) if c.value else None
-        text = _norm(_core(c.content))
+        text = _norm(fact_core(c.content))
         if (key and key in keys) or any(
             text == t or (min(len(text), len(t)) >= 6 and (text in t or t in text)) for t in texts
         ):

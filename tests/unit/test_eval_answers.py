@@ -32,6 +32,14 @@ async def test_a_recorded_answer_is_replayed_only_for_the_same_prompt(tmp_path: 
     assert (again.recorded, again.fresh) == (1, 1)
 
 
+async def test_each_fresh_answer_is_on_disk_before_the_run_ends(tmp_path: Path) -> None:
+    path = tmp_path / "answers.json"
+    run = RecordedAnswers(scripted("one"), path)
+    ask = [SystemMessage("sort"), HumanMessage("1. Budget 2M")]
+    await run.ainvoke(ask)  # no save(): the run is stopped here
+    assert (await RecordedAnswers(scripted("other"), path).ainvoke(ask)).text == "one"
+
+
 def test_a_broken_answers_file_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "answers.json"
     path.write_text("not json", encoding="utf-8")
