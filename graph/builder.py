@@ -240,6 +240,7 @@ def build_default_graph(
     )
     small = functools.cache(lambda: chat_model_factory(settings, small=True))
 
+    @functools.cache
     def default_queue() -> Outbox:
         from memagent.graph.jobs import open_queue
 
@@ -259,6 +260,12 @@ def build_default_graph(
         "tools": make_tools(open_crm(settings.crm_location), tuning=tuning),
     }
     slots.update(overrides)
+    if settings.worker == "inprocess" and settings.extractor != "off" and settings.recall_wait_s:
+        from memagent.graph.recall_wait import awaiting_extraction
+
+        slots["recall"] = awaiting_extraction(
+            slots["recall"], queue_factory or default_queue, wait_s=settings.recall_wait_s
+        )
     return build_graph(
         chat_model_factory=chat_model_factory, settings=settings, access_log=access_log, **slots
     )
