@@ -193,13 +193,6 @@ class Settings(BaseSettings):
         ge=1,
         description="Extract now, whatever the debounce, once this many turns wait unextracted.",
     )
-    recall_wait_s: float = Field(
-        10.0,
-        ge=0.0,
-        description="Seconds recall waits at most for the account's extraction jobs still "
-        "under way (a question right after a note sees the note); only with the in-process "
-        "worker; 0 never waits (memagent.graph.recall_wait).",
-    )
     extract_max_attempts: int = Field(
         5,
         ge=1,

@@ -228,10 +228,13 @@ def build_default_graph(
     chat_model_factory: ChatModelFactory = default_chat_model_factory,
     queue_factory: Callable[[], Outbox | None] | None = None,
     access_log: AccessLog | None = None,
+    recall_wait_s: float | None = None,
     **overrides: Any,
 ) -> StateGraph[State, Context, InputState, State]:
     """The graph with the implementations settings choose (``MEMAGENT_REWRITER``,
-    ``MEMAGENT_RECALL``, ``MEMAGENT_EXTRACTOR``); ``overrides`` replace any slot."""
+    ``MEMAGENT_RECALL``, ``MEMAGENT_EXTRACTOR``); ``overrides`` replace any slot.
+    ``recall_wait_s`` bounds recall's wait for the account's extraction under way
+    (default ``memagent.graph.recall_wait.RECALL_WAIT_S``; 0 never waits)."""
     settings = settings or get_settings()
     tuning = RecallTuning(
         feedback_weight=settings.recall_feedback_weight,
@@ -260,11 +263,12 @@ def build_default_graph(
         "tools": make_tools(open_crm(settings.crm_location), tuning=tuning),
     }
     slots.update(overrides)
-    if settings.worker == "inprocess" and settings.extractor != "off" and settings.recall_wait_s:
-        from memagent.graph.recall_wait import awaiting_extraction
+    if settings.worker == "inprocess" and settings.extractor != "off" and recall_wait_s != 0:
+        from memagent.graph.recall_wait import RECALL_WAIT_S, awaiting_extraction
 
+        wait_s = RECALL_WAIT_S if recall_wait_s is None else recall_wait_s
         slots["recall"] = awaiting_extraction(
-            slots["recall"], queue_factory or default_queue, wait_s=settings.recall_wait_s
+            slots["recall"], queue_factory or default_queue, wait_s=wait_s
         )
     return build_graph(
         chat_model_factory=chat_model_factory, settings=settings, access_log=access_log, **slots

@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 
 log = memagent_logger(__name__)
 
+RECALL_WAIT_S = 10.0
+"""The default bound of the wait: the rules extractor stores a note in well under a
+second on an idle machine; the LLM extractor may take longer, and then the question is
+answered from what is stored by then."""
+
 POLL_S = 0.2
 """How often the outbox is read while waiting (a SQLite read of a few rows)."""
 

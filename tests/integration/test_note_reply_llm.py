@@ -77,10 +77,9 @@ async def test_a_note_is_acknowledged_and_a_question_right_after_gets_its_facts(
             "worker": "inprocess",
             "extractor": "rules",
             "temperature": 0.0,
-            "recall_wait_s": 300.0,
         }  # fmt: skip
     )
-    async with aopen_agent(settings) as agent:
+    async with aopen_agent(settings, recall_wait_s=300.0) as agent:
         first = await arun_turn(agent, note, user_id="rep1", customer_id=customer, session="s1")
         second = await arun_turn(agent, ask, user_id="rep1", customer_id=customer, session="s2")
     reply = first.reply

@@ -51,7 +51,7 @@ def held_worker(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
 
 def _settings(home: Path) -> Settings:
     return Settings(home=home, embedder="hash", extractor="rules", rewriter="rules",
-                    worker="inprocess", recall_wait_s=300)  # fmt: skip
+                    worker="inprocess")  # fmt: skip
 
 
 @pytest.mark.parametrize("session", ["s1", "s2"])
@@ -59,7 +59,7 @@ async def test_a_question_right_after_a_note_recalls_the_note(
     tmp_path: Path, held_worker: threading.Event, session: str
 ) -> None:
     model = scripted("Noted: budget 1.2 million CNY.", "Acme's budget is 1.2 million CNY.")
-    async with aopen_agent(_settings(tmp_path), store=memory_store(),
+    async with aopen_agent(_settings(tmp_path), store=memory_store(), recall_wait_s=300,
                            chat_model_factory=factory(model)) as agent:  # fmt: skip
         try:
             await arun_turn(agent, NOTE, user_id=USER, customer_id="acme", session="s1")
