@@ -37,6 +37,7 @@ from memagent.graph.agent_resources import (
 )
 from memagent.graph.builder import ChatModelFactory, build_default_graph
 from memagent.graph.builder import default_chat_model_factory as _default_factory
+from memagent.graph.failed_turn import handed_over
 from memagent.graph.jobs import Outbox
 from memagent.graph.pg_sessions import PgTurnLocks
 from memagent.graph.settings import get_settings
@@ -278,10 +279,13 @@ async def _run_turn_locked(
         await prepare()
     try:
         await answer(agent.graph, config, context, on_token)
-    except (Exception, asyncio.CancelledError):
-        # The model raised or timed out, or the user pressed Ctrl-C: what they said is
-        # still handed to extraction, and a second Ctrl-C does not stop that.
-        await finish(remember_unanswered(agent.graph, agent.queue, config, context, session))
+    except (Exception, asyncio.CancelledError) as exc:
+        # The user pressed Ctrl-C, or the run failed where the graph could not hand the
+        # turn over (memagent.graph.failed_turn): what they said is still handed to
+        # extraction, once, and a second Ctrl-C does not stop that.
+        if not handed_over(exc):
+            work = remember_unanswered(agent.graph, agent.queue, config, context, session)
+            await finish(work)
         raise
     state = (await agent.graph.aget_state(config)).values
     result = turn_result(state, session)

@@ -27,6 +27,7 @@ from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings
 from memagent.core.state import InputState, State
+from memagent.graph.failed_turn import remembering
 from memagent.graph.settings import get_settings
 from memagent.graph.tracing import traced
 from memagent.memory.crm import open_crm
@@ -99,27 +100,6 @@ def make_end_of_turn(after_reply: Node, access_log: AccessLog | None) -> Node:
         return update
 
     return end_of_turn
-
-
-def remembering(llm: Node, extractor: ExtractNode) -> Node:
-    """The llm node, which on failure still hands the turn's user messages to ``extractor``
-    before raising: a run whose reply failed (the model down or timing out) is still
-    remembered, also when a LangGraph server runs the graph (Studio), where no caller
-    catches the error for it (``arun_turn`` does the same for its own runs, and for a
-    cancelled turn). The extraction of a message is idempotent per message id, so the
-    retry's own extraction stores nothing twice."""
-
-    async def llm_remembering(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-        try:
-            return await llm(state, runtime)
-        except Exception:
-            try:
-                await extractor(state, runtime)
-            except Exception as exc:  # the reply's own error is the one to raise
-                log.warning("could not hand the unanswered message to extraction: %s", exc)
-            raise
-
-    return llm_remembering
 
 
 def off_extractor() -> ExtractNode:
@@ -217,9 +197,13 @@ def build_graph(
         router = adapter_router(small_model, today=settings.today if settings else None)
 
     builder = StateGraph(State, context_schema=Context, input_schema=InputState)
-    builder.add_node(QUERY_REWRITE, traced(QUERY_REWRITE, rewriter))
-    builder.add_node(RECALL, traced(RECALL, recall))
-    builder.add_node(PROMPT_ASSEMBLY, traced(PROMPT_ASSEMBLY, prompt_assembly))
+    # Every node before the extraction hands the turn over if it fails
+    # (memagent.graph.failed_turn), so a failed run is remembered once, in Studio as well.
+    builder.add_node(QUERY_REWRITE, traced(QUERY_REWRITE, remembering(rewriter, extractor)))
+    builder.add_node(RECALL, traced(RECALL, remembering(recall, extractor)))
+    builder.add_node(
+        PROMPT_ASSEMBLY, traced(PROMPT_ASSEMBLY, remembering(prompt_assembly, extractor))
+    )
     llm_node = make_llm_node(
         main_model, tools=tools, router=router, max_tool_rounds=max_tool_rounds
     )
@@ -244,10 +228,13 @@ def build_default_graph(
     chat_model_factory: ChatModelFactory = default_chat_model_factory,
     queue_factory: Callable[[], Outbox | None] | None = None,
     access_log: AccessLog | None = None,
+    recall_wait_s: float | None = None,
     **overrides: Any,
 ) -> StateGraph[State, Context, InputState, State]:
     """The graph with the implementations settings choose (``MEMAGENT_REWRITER``,
-    ``MEMAGENT_RECALL``, ``MEMAGENT_EXTRACTOR``); ``overrides`` replace any slot."""
+    ``MEMAGENT_RECALL``, ``MEMAGENT_EXTRACTOR``); ``overrides`` replace any slot.
+    ``recall_wait_s`` bounds recall's wait for the account's extraction under way
+    (default ``memagent.graph.recall_wait.RECALL_WAIT_S``; 0 never waits)."""
     settings = settings or get_settings()
     tuning = RecallTuning(
         feedback_weight=settings.recall_feedback_weight,
@@ -256,6 +243,7 @@ def build_default_graph(
     )
     small = functools.cache(lambda: chat_model_factory(settings, small=True))
 
+    @functools.cache
     def default_queue() -> Outbox:
         from memagent.graph.jobs import open_queue
 
@@ -275,6 +263,13 @@ def build_default_graph(
         "tools": make_tools(open_crm(settings.crm_location), tuning=tuning),
     }
     slots.update(overrides)
+    if settings.worker == "inprocess" and settings.extractor != "off" and recall_wait_s != 0:
+        from memagent.graph.recall_wait import RECALL_WAIT_S, awaiting_extraction
+
+        wait_s = RECALL_WAIT_S if recall_wait_s is None else recall_wait_s
+        slots["recall"] = awaiting_extraction(
+            slots["recall"], queue_factory or default_queue, wait_s=wait_s
+        )
     return build_graph(
         chat_model_factory=chat_model_factory, settings=settings, access_log=access_log, **slots
     )

@@ -1,10 +1,10 @@
 """Running a turn's graph from the saved user message, and what a failed reply leaves.
 
 ``arun_turn`` (``memagent.graph.agent``) saves the message, then ``answer`` runs the
-graph to the end of the turn, streaming reply tokens when asked. When that raises (the
-model failed or timed out) or is cancelled (Ctrl-C in ``memagent chat``),
-``remember_unanswered`` still hands what the user said to the extraction worker, as the
-end of the turn would have."""
+graph to the end of the turn, streaming reply tokens when asked. When that is cancelled
+(Ctrl-C in ``memagent chat``) or raises an error the graph's nodes did not hand over
+themselves (``memagent.graph.failed_turn``), ``remember_unanswered`` still hands what the
+user said to the extraction worker, as the end of the turn would have."""
 
 from __future__ import annotations
 

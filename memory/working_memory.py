@@ -281,23 +281,25 @@ def expire(
     return cleared, lines
 
 
-def render(wm: WorkingMemory) -> str:
-    """The must-keep block of the prompt ('' when there is nothing to keep)."""
-    if wm.is_empty():
-        return ""
+def render(wm: WorkingMemory, *, in_view: str = "") -> str:
+    """The must-keep block of the prompt ('' when there is nothing to keep). A slot whose
+    words ``in_view`` (the current message) already holds is not shown twice: on a note's
+    own turn every slot is a copy of it, and that copy, set out as must-keep notes beside
+    the message, made the small model read its instructions back instead of replying."""
+    view = " ".join(in_view.split())
     out = [SLOTS_HEADER]
     for category in (*CATEGORIES, "task_state"):
         items = [(k, s) for c, k, s in wm.slots() if c == category]
-        if not items:
-            continue
-        out.append(f"{CATEGORY_LABELS[category]}:")
         seen: set[str] = set()
+        lines: list[str] = []
         for _, s in sorted(items, key=lambda kv: kv[1].turn):
             value = " ".join(s.value.split())
-            if value not in seen:  # one sentence can fill two keys (budget + deadline)
-                seen.add(value)
-                out.append(f"- {value}")
-    return "\n".join(out)
+            if value and value not in seen and value not in view:  # one sentence can fill
+                seen.add(value)  # two keys (budget + deadline)
+                lines.append(f"- {value}")
+        if lines:
+            out += [f"{CATEGORY_LABELS[category]}:", *lines]
+    return "\n".join(out) if len(out) > 1 else ""
 
 
 _LOCKS: weakref.WeakKeyDictionary[

@@ -260,7 +260,7 @@ async def assemble_turn(
         system=_system_text(
             runtime, [m for m in stamped if isinstance(m, SystemMessage)], today=settings.today
         ),
-        slots=render(wm),
+        slots=render(wm, in_view=content_text(current.content) if current else ""),
         slot_values=[slot.value for _, _, slot in wm.slots()],
         briefing=state.briefing,
         summary=summary,

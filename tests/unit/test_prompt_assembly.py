@@ -147,7 +147,9 @@ async def test_node_in_a_graph_stamps_updates_slots_and_measures() -> None:
         context=Context(context_window=4096),
     )
     assert out["prompt_tokens"] == count_message_tokens(out["prompt"], reply_priming=True)
-    assert "under 500 words" in str(out["prompt"][0].content)
+    assert "under 500 words" in str(out["working"])
+    # Shown once: the message itself, not a second copy as a must-keep note on its own turn.
+    assert " ".join(str(m.content) for m in out["prompt"]).count("under 500 words") == 1
     assert out["working"]["version"] == 1
     assert out["messages"][0].additional_kwargs["memagent"]["turn"] == 1
 
