@@ -23,16 +23,17 @@ from datetime import datetime
 from memagent.core.types import Turn
 from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
+from memagent.memory.extract_asides import without_asides
 from memagent.memory.extract_clauses import dictated_pieces
 from memagent.memory.extract_corrections import (
+    CORRECTS,
     REPLACED,
     current_amount,
     old_values,
     replaced_by_new,
     retracts_previous,
-    switched,
 )
-from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE, self_note
+from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_detectors import (
     _BUDGET,
@@ -47,8 +48,9 @@ from memagent.memory.extract_detectors import (
 )
 from memagent.memory.extract_entities import known_names, last_person
 from memagent.memory.extract_hedges import is_uncertain
-from memagent.memory.extract_keys import dated_event, text_hash
-from memagent.memory.extract_ownside import NOT_FOR_AN_ACCOUNT, own_affair
+from memagent.memory.extract_keys import dated_event
+from memagent.memory.extract_ownside import own_affair
+from memagent.memory.extract_recount import recounted
 from memagent.memory.extract_sales import (
     SalesFact,
     content_key,
@@ -56,6 +58,7 @@ from memagent.memory.extract_sales import (
 )
 from memagent.memory.extract_script import Script
 from memagent.memory.extract_shorthand import expand_shorthand, join_signatures, without_jokes
+from memagent.memory.extract_switch import with_switch
 from memagent.memory.extract_transcript import without_chat_stamps
 from memagent.memory.write_path import Candidate
 from memagent.memory.write_retract import RETRACTION
@@ -336,38 +339,6 @@ def _anchored(c: Candidate, olds: list[str]) -> Candidate:
     return c.model_copy(update={"replaces": olds[0], "value": new})
 
 
-def _switched(c: Candidate, moved: tuple[str, str] | None) -> Candidate:
-    """The incumbent of a sentence saying they moved from one system to another names
-    the one it replaces, so the write path versions that memory (``write_anchor``)."""
-    if moved is None or c.attribute.split(":")[0] not in ("incumbent", "current_vendor"):
-        return c
-    if moved[1].lower() not in c.content.lower():
-        return c  # another system of the same message
-    return c.model_copy(update={"replaces": moved[0], "value": moved[1]})
-
-
-def _with_switch(s: str, turn: Turn, found: list[Candidate]) -> list[Candidate]:
-    """A sentence's candidates when the message says they moved from one system to another
-    (``switched``): the new system's incumbent names the old one it replaces."""
-    moved = switched(turn.content)
-    found = [_switched(c, moved) for c in found]
-    return found + _switch_fact(s, moved, turn, found)
-
-
-def _switch_fact(s: str, moved: tuple[str, str] | None, turn: Turn,
-                 found: list[Candidate]) -> list[Candidate]:  # fmt: skip
-    """The incumbent a sentence sets by saying they moved to another system ("已经从企业微信
-    切到飞书了", "switched from Salesforce to HubSpot"), when no clause of it was read as
-    one: the switch is what closes the old system's memory."""
-    if moved is None or moved[1] not in s or any(
-            c.attribute.split(":")[0] in ("incumbent", "current_vendor") for c in found):  # fmt: skip
-        return []
-    piece = next((p.strip() for p in re.split(r"[，,;；。.!?！？]", s) if moved[1] in p), s)
-    return [_switched(Candidate(content=_clip(piece), attribute=f"incumbent:{text_hash(piece)}",
-                                importance=0.6, confidence=0.9, correction=True,
-                                message_ids=[turn.id] if turn.id else []), moved)]  # fmt: skip
-
-
 def _retraction(turn: Turn) -> Candidate:
     """The message takes back the one before it: the write path closes what that one
     left (``write_retract``), and nothing in this one is a fact."""
@@ -390,6 +361,20 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     return cands, skipped
 
 
+def _readable(turn: Turn, cands: list[Candidate], skipped: list[str]) -> Turn | None:
+    """The turn to read for facts: none for a take-back (its retraction is added) or a
+    message the user keeps out; else without its own-affairs asides ("…我下周一去上海开会，
+    别记进去": that sentence goes, the rest is read)."""
+    if retracts_previous(turn.content):  # "Scratch that, wrong account"
+        cands.append(_retraction(turn))
+        skipped.append("retraction")
+        return None
+    if (kept := without_asides(turn.content)) is None:
+        skipped.append("not for memory")
+        return None
+    return replace(turn, content=kept)
+
+
 def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     cands: list[Candidate] = []
     skipped: list[str] = []
@@ -397,13 +382,9 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     for i, turn in enumerate(turns):
         if turn.role != "user":
             continue
-        if retracts_previous(turn.content):  # "Scratch that, wrong account"
-            cands.append(_retraction(turn))
-            skipped.append("retraction")
+        if (kept := _readable(turn, cands, skipped)) is None:
             continue
-        if self_note(turn.content) or NOT_FOR_AN_ACCOUNT.search(turn.content):
-            skipped.append("not for memory")
-            continue
+        turn = kept
         ref = reference_time(turn.at)
         context_attr = _topic_of(turns[:i])
         event = event or dated_event(turns[:i])
@@ -414,6 +395,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         replaced = text != expand_shorthand(turn.content) or bool(REPLACED.search(turn.content))
         sentences = [s.strip() for s in _SPLIT.split(text) if s.strip()]
         olds = old_values(turn.content)
+        first = len(cands)
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
             if label == "joke" and (serious := without_jokes(s)) and serious != s:
@@ -443,8 +425,11 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             # "Brian wants calls" after "Brian Foley, VP of Lending": the memory says who
             found = [c.model_copy(update={"content": with_full_names(c.content, names)})
                      for c in found]  # fmt: skip
-            found = _with_switch(s, turn, [_anchored(c, olds) for c in found])
+            found = with_switch(s, turn, [_anchored(c, olds) for c in found])
             cands.extend(_without_restated_roles(found))
             if old:
                 context_attr = old[-1].attribute
+        if replaced or CORRECTS.search(turn.content):  # "更正：基地是3个" after "2个生产基地"
+            ids = [turn.id] if turn.id else []
+            cands[first:] = recounted(turn.content, cands[:first], cands[first:], ids)
     return cands, skipped
