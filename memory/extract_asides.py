@@ -1,8 +1,15 @@
-"""A note that ends with an aside about the salesperson's own affairs ("我下周一要去上海
-参加公司季度复盘，别记进去", "另外我明天要跑台北开会，跟客户无关"): the cue voids the sentence
-it sits in, not the customer facts the note gave before it. A message that is the aside
-and little else ("don't record this: my flight moved", "跟客户无关，提醒自己交报销") is
-still kept out as a whole. Pure functions.
+"""Asides about the salesperson's own affairs inside a customer note: the cue ("别记进去",
+"跟客户无关", "don't record", "（私事：…不用记）") voids its own sentence, line or bracketed aside,
+not the customer facts around it. Two readers, both run by ``extract_rules``:
+
+- ``without_private_asides`` drops a LINE or a BRACKETED aside that asks not to be kept
+  ("（私事：2/10 回台北开会，不用记）", "(personal, don't note: dentist on Friday)"), unless the
+  cue points at the whole note ("don't record this:", "以下不用记", "这条别记").
+- ``without_asides`` drops a SENTENCE that ends a note with such an aside ("我下周一要去上海
+  参加公司季度复盘，别记进去"); a message that is the aside and little else ("don't record
+  this: my flight moved", "跟客户无关，提醒自己交报销") is still kept out as a whole.
+
+Pure functions.
 """
 
 from __future__ import annotations
@@ -49,3 +56,41 @@ def without_asides(text: str) -> str | None:
     if len(kept) < _MIN_KEPT:
         return None
     return "".join(kept).strip()
+
+
+_BRACKETED = re.compile(r"[（(][^（）()]{2,200}[）)]")
+"""A bracketed aside."""
+
+_WHOLE_NOTE = re.compile(
+    r"[:：]\s*$|\b(?:this|these|the following|below|everything|all of (?:it|this)|any of (?:it|this))\b"
+    r"|这条|这段|这些|以下|下面|整条|全部|都别|都不用|這條|這段|這些|以下|下面|整條|全部",
+    re.I,
+)
+"""The cue points at the note as a whole, not at its own aside."""
+
+
+def _own_aside(part: str) -> bool:
+    return self_note(part) and not _WHOLE_NOTE.search(part)
+
+
+def without_private_asides(text: str) -> str:
+    """``text`` without the lines and bracketed asides that ask not to be kept, when the
+    rest of the note still says something; else ``text`` unchanged (so the caller's
+    check of the whole message decides)."""
+    if not self_note(text):
+        return text
+    kept = _BRACKETED.sub(lambda m: "" if _own_aside(m.group(0)) else m.group(0), text)
+    lines = [ln for ln in kept.splitlines() if ln.strip()]
+    if len(lines) > 1:
+        lines = [ln for ln in lines if not _own_aside(ln)]
+    rest = "\n".join(lines)
+    if rest == text or self_note(rest) or len(rest.strip()) < 12:
+        return text
+    return rest
+
+
+def note_without_asides(text: str) -> str | None:
+    """What of a user's message may be read for facts: its private lines and asides
+    dropped (both readers above), or None when the whole message is kept out. The LLM
+    extractor's filter, so it keeps the same customer facts the rules keep."""
+    return without_asides(without_private_asides(text))

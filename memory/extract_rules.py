@@ -2,15 +2,14 @@
 
 Pure functions over text. Each user sentence is read twice and merged into one
 candidate per clause: by the sales rules (``extract_sales``: stakeholders, budget,
-dates, requirements, incumbent, competitors, contact preferences, pain points,
-commitments, deal stage, keyed by subject) and by the older detectors
-(``extract_detectors``), which lend their single-valued keys (budget, decision maker,
-seats, team size) and the "from now on / 以后都 / 不要" preferences. Questions,
-hypotheticals, jokes and messages the user says not to keep are skipped. "About"/"大概" is an approximate value, not
+dates, requirements, incumbent, competitors, contact preferences, pain points, commitments,
+deal stage, keyed by subject) and by the older detectors (``extract_detectors``), which
+lend their single-valued keys (budget, decision maker, seats, team size) and the "from now
+on / 以后都 / 不要" preferences. Questions, hypotheticals, jokes and messages the user says not to keep are skipped. "About"/"大概" is an approximate value, not
 doubt; only what the speaker marks as uncertain ("maybe", "可能") gets a low
 confidence, so the write path holds it until a second mention. A correction ("no,
-it's 3 million" / "不对，是300万") is tied to the attribute the conversation was about.
-Dates are resolved against each message's own time.
+it's 3 million" / "不对，是300万") is tied to the attribute the conversation was about. Dates
+are resolved against each message's own time; a private aside is dropped (``extract_asides``).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from datetime import datetime
 from memagent.core.types import Turn
 from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
-from memagent.memory.extract_asides import without_asides
+from memagent.memory.extract_asides import without_asides, without_private_asides
 from memagent.memory.extract_clauses import dictated_pieces
 from memagent.memory.extract_corrections import (
     CORRECTS,
@@ -353,8 +352,8 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     Dates are resolved against each message's own time (``Turn.at``); Traditional
     Chinese is read folded and its memories written back in the user's characters."""
     script = Script(turns)
-    read = [replace(t, content=without_chat_stamps(t.content)) if t.role == "user" else t
-            for t in script.folded(turns)]  # fmt: skip
+    read = [replace(t, content=without_private_asides(without_chat_stamps(t.content)))
+            if t.role == "user" else t for t in script.folded(turns)]  # fmt: skip
     cands, skipped = _extract(read)
     if script.traditional:
         cands = [c.model_copy(update={"content": script.restore(c.content)}) for c in cands]
