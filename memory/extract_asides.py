@@ -15,7 +15,10 @@ Pure functions.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 
+from memagent.core.types import Turn
 from memagent.memory.extract_cues import SELF_NOTE, self_note
 from memagent.memory.extract_ownside import NOT_FOR_AN_ACCOUNT
 
@@ -94,3 +97,15 @@ def note_without_asides(text: str) -> str | None:
     dropped (both readers above), or None when the whole message is kept out. The LLM
     extractor's filter, so it keeps the same customer facts the rules keep."""
     return without_asides(without_private_asides(text))
+
+
+def readable_turns(turns: Sequence[Turn]) -> list[Turn]:
+    """The turns to read: a user message without its private asides, none when the whole
+    message is kept out (as the rules read it)."""
+    out: list[Turn] = []
+    for t in turns:
+        if t.role != "user":
+            out.append(t)
+        elif (kept := note_without_asides(t.content)) is not None:
+            out.append(replace(t, content=kept))
+    return out

@@ -17,7 +17,7 @@ import inspect
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.types import Turn
 from memagent.llm.model import LLMUnavailableError
-from memagent.memory.extract_asides import note_without_asides
+from memagent.memory.extract_asides import readable_turns
 from memagent.memory.extract_context import as_context, from_context
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_rules import clean_statement, extract_rules, user_sentences
@@ -316,11 +316,7 @@ class LLMExtractor:
     ) -> ExtractionResult:
         # not for memory ("just small talk", "off the record"): as the rules, never sent;
         # a private aside inside a note ("（私事：…不用记）") goes, the note's facts stay
-        turns = [
-            t if t.role != "user" else replace(t, content=kept)
-            for t in turns
-            if t.role != "user" or (kept := note_without_asides(t.content)) is not None
-        ]
+        turns = readable_turns(turns)
         turns, backs = take_backs(turns)
         if backs:  # "forget what I just said", "作废": the rules' retraction, never the model
             got = await self(turns, context=context)
