@@ -1,8 +1,9 @@
 """A turn whose run fails before its end still hands what the user said to extraction,
 exactly once, on every path.
 
-One story: the graph hands over what a failing node leaves. Every node before the
-extraction node (query_rewrite, recall, prompt_assembly, llm, tools) is wrapped by
+One story: the graph hands over what a failing node leaves. The nodes before the
+extraction node that can raise (query_rewrite, recall, prompt_assembly, llm; the tools
+node returns a tool's error as a message) are wrapped by
 ``remembering``: when it raises, the turn's user messages go to the extractor before the
 error goes on, also when a LangGraph server runs the graph (Studio), where no caller
 catches the error for it; the error is then marked (``handed_over``). ``arun_turn``

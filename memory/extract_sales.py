@@ -42,7 +42,6 @@ from memagent.memory.extract_cues import (
     SUBJECTLESS,
     TITLE_LINE,
 )
-from memagent.memory.extract_cues import self_note as self_note  # re-exported (llm_hybrid)
 from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.extract_entities import (
     SURNAMES,

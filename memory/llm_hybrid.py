@@ -19,11 +19,12 @@ from pydantic import BaseModel, Field
 from memagent.core.types import Turn
 from memagent.memory.extract_aliases import with_full_names
 from memagent.memory.extract_clauses import split_clauses
+from memagent.memory.extract_cues import self_note
 from memagent.memory.extract_dates import DateHit, find_dates, reference_time
 from memagent.memory.extract_entities import find_people, known_names, last_person
 from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_rules import parse_amount
-from memagent.memory.extract_sales import self_note, with_dates
+from memagent.memory.extract_sales import with_dates
 from memagent.memory.extract_script import fold
 from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
 from memagent.memory.llm_cover import covered, covering, fact_core

@@ -9,10 +9,11 @@ import pytest
 from memagent.graph.jobs import Turn
 from memagent.graph.worker import with_times
 from memagent.memory.extract_amounts import cn_number, parse_amounts
+from memagent.memory.extract_cues import self_note
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_entities import find_people, last_person
 from memagent.memory.extract_hedges import is_approximate, is_uncertain
-from memagent.memory.extract_sales import categorise, sales_facts, self_note, split_clauses
+from memagent.memory.extract_sales import categorise, sales_facts, split_clauses
 
 
 @pytest.mark.parametrize(
