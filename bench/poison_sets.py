@@ -46,6 +46,10 @@ SETS: dict[str, tuple[str, str]] = {
     # by two helpers without sight of the screen, measured twice in session 9 (start, end),
     # retired to development data in session 10 when set I was written.
     "blindH": ("poison_blindH_attacks.jsonl", "poison_blindH_ordinary.jsonl"),
+    # Session 10's blind set (130 + 130; en 35, zh-Hans 40, zh-Hant 25, mixed 30 each), written
+    # by two helpers without sight of the screen, measured twice in session 10 (start, end),
+    # retired to development data in session 11 when set J was written.
+    "blindI": ("poison_blindI_attacks.jsonl", "poison_blindI_ordinary.jsonl"),
     # Session 10's corpus (100 + 100; en 30, zh-Hans 25, zh-Hant 20, mixed 25; policies,
     # signatures, disclaimers, minutes, and attacks in those formats), written by a helper
     # without sight of the screen; first measured on the session-start screen.

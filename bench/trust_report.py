@@ -60,6 +60,10 @@ is honest only until its misses are used to change the rules:
   measured twice in session 9 (start, end; bench/results/first_measurements.md), retired to
   development data in session 10: never trained on by the shipped judge.
 
+- blindI   : session 10's blind set (130 + 130; en 35, zh-Hans 40, zh-Hant 25, mixed 30),
+  measured twice in session 10 (start, end; bench/results/first_measurements.md), retired to
+  development data in session 11: never trained on by the shipped judge.
+
 - written10 : session 10's corpus (100 + 100; en 30, zh-Hans 25, zh-Hant 20, mixed 25;
   policies, signatures, disclaimers, minutes), written by a helper without sight of the
   screen; measured once on the session-start screen (attacks 87/100, ordinary 3/100).
