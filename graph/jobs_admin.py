@@ -66,6 +66,20 @@ class JobAdmin:
         )
         return int(row[0])
 
+    def unfinished(self, user_id: str, customer_id: str, now: float) -> int:
+        """Jobs of one account that a worker is running or may take at ``now`` (running,
+        or pending and due); one count query, for recall's wait on extraction."""
+        row = (
+            self._conn()
+            .execute(
+                "SELECT COUNT(*) FROM jobs WHERE user_id=? AND customer_id=?"
+                " AND (status='running' OR (status='pending' AND run_at<=?))",
+                (user_id, customer_id, now),
+            )
+            .fetchone()
+        )
+        return int(row[0])
+
     def next_due(self) -> float | None:
         """Time when the next pending job becomes due (None if none)."""
         row = self._conn().execute("SELECT MIN(run_at) FROM jobs WHERE status='pending'").fetchone()

@@ -371,6 +371,16 @@ class PgJobQueue:
         )
         return int(rows[0]["n"])
 
+    def unfinished(self, user_id: str, customer_id: str, now: float) -> int:
+        """Jobs of one account that a worker is running or may take at ``now`` (running,
+        or pending and due); one count query, for recall's wait on extraction."""
+        rows = self._rows(
+            "SELECT COUNT(*) AS n FROM memagent_jobs WHERE user_id=%s AND customer_id=%s"
+            " AND (status='running' OR (status='pending' AND run_at<=%s))",
+            (user_id, customer_id, now),
+        )
+        return int(rows[0]["n"])
+
     def next_due(self) -> float | None:
         """Time when the next pending job becomes due (None if none)."""
         rows = self._rows("SELECT MIN(run_at) AS t FROM memagent_jobs WHERE status='pending'")

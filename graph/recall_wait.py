@@ -40,24 +40,13 @@ POLL_S = 0.2
 """How often the outbox is read while waiting (a SQLite read of a few rows)."""
 
 
-def unfinished_jobs(queue: Outbox, user_id: str, customer_id: str, now: float) -> int:
-    """Jobs of this user and customer that a worker is running or may take now."""
-    mine = [
-        job
-        for status in ("running", "pending")
-        for job in queue.jobs(status, limit=1000)
-        if job.user_id == user_id and job.customer_id == customer_id
-    ]
-    return sum(1 for job in mine if job.status == "running" or job.run_at <= now)
-
-
 async def wait_for_extraction(
     queue: Outbox, user_id: str, customer_id: str, *, wait_s: float
 ) -> bool:
     """Wait until no job of the account is due or running, at most ``wait_s`` seconds;
     False when the bound was reached first."""
     deadline = time.monotonic() + wait_s
-    while await asyncio.to_thread(unfinished_jobs, queue, user_id, customer_id, time.time()):
+    while await asyncio.to_thread(queue.unfinished, user_id, customer_id, time.time()):
         if time.monotonic() >= deadline:
             return False
         await asyncio.sleep(POLL_S)

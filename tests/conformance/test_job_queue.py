@@ -126,6 +126,26 @@ def test_debounce_supersedes_pending_and_keeps_messages(make_queue: MakeQueue) -
     assert q.claim().id == second.id  # type: ignore[union-attr]
 
 
+def test_unfinished_counts_one_accounts_due_or_running_jobs(make_queue: MakeQueue) -> None:
+    q, clock = make_queue(delay_s=30.0, every_n_turns=10)
+    submit(q, "hello", "m1")  # debounced: due in 30 s
+    assert q.unfinished("u1", "c1", clock.t) == 0
+    assert q.unfinished("u1", "c1", clock.t + 30.0) == 1
+    submit(q, "budget is 2 million", "m2", urgent=True, trigger="amount")
+    q.submit(thread_id="t2", user_id="u1", customer_id="c2", turns=[Turn("user", "x", "m3")],
+             urgent=True)  # fmt: skip
+    q.submit(thread_id="t3", user_id="u2", customer_id="c1", turns=[Turn("user", "y", "m4")],
+             urgent=True)  # fmt: skip
+    assert q.unfinished("u1", "c1", clock.t) == 1
+    job = q.claim()
+    assert job is not None and job.customer_id == "c1" and job.user_id == "u1"
+    assert q.unfinished("u1", "c1", clock.t) == 1  # running
+    q.complete(job)
+    assert q.unfinished("u1", "c1", clock.t) == 0
+    assert q.unfinished("u1", "c2", clock.t) == 1
+    assert q.unfinished("u2", "c1", clock.t) == 1
+
+
 def test_urgent_and_every_n_turns_trigger_now(make_queue: MakeQueue) -> None:
     q, clock = make_queue(delay_s=30.0, every_n_turns=3)
     j = submit(q, "Our budget is 2 million", "m1", urgent=True, trigger="amount")

@@ -20,7 +20,6 @@ from graph_fakes import factory, memory_store, scripted
 from memagent.core.types import Turn
 from memagent.graph.agent import aopen_agent, arun_turn
 from memagent.graph.jobs import JobQueue
-from memagent.graph.recall_wait import unfinished_jobs
 from memagent.graph.settings import Settings
 from memagent.graph.worker import Worker
 
@@ -33,19 +32,18 @@ def held_worker(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     """The worker waits for this event before each job; reading the outbox's unfinished
     jobs sets it (a recall that waits for extraction reads them)."""
     asked = threading.Event()
-    process, jobs = Worker.process, JobQueue.jobs
+    process, unfinished = Worker.process, JobQueue.unfinished
 
     def held(self: Worker, job: Any) -> dict[str, Any]:
         asked.wait(timeout=600)
         return process(self, job)
 
-    def reading(self: JobQueue, status: str | None = None, limit: int = 100) -> list[Any]:
-        if status in ("pending", "running"):
-            asked.set()
-        return jobs(self, status, limit)
+    def reading(self: JobQueue, user_id: str, customer_id: str, now: float) -> int:
+        asked.set()
+        return unfinished(self, user_id, customer_id, now)
 
     monkeypatch.setattr(Worker, "process", held)
-    monkeypatch.setattr(JobQueue, "jobs", reading)
+    monkeypatch.setattr(JobQueue, "unfinished", reading)
     return asked
 
 
@@ -77,13 +75,13 @@ def test_only_the_accounts_due_or_running_jobs_are_waited_for(tmp_path: Path) ->
         turn = Turn(role="user", content=NOTE, id="m1")
         queue.submit(thread_id="s1", user_id=USER, customer_id="acme", turns=[turn])
         now = time.time()
-        assert unfinished_jobs(queue, USER, "acme", now) == 1
-        assert unfinished_jobs(queue, USER, "globex", now) == 0
-        assert unfinished_jobs(queue, "bob", "acme", now) == 0
+        assert queue.unfinished(USER, "acme", now) == 1
+        assert queue.unfinished(USER, "globex", now) == 0
+        assert queue.unfinished("bob", "acme", now) == 0
         job = queue.claim()
         assert job is not None
-        assert unfinished_jobs(queue, USER, "acme", now) == 1  # running
+        assert queue.unfinished(USER, "acme", now) == 1  # running
         queue.complete(job)
-        assert unfinished_jobs(queue, USER, "acme", now) == 0
+        assert queue.unfinished(USER, "acme", now) == 0
     finally:
         queue.close()
