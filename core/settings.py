@@ -136,6 +136,11 @@ class Settings(BaseSettings):
 
     # Pluggable nodes.
     rewriter: Literal["llm", "rules", "off"] = "rules"
+    note_reply: Literal["rules", "model"] = Field(
+        "rules",
+        description="A message that only tells facts (no question, no request) is answered "
+        "with the facts the rules read in it, without a model call (rules), or by the model.",
+    )
     recall: Literal["hybrid", "dense", "keyword", "off"] = "hybrid"
     recall_feedback_weight: float = Field(
         0.3,

@@ -205,7 +205,11 @@ def build_graph(
         PROMPT_ASSEMBLY, traced(PROMPT_ASSEMBLY, remembering(prompt_assembly, extractor))
     )
     llm_node = make_llm_node(
-        main_model, tools=tools, router=router, max_tool_rounds=max_tool_rounds
+        main_model,
+        tools=tools,
+        router=router,
+        max_tool_rounds=max_tool_rounds,
+        note_reply=settings is not None and settings.note_reply == "rules",
     )
     builder.add_node(LLM, traced(LLM, remembering(llm_node, extractor)))
     builder.add_node(TOOLS, make_tool_node(list(tools)))

@@ -10,6 +10,7 @@ stay paired in the history; the number of tool rounds per turn is bounded.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import date
@@ -23,6 +24,7 @@ from langgraph.runtime import Runtime
 from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
+from memagent.nodes.note_ack import acknowledgement
 from memagent.nodes.prompt_assembly import without_briefing
 from memagent.nodes.reply_repeat import repeated, without_replies
 from memagent.nodes.tools import needs_tool
@@ -33,6 +35,8 @@ logger = memagent_logger(__name__)
 MAX_TOOL_ROUNDS = 2
 REPLY_TAG = "memagent:reply"
 """Tag on the reply model call, so streaming shows only reply tokens (not router JSON)."""
+NOTE_ACK = "memagent_note_ack"
+"""``name`` of a reply the rules wrote for a note (no model call), as Studio shows it."""
 
 
 class ToolRouter(Protocol):
@@ -49,6 +53,12 @@ def this_turn(messages: Sequence[AnyMessage]) -> list[AnyMessage]:
         if isinstance(messages[i], HumanMessage):
             return list(messages[i + 1 :])
     return []
+
+
+def earlier_user_messages(messages: Sequence[AnyMessage]) -> list[str]:
+    """The user messages before the last one (what a note's pronouns may refer to)."""
+    users = [str(m.text) for m in messages if isinstance(m, HumanMessage)]
+    return users[:-1]
 
 
 def tool_rounds(turn: Sequence[AnyMessage]) -> int:
@@ -115,8 +125,11 @@ def make_llm_node(
     tools: Sequence[BaseTool] = (),
     router: ToolRouter | None = None,
     max_tool_rounds: int = MAX_TOOL_ROUNDS,
+    note_reply: bool = False,
 ) -> Callable[..., Any]:
-    """The llm node over a lazily created chat model (no server starts at import)."""
+    """The llm node over a lazily created chat model (no server starts at import).
+    ``note_reply``: a message that only tells facts is acknowledged with the facts the
+    rules read in it, without a model call (``memagent.nodes.note_ack``)."""
     tool_names = {t.name for t in tools}
 
     async def llm(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -125,6 +138,15 @@ def make_llm_node(
         message = next(
             (str(m.text) for m in reversed(state.messages) if isinstance(m, HumanMessage)), ""
         )
+        if note_reply and tool_rounds(turn) == 0:
+            ack = await asyncio.to_thread(  # the screen's weights load from disk once
+                acknowledgement,
+                message,
+                getattr(runtime.context, "customer_id", "") or "this customer",
+                context=earlier_user_messages(state.messages),
+            )
+            if ack is not None:
+                return {"messages": [AIMessage(content=ack, name=NOTE_ACK)]}
         if router and tools and tool_rounds(turn) == 0 and needs_tool(message):
             routed = await _route(router, without_briefing(prompt), tools)
             calls = [c for c in routed if c["name"] in tool_names]
