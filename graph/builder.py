@@ -163,6 +163,25 @@ def _summary_model(
     return small_model() if wants_model_summaries(settings or get_settings()) else None
 
 
+def _llm_node(
+    main_model: Callable[[], BaseChatModel],
+    tools: Sequence[BaseTool],
+    router: ToolRouter,
+    max_tool_rounds: int,
+    settings: Settings | None,
+) -> Node:
+    """The llm node; a note is acknowledged without the model when settings say so
+    (``MEMAGENT_NOTE_REPLY=rules``, ``memagent.nodes.note_ack``)."""
+    note_reply = settings is not None and settings.note_reply == "rules"
+    return make_llm_node(  # type: ignore[no-any-return]
+        main_model,
+        tools=tools,
+        router=router,
+        max_tool_rounds=max_tool_rounds,
+        note_reply=note_reply,
+    )
+
+
 def build_graph(
     *,
     rewriter: Rewriter,
@@ -204,13 +223,7 @@ def build_graph(
     builder.add_node(
         PROMPT_ASSEMBLY, traced(PROMPT_ASSEMBLY, remembering(prompt_assembly, extractor))
     )
-    llm_node = make_llm_node(
-        main_model,
-        tools=tools,
-        router=router,
-        max_tool_rounds=max_tool_rounds,
-        note_reply=settings is not None and settings.note_reply == "rules",
-    )
+    llm_node = _llm_node(main_model, tools, router, max_tool_rounds, settings)
     builder.add_node(LLM, traced(LLM, remembering(llm_node, extractor)))
     builder.add_node(TOOLS, make_tool_node(list(tools)))
     builder.add_node(ASYNC_EXTRACT, traced(ASYNC_EXTRACT, extractor))
