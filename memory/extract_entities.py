@@ -16,7 +16,7 @@ from memagent.memory.hanzi_fold import to_simplified, to_traditional
 
 _TITLE_EN = (
     r"(?:(?:group |chief |senior |deputy |regional |global |sr\.? |ops |it |hr )?"
-    r"(?:c[efotims]o|ciso|cmio|cnio|chro|cdo|cao|cco|cno|cro|cmo|cpo|gc|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
+    r"(?:c[efotims]o|ciso|cmio|cnio|chro|cdo|cao|cco|cno|cro|cmo|cpo|gc|md|fd|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
     r"vice president(?: of [A-Za-z ]{2,25})?|"
     r"(?:director|dir\.|head|hd\.?|manager|mgr|lead|chair|officer)(?: of [A-Za-z&\- ]{2,30})?|"
     r"(?:[A-Za-z]+ ){0,2}(?:director|manager|mgr|lead|head|officer|architect|engineer|"
@@ -43,13 +43,16 @@ _EN_PATTERNS = [
     re.compile(r"(?P<name>" + _NAME_EN + r"),?\s+(?:who|he|she)\s+(?P<role>(?:runs|heads|leads|manages|owns)\s+(?:the |their |all )?(?:[A-Za-z&-]+ ){0,2}?(?:procurement|purchasing|IT|it|finance|operations|ops|security|engineering|logistics|supply chain|marketing|sales|HR|legal|compliance|facilities|the budget)\b)"),
     # "the CTO is a guy called Felix Grant"
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was)\s+(?:a (?:guy|man|woman|lady|person|gentleman)|someone)\s+(?:called|named)\s+(?P<name>" + _NAME_EN + r")"),
-    re.compile(r"(?P<name>" + _NAME_EN + r")\s*\((?P<role>(?:[^)]{0,25}\b)?(?i:" + _TITLE_EN + r")[^)]{0,20})\)"),
+    # "Birgit Lang (Head of IT – sceptical, worried about the ERP link)": the role, then a stance
+    re.compile(r"(?P<name>" + _NAME_EN + r")\s*\((?P<role>(?:[^)]{0,25}\b)?(?i:" + _TITLE_EN + r")[^)]{0,60})\)"),
     re.compile(r"(?P<name>" + _NAME_EN + r")(?:,\s+|\s+(?=the\s))(?:(?:the|their|our|its) )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was|will be)\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r")),?\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: (?!(?:is|was|are|has|and|says?|said|wants?|will|thinks?|asked|prefers?)\b)[A-Za-z]+){0,2})"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+(?:is|was|as)\s+(?:actually |now |really |in fact )?(?:the |their |our |its )?(?:new )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
     re.compile(r"(?P<name>\b[A-Z][a-z]{2,})\s*\((?:their|the|our|his|her) (?P<role>(?i:" + _TITLE_EN + r"))\)"),
+    # "Primary Contact: Priya Lal – Director of Assets", "Ana Ruiz - CFO": a dash before the role (last: "Acme - Head of IT, Jo Lee" names Jo Lee)
+    re.compile(r"(?P<name>" + _NAME_EN + r")\s+[–—-]\s+(?P<role>(?i:" + _TITLE_EN + r"))\b"),
 ]  # fmt: skip
 
 SURNAMES = (
@@ -137,9 +140,17 @@ _VERB_ROLE = re.compile(r"(?:will|would|can|could|to|should|must|may|might|shall
 """A "role" that is a verb phrase ("Wei Ling Tan, will lead the evaluation")."""
 
 
+_UNIT_WORDS = re.compile(
+    r"\b(?:Operations|Ops|Services|Onboarding|Engineering|Finance|Marketing|Sales|Procurement|"
+    r"Purchasing|Infrastructure|Technology|Compliance|Assets|Quality|Logistics|Development|"
+    r"Management|Support|Security|Strategy|Transformation|Department|Division|Team)$"
+)
+"""The last word of a business unit ("Client Onboarding Operations"): a role's, not a name's."""
+
+
 def _ok_en(name: str) -> bool:
     first = name.split()[0].rstrip(".")
-    return first not in _NOT_NAMES
+    return first not in _NOT_NAMES and not _UNIT_WORDS.search(name)
 
 
 def _clean_en(name: str) -> str:
