@@ -9,9 +9,11 @@ notes), each checked on fresh wording, none a sentence of a labelled set:
 - a joke in brackets ("(no relation to the golfer lol)") is only itself: it used to void
   the whole clause, with the person named before it;
 - Traditional characters the fold left as they were ("老闆", the surnames of "馬總", "譚生",
-  "鄧經理") are read folded, and common surnames of Taiwan and Hong Kong notes (蕭, 賴, 詹,
-  顏) are surnames, so the people of those notes are found; "董事長" is a title, never a
-  name that starts with the surname 董.
+  "鄧經理") are read folded, Taiwan's titles (協理, 副理, 課長) are titles, and common
+  surnames of Taiwan and Hong Kong notes (蕭, 賴, 詹, 顏) are surnames, so the people of
+  those notes are found; "董事長" is a title, never a name that starts with the surname 董;
+- written Cantonese (係, 唔, 佢, 嘅) is read as Mandarin by the rules, and written back as
+  the user wrote it.
 """
 
 from __future__ import annotations
@@ -93,6 +95,9 @@ def test_a_joke_in_brackets_drops_only_itself(text: str, name: str) -> None:
         ("這次對接的是資訊處處長 蕭文彬，人很客氣。", "蕭文彬", "處長"),
         ("採購經理 賴雅婷 負責比價。", "賴雅婷", "採購經理"),
         ("财务总监 詹佳颖 说预算要等集团批。", "詹佳颖", "财务总监"),
+        ("今天見到製造部協理 顏志偉，對導入很積極。", "顏志偉", "協理"),
+        ("窗口是資訊處 副理 翁怡君。", "翁怡君", "副理"),
+        ("業務課長 卓家銘 說月底前回覆。", "卓家銘", "課長"),
     ],
 )
 def test_traditional_bosses_and_surnames_are_read(text: str, name: str, role: str) -> None:
