@@ -21,16 +21,20 @@ ISO_CODES = (
     r"AED|BRL|ZAR|IDR|VND|TRY|CZK|HUF|ILS|QAR|KWD)"
 )
 """ISO currency codes written before a figure ("MOP 6,000,000", "SEK 450 000"), upper case."""
-_NUM = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+_NUM = r"(?:\d{1,3},\d{1,2}(?=\s*(?:mio|mrd)\b)|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+"""A figure; "1,3 Mio." is 1.3 million (a decimal comma, as German and Dutch notes write it)."""
 _AMOUNT = re.compile(
     r"(?P<cur>[$€£¥￥]|\b(?:usd|us\$|rmb|cny|eur)\s?|人民币\s?|(?-i:\b" + ISO_CODES + r")\s?)?"
     r"(?P<num>" + _NUM + r"(?:\s*(?:[来多余几]?[十百千万亿])+)?|[" + CN_NUM + r"]+)"
-    r"\s*(?P<mult>(?:k|m|mm|million|mn|bn|billion|thousand)(?![A-Za-z0-9]))?"
+    r"\s*(?P<mult>(?:k|m|mm|million|mn|bn|billion|thousand|grand|mio|mrd|crores?|cr|lakhs?|lacs?|(?<=\d)l)"
+    r"(?![A-Za-z0-9]))?"
     r"\s*(?P<cur2>dollars?\b|bucks\b|usd\b|rmb\b|cny\b|yuan\b|euros?\b|eur\b|pounds?\b|gbp\b|元|块|美元|美金|人民币|欧元|英镑)?",
     re.I,
 )
-_MULT = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6,
-         "bn": 1e9, "billion": 1e9}  # fmt: skip
+_MULT = {"k": 1e3, "thousand": 1e3, "grand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6,
+         "mio": 1e6, "bn": 1e9, "billion": 1e9, "mrd": 1e9, "cr": 1e7, "crore": 1e7, "crores": 1e7,
+         "l": 1e5, "lakh": 1e5, "lakhs": 1e5, "lac": 1e5, "lacs": 1e5}  # fmt: skip
+"""Multipliers, with the Indian lakh (1,00,000) and crore (1,00,00,000) and the German Mio./Mrd."""
 _CUR = {"$": "USD", "usd": "USD", "us$": "USD", "dollar": "USD", "dollars": "USD", "美元": "USD",
         "美金": "USD", "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "欧元": "EUR",
         "£": "GBP", "¥": "CNY", "￥": "CNY", "rmb": "CNY", "cny": "CNY", "yuan": "CNY",
@@ -119,7 +123,8 @@ def parse_amounts(text: str) -> list[Amount]:
             continue  # "万一" (in case) is not a number
         if num_s[0].isdigit() and not re.search(r"[十百千万亿]", num_s):
             try:
-                num = float(num_s.replace(",", ""))
+                decimal_comma = re.fullmatch(r"\d{1,3},\d{1,2}", num_s)
+                num = float(num_s.replace(",", "." if decimal_comma else ""))
             except ValueError:
                 continue
         else:

@@ -16,7 +16,7 @@ from memagent.memory.hanzi_fold import to_simplified, to_traditional
 
 _TITLE_EN = (
     r"(?:(?:group |chief |senior |deputy |regional |global |sr\.? |ops |it |hr )?"
-    r"(?:c[efotims]o|ciso|cmio|cnio|chro|cdo|cao|cco|cno|cro|cmo|cpo|gc|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
+    r"(?:c[efotims]o|ciso|cmio|cnio|chro|cdo|cao|cco|cno|cro|cmo|cpo|gc|md|fd|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
     r"vice president(?: of [A-Za-z ]{2,25})?|"
     r"(?:director|dir\.|head|hd\.?|manager|mgr|lead|chair|officer)(?: of [A-Za-z&\- ]{2,30})?|"
     r"(?:[A-Za-z]+ ){0,2}(?:director|manager|mgr|lead|head|officer|architect|engineer|"
@@ -43,24 +43,27 @@ _EN_PATTERNS = [
     re.compile(r"(?P<name>" + _NAME_EN + r"),?\s+(?:who|he|she)\s+(?P<role>(?:runs|heads|leads|manages|owns)\s+(?:the |their |all )?(?:[A-Za-z&-]+ ){0,2}?(?:procurement|purchasing|IT|it|finance|operations|ops|security|engineering|logistics|supply chain|marketing|sales|HR|legal|compliance|facilities|the budget)\b)"),
     # "the CTO is a guy called Felix Grant"
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was)\s+(?:a (?:guy|man|woman|lady|person|gentleman)|someone)\s+(?:called|named)\s+(?P<name>" + _NAME_EN + r")"),
-    re.compile(r"(?P<name>" + _NAME_EN + r")\s*\((?P<role>(?:[^)]{0,25}\b)?(?i:" + _TITLE_EN + r")[^)]{0,20})\)"),
+    # "Birgit Lang (Head of IT – sceptical, worried about the ERP link)": the role, then a stance
+    re.compile(r"(?P<name>" + _NAME_EN + r")\s*\((?P<role>(?:[^)]{0,25}\b)?(?i:" + _TITLE_EN + r")[^)]{0,60})\)"),
     re.compile(r"(?P<name>" + _NAME_EN + r")(?:,\s+|\s+(?=the\s))(?:(?:the|their|our|its) )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was|will be)\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r")),?\s+(?P<name>" + _NAME_EN + r")"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+from\s+(?:the |their )?(?P<role>(?:IT|[Ss]ecurity|[Ff]inance|[Pp]rocurement|[Ll]egal|[Oo]perations|[Ee]ngineering|[Ss]ales|[Mm]arketing|HR|[Pp]urchasing)(?: (?!(?:is|was|are|has|and|says?|said|wants?|will|thinks?|asked|prefers?)\b)[A-Za-z]+){0,2})"),
     re.compile(r"(?P<name>" + _NAME_EN + r")\s+(?:is|was|as)\s+(?:actually |now |really |in fact )?(?:the |their |our |its )?(?:new )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
     re.compile(r"(?P<name>\b[A-Z][a-z]{2,})\s*\((?:their|the|our|his|her) (?P<role>(?i:" + _TITLE_EN + r"))\)"),
+    # "Primary Contact: Priya Lal – Director of Assets", "Ana Ruiz - CFO": a dash before the role (last: "Acme - Head of IT, Jo Lee" names Jo Lee)
+    re.compile(r"(?P<name>" + _NAME_EN + r")\s+[–—-]\s+(?P<role>(?i:" + _TITLE_EN + r"))\b"),
 ]  # fmt: skip
 
 SURNAMES = (
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任"
     "沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
-    "葛柯温俞庞樊殷施洪童祝翟倪骆焦岳伍聂耿苗霍裴邢缪凌阎滕饶"
+    "葛柯温俞庞樊殷施洪童祝翟倪骆焦岳伍聂耿苗霍裴邢缪凌阎滕饶萧赖詹颜翁卓阮麦庄巫邝"
 )
 _ZH_TITLES = (
     r"(?:首席[\u4e00-\u9fff]{2,4}官|[A-Z]{2,4}|总经理|副总经理|副总裁|总裁|副总|董事长|总监|副院长|院长|行长|"
     r"主任|部长|处长|科长|经理|负责人|对接人|联系人|主管|厂长|局长|校长|老板娘|老板|"
-    r"财务长|执行长|营运长|技术长|资讯长|架构师|发起人|合伙人|特助|助理)"
+    r"财务长|执行长|营运长|技术长|资讯长|架构师|发起人|合伙人|特助|助理|协理|副理|襄理|课长)"
 )
 COMPOUND_SURNAMES = (
     "欧阳|歐陽|司马|司馬|诸葛|諸葛|上官|皇甫|慕容|令狐|夏侯|司徒|公孙|公孫|宇文|尉迟|端木|南宫"
@@ -100,7 +103,7 @@ _ZH_PATTERNS = [
 ]  # fmt: skip
 _ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只聊谈最负不没别]$")
 _NOT_ZH_NAME = re.compile(
-    r"周[末一二三四五六日天内]|万一|高层|方案|金额|程序|钱[少多]|于是|林业|温度|温和|焦点|施工|凌晨|祝福|庞大|"
+    r"周[末一二三四五六日天内]|万一|高层|董事|方案|金额|程序|钱[少多]|于是|林业|温度|温和|焦点|施工|凌晨|祝福|庞大|"
     r"童装|岳阳|洪水"
 )
 """Words that start like a surname but are not a name."""
@@ -117,7 +120,7 @@ _ZH_DEPT_ONLY = re.compile(
     + r")(?=[，。、；和与]|$)"
 )
 _ZH_ROLE_TRIM = re.compile(
-    r"^(?:的|是|见了|和|跟|与|及|还有|拜访了?|今天|他们|我们|对接人是|说|，|但是?|而且?|并且?|不过|另外|最终要|最后要|要|由)+"
+    r"^(?:的|是|见了|见咗|和|跟|与|及|还有|拜访了?|今天|今朝|今日|昨天|他们|我们|对接人是|说|，|但是?|而且?|并且?|不过|另外|最终要|最后要|要|由)+"
 )
 
 
@@ -137,9 +140,17 @@ _VERB_ROLE = re.compile(r"(?:will|would|can|could|to|should|must|may|might|shall
 """A "role" that is a verb phrase ("Wei Ling Tan, will lead the evaluation")."""
 
 
+_UNIT_WORDS = re.compile(
+    r"\b(?:Operations|Ops|Services|Onboarding|Engineering|Finance|Marketing|Sales|Procurement|"
+    r"Purchasing|Infrastructure|Technology|Compliance|Assets|Quality|Logistics|Development|"
+    r"Management|Support|Security|Strategy|Transformation|Department|Division|Team)$"
+)
+"""The last word of a business unit ("Client Onboarding Operations"): a role's, not a name's."""
+
+
 def _ok_en(name: str) -> bool:
     first = name.split()[0].rstrip(".")
-    return first not in _NOT_NAMES
+    return first not in _NOT_NAMES and not _UNIT_WORDS.search(name)
 
 
 def _clean_en(name: str) -> str:

@@ -67,16 +67,17 @@ __all__ = ["cn_to_int", "parse_amount", "extract_rules", "user_sentences", "clea
 _CN_NUM = CN_NUM
 
 _ABBREVIATIONS = ("Dr", "Mr", "Ms", "Mrs", "vs", "incl", "approx", "etc", "Inc", "Ltd", "Co", "Dir",
-                  "Dept", "No", "St", "Jr", "Sr", "Approx", "Incl", "Est", "est", "Etc", "Vs", "Mgr", "mgr")  # fmt: skip
+                  "Dept", "No", "St", "Jr", "Sr", "Approx", "Incl", "Est", "est", "Etc", "Vs", "Mgr", "mgr",
+                  "ca", "Ca", "Mio", "Mrd")  # fmt: skip
 _SPLIT = re.compile(
     r"(?<=[。！？；\n])\s*|" + "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS) + r"(?<=[.!?;])\s+"
 )
-"""Sentence ends; "Dr. Helen", "Dir. of Engineering" and "incl. implementation" go on."""
+"""Sentence ends; "Dr. Helen", "Dir. of Engineering", "incl. implementation" and "1,3 Mio. EUR" go on."""
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*[。！]?$|\b(?:can you|could you|do you|would you)\b", re.I)
 _HYPOTHETICAL = re.compile(
     r"(?<!asked )(?<!asks )(?<!ask )(?<!check )(?<!see )(?<!wondering )(?<!know )(?<!whether )(?<!sure )"
     r"\b(?:if|suppose|supposing|imagine|hypothetically|what if|let's say|in theory|would be)\b"
-    r"|如果|假如|假设|(?<![主就只还需重正不])要是|万一|比如说|打个比方",
+    r"|如果|假如|假设|(?<![主就只还需重正不])要是|(?<![\d０-９零〇一二两三四五六七八九十百千])(?<![\d０-９]\s)万一|比如说|打个比方",
     re.I,
 )
 _REAL_CONDITION = re.compile(

@@ -80,13 +80,16 @@ def _cased(repl: str) -> Callable[[re.Match[str]], str]:
 JOKE = re.compile(
     r"\b(?:just kidding|kidding|joked?|joking|lol|lmao|haha+|jk)\b|开玩笑|哈哈|逗你|说笑", re.I
 )
+_BRACKETED = re.compile(r"\s*[（(][^（()）]*[)）]")
 _PIECES = re.compile(r"(\s+[-–—]\s+|[;；，,]\s*|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|\.\s+)")
 
 
 def without_jokes(sentence: str) -> str:
     """``sentence`` without the pieces that joke ("he joked 'a billion dollars' lol"); a
     piece that is only a joke marker ("lol", "哈哈") voids the piece before it too.
-    Empty when nothing serious is left."""
+    Empty when nothing serious is left. A joke in brackets is only itself: "梁家輝（唔係明星嗰個
+    haha）" keeps the name."""
+    sentence = _BRACKETED.sub(lambda m: "" if JOKE.search(m.group(0)) else m.group(0), sentence)
     parts = _PIECES.split(sentence)
     pieces, seps = parts[0::2], parts[1::2] + [""]
     keep = [True] * len(pieces)

@@ -72,7 +72,7 @@ async def test_a_budget_correction_the_model_sorted_as_nothing_is_a_budget() -> 
         ("正式的东西走邮件。", "none", "contact_preference"),
         ("I'd say we're moving into technical evaluation now.", "requirement", "deal_stage"),
         ("I promised we'd set up a reference site visit in Brisbane.", "other", "commitment"),
-        ("Present: Stefan Krüger (IT architect, raised tons of questions).", "stakeholder",
+        ("Present: Stefan Krüger (IT specialist, raised tons of questions).", "stakeholder",
          "stakeholder"),
     ],
 )  # fmt: skip
