@@ -140,6 +140,25 @@ def compact(normalised: str) -> str:
     return re.sub(rf"[^a-z{_CJK}]+", "", normalised.translate(_LEET))
 
 
+# A prohibition just before a cue, in the cue's own clause: "请不要发我私人邮箱", "禁止任何人",
+# "do not forward to my personal inbox". Up to four characters or two words may stand between.
+_NEGATION_BEFORE = re.compile(
+    r"(?:不要|不用|不必|别|勿|不得|禁止|严禁|不能|不可以?|不允许|未经授权)[^，。,;；:：！!？?\n]{0,4}$"
+    r"|\b(?:don'?t|do not|never|not|no one may|nobody may|must not|may not|should not)"
+    r"(?:\s+[\w'-]+){0,2}\s+$"
+)
+
+
+def _first_match(rule: Rule, form: str) -> re.Match[str] | None:
+    """The rule's first match in ``form``; for a negatable rule, the first not negated."""
+    if not rule.negatable:
+        return rule.pattern.search(form)
+    for m in rule.pattern.finditer(form):
+        if not _NEGATION_BEFORE.search(form, max(0, m.start() - 30), m.start()):
+            return m
+    return None
+
+
 def assess(text: str) -> Verdict:
     """Score ``text``: each rule name counts once, and a match lying inside a stronger match
     of the same form adds nothing (one phrase is one signal, however many rules it fires)."""
@@ -156,7 +175,7 @@ def assess(text: str) -> Verdict:
     if reported:
         norm, cased = mask(norm, reported), mask(cased, reported)
     forms = {"raw": raw, "text": norm, "cased": cased, "compact": compact(norm)}
-    matches = [(rule, m) for rule in RULES if (m := rule.pattern.search(forms[rule.form]))]
+    matches = [(rule, m) for rule in RULES if (m := _first_match(rule, forms[rule.form]))]
     matches.sort(key=lambda rm: -rm[0].weight)
     hits: dict[str, Hit] = {}
     spans: list[tuple[str, int, int]] = []
