@@ -206,12 +206,23 @@ READER_RULES: tuple[Rule, ...] = (
         r"故意(?:给出|提供|说|报|写)?(?:错误|偏高|偏低|虚假|不实)"
         r"|\b(?:deliberately|intentionally|on purpose)\b (?:give|quote|state|use|say)\b",
     ),
+    # "No need to verify / check with anyone / log it": no ordinary note of any set says it.
     _r(
-        "skip_log",
+        "no_need_check",
         "override",
-        0.5,
-        r"\bno need to (?:verify|check|confirm|log|record|document)\b(?: or (?:verify|check"
-        r"|confirm|log|record|document))? it\b",
+        0.6,
+        r"\bno need to (?:verify|check|confirm|double[- ]check|route|log|record|document|involve"
+        r"|loop in|run it by)\b|(?:不用|无需|不必|别)(?:再)?(?:记录|登记|留记录)",
+    ),
+    # A limit moved in the record: "discount cap for this customer is now 65%", "信用额度改为".
+    _r(
+        "limit_change",
+        "override",
+        0.4,
+        r"\b(?:discount|pricing|price|credit|approval) (?:cap|ceiling|limit|floor|authority)\b"
+        rf"{_E}{{0,40}}\b(?:is now|now|raised to|increased to|changed to|set to|moved to"
+        r"|goes up to|bumped to)\b"
+        rf"|(?:折扣|信用|信贷|审批)(?:上限|额度|权限){_S}{{0,10}}(?:改成|改为|提高到|调到|调整为|上调到)",
     ),
 )
 """Session 11's table, appended to ``poison.RULES``."""
