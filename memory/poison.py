@@ -54,13 +54,15 @@ from memagent.memory.poison_rules import RULES as _GENERAL_RULES
 from memagent.memory.poison_rules import Rule
 from memagent.memory.poison_rules_ops import OPS_RULES
 from memagent.memory.poison_rules_orders import ORDER_RULES
+from memagent.memory.poison_rules_reader import READER_RULES
 
 if TYPE_CHECKING:
     from memagent.memory.poison_model import PoisonClassifier
 
 THRESHOLD = 1.0
-RULES: tuple[Rule, ...] = _GENERAL_RULES + OPS_RULES + ORDER_RULES
-"""The general table, the enterprise-format table and the business-change table, together."""
+RULES: tuple[Rule, ...] = _GENERAL_RULES + OPS_RULES + ORDER_RULES + READER_RULES
+"""The general table, the enterprise-format table, the business-change table and the table of
+orders handed to the machine reading a note, together."""
 
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u180e]")
 # Latin look-alikes from Cyrillic and Greek that survive NFKC.
@@ -78,14 +80,14 @@ _TRAD_TO_SIMP = str.maketrans(
     "級組織經濟嚴樣來與並還讀寫錯誤實際標準確認體驗線網絡庫門處層條項內傳聲稱貼顧協議"
     "約屬長張東鐘銀錢廠場億萬兩幣匯歷聽講談論詢諮紀檔頭區嗎啟啓動態僅隻夠誰邊進選擇適"
     "構類計費稅險緊換觀點鏈結測試圍簽籤幫擔獲師剛習車馬鐵灣臺陸縣鄉愛畫劃貸賠償響頻擊"
-    "紙憂慮勢佈戲劇瀏覽頁鏡齊倉騰備註冊錄創義歸殺斷繼續擴壓財",
+    "紙憂慮勢佈戲劇瀏覽頁鏡齊倉騰備註冊錄創義歸殺斷繼續擴壓財補雖沒",
     "统员机设规则无视过滤关闭审资预价电话号码联系邮记忆订单报户别数据讯账账竞争对说诉"
     "远总须荐销从现开后会发执运调脚删毁导转泄输显复复给让这个们为请将时间问题应该权凭"
     "证钥营维护变检隐范制于里里么么达务产质骗谱谎诈坏烂亏损违罚负评卖买货购采额优专业"
     "级组织经济严样来与并还读写错误实际标准确认体验线网络库门处层条项内传声称贴顾协议"
     "约属长张东钟银钱厂场亿万两币汇历听讲谈论询咨纪档头区吗启启动态仅只够谁边进选择适"
     "构类计费税险紧换观点链结测试围签签帮担获师刚习车马铁湾台陆县乡爱画划贷赔偿响频击"
-    "纸忧虑势布戏剧浏览页镜齐仓腾备注册录创义归杀断继续扩压财",
+    "纸忧虑势布戏剧浏览页镜齐仓腾备注册录创义归杀断继续扩压财补虽没",
 )
 _LEET = str.maketrans("013457@$", "oieastas")
 _CJK = r"\u3400-\u9fff\uf900-\ufaff"
@@ -140,6 +142,25 @@ def compact(normalised: str) -> str:
     return re.sub(rf"[^a-z{_CJK}]+", "", normalised.translate(_LEET))
 
 
+# A prohibition just before a cue, in the cue's own clause: "请不要发我私人邮箱", "禁止任何人",
+# "do not forward to my personal inbox". Up to four characters or two words may stand between.
+_NEGATION_BEFORE = re.compile(
+    r"(?:不要|不用|不必|别|勿|不得|禁止|严禁|不能|不可以?|不允许|未经授权)[^，。,;；:：！!？?\n]{0,4}$"
+    r"|\b(?:don'?t|do not|never|not|no one may|nobody may|must not|may not|should not)"
+    r"(?:\s+[\w'-]+){0,2}\s+$"
+)
+
+
+def _first_match(rule: Rule, form: str) -> re.Match[str] | None:
+    """The rule's first match in ``form``; for a negatable rule, the first not negated."""
+    if not rule.negatable:
+        return rule.pattern.search(form)
+    for m in rule.pattern.finditer(form):
+        if not _NEGATION_BEFORE.search(form, max(0, m.start() - 30), m.start()):
+            return m
+    return None
+
+
 def assess(text: str) -> Verdict:
     """Score ``text``: each rule name counts once, and a match lying inside a stronger match
     of the same form adds nothing (one phrase is one signal, however many rules it fires)."""
@@ -156,7 +177,7 @@ def assess(text: str) -> Verdict:
     if reported:
         norm, cased = mask(norm, reported), mask(cased, reported)
     forms = {"raw": raw, "text": norm, "cased": cased, "compact": compact(norm)}
-    matches = [(rule, m) for rule in RULES if (m := rule.pattern.search(forms[rule.form]))]
+    matches = [(rule, m) for rule in RULES if (m := _first_match(rule, forms[rule.form]))]
     matches.sort(key=lambda rm: -rm[0].weight)
     hits: dict[str, Hit] = {}
     spans: list[tuple[str, int, int]] = []

@@ -200,9 +200,18 @@ def _pinyin_readings(text: str) -> list[str]:
     return out
 
 
+ZERO_WIDTH_MARK = "\ue000zero-width spelling\ue000"
+"""Appended when letters are spelled out with a zero-width character after each ("s\u200be\u200bn
+\u200bd", "請\u200c將\u200c合"): the normaliser reads the words, this mark tells the rules they were
+hidden (a private-use code point, so no typed text carries it)."""
+_ZERO_WIDTH_SPELLED = re.compile(r"(?:(?:[^\W_]|[ \t])[\u200b-\u200d\u2060\ufeff]){6,}")
+
+
 def expand_disguised(text: str) -> str:
-    """``text`` with its hex, zero-width-spaced and pinyin readings appended (when any)."""
+    """``text`` with its hex, zero-width-spaced and pinyin readings appended (when any), and
+    ``ZERO_WIDTH_MARK`` when its letters are spelled out with zero-width characters."""
     extra = _hex_readings(text)
+    extra += [ZERO_WIDTH_MARK] if _ZERO_WIDTH_SPELLED.search(text) else []
     extra += [_ZERO_WIDTH.sub(" ", m.group()) for m in _ZERO_WIDTH_WORDS.finditer(text)]
     extra += _pinyin_readings(text)
     return text if not extra else text + "\n" + "\n".join(extra)

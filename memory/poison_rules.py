@@ -28,10 +28,22 @@ class Rule:
     weight: float
     pattern: re.Pattern[str]
     form: str = "text"
+    negatable: bool = False
+    """A match right after a negation in its own clause ("不要发我私人邮箱", "禁止任何人转发",
+    "do not send to my gmail") is a prohibition, not an order: ``poison.assess`` skips it."""
 
 
-def _r(name: str, category: str, weight: float, pattern: str, form: str = "text") -> Rule:
-    return Rule(name, category, weight, re.compile(pattern, re.IGNORECASE | re.MULTILINE), form)
+def _r(
+    name: str,
+    category: str,
+    weight: float,
+    pattern: str,
+    form: str = "text",
+    *,
+    negatable: bool = False,
+) -> Rule:
+    flags = re.IGNORECASE | re.MULTILINE
+    return Rule(name, category, weight, re.compile(pattern, flags), form, negatable)
 
 
 # A span that stops at the customer's own words: "ignore *my* earlier email" is a correction.
@@ -49,6 +61,27 @@ _SUBJECT_NOT_ME = r"(?<!\bi )(?<!\bwe )(?<!\bthey )(?<!\bhe )(?<!\bshe )(?<!\bwh
 _STEER_VERB = (
     r"(?:recommend|suggest|push|upsell|promote|pitch|quote|tell|say|mention|answer|respond"
     r"|reply|offer|approve|agree|claim|describe|advise|state|reveal|share|disclose|discount)"
+)
+# An order kept to one account is a note on how to sell to it, not a policy for everyone:
+# the same sentence names the account it is for ("... to Pinecrest Clinic first", "when talking
+# to Greystone") or gives that customer's own stance as the reason ("...; they won't do
+# monthly", "，他们不接受月付"), unless it concedes it breaks a rule ("even though they don't
+# qualify", "regardless of tier"). Read on the ``cased`` form: a name is a capitalised word.
+_ONE_ACCOUNT = (
+    r"(?!(?!(?:[^.!?\n]|(?<=\d)\.(?=\d))*?(?:\b(?:even (?:though|if|when)|although|despite"
+    r"|regardless|no matter|whether or not)\b|即使|即便|不管|无论|尽管|哪怕))"
+    r"(?:[^.!?;\n]|(?<=\d)\.(?=\d)){0,80}?(?:\b(?:to|for|with|at) (?-i:[A-Z][a-z][\w&'-]*)"
+    r"(?: (?-i:[A-Z][\w&'-]*))*(?! (?:customers|clients|accounts|users|prospects|leads)\b)"
+    r"|[;,:—–-]\s*(?:they|he|she)(?:'ve|'re)? (?:won'?t|will not|don'?t|do not|didn'?t|can'?t"
+    r"|cannot|never|only|balked|refused?|prefer|insist|hate|got burned|were burned)\b"
+    r"|[;,:—–-]\s*their (?:last|previous|old|current) (?:vendor|supplier|provider)\b"
+    r"|[；，,;]\s*(?:他们|她们|对方|客户)(?:不|只|坚持|偏好|拒绝|要求)))"
+)
+# A ban on giving out secrets protects them: "never share credentials over email".
+_KEEPS_SECRETS = (
+    r"(?<!\bnever share)(?<!\bnever send)(?<!\bnever reveal)(?<!\bnever disclose)"
+    r"(?<!\bnever give)|(?!\s+(?:your |any |the |their |our |login )?(?:credentials|passwords?"
+    r"|passcodes?|pins?|logins?|api keys?|secrets?|personal data)\b)"
 )
 _ZH_RULE_NOUN = r"(?:指令|指示|提示词|提示|规则|规定|设定|命令|约束|限制|系统消息)"
 _EN_RULES = (
@@ -499,7 +532,9 @@ RULES: tuple[Rule, ...] = (
         "standing order",
         0.6,
         rf"{_SUBJECT_NOT_ME}\b(?:always|never|only|must always|must never|should always"
-        rf"|should never)\s+{_STEER_VERB}\b(?!\s+(?:me|us|my|our)\b)",
+        rf"|should never)\s+{_STEER_VERB}\b(?!\s+(?:me|us|my|our)\b)(?:{_KEEPS_SECRETS})"
+        rf"{_ONE_ACCOUNT}",
+        "cased",
     ),
     _r(
         "standing_order",
@@ -530,7 +565,9 @@ RULES: tuple[Rule, ...] = (
         r"|(?:tell|inform|remind) (?:customers|clients|users|prospects|leads)"
         r"|with any (?:customer|client|account|prospect|buyer|lead|user)"
         r"|new leads|future (?:conversations|chats|sessions|customers))\b"
-        r"|(?:所有|全部|每个|每一个|每位|任何|其他|其它|别的|不管哪个|不管哪位|无论哪个|无论谁|不管谁)"
+        # "禁止任何人转发" forbids everyone: a notice's prohibition, not an order about them.
+        r"|(?<!禁止)(?<!严禁)(?<!不得)(?<!不允许)(?<!不准)"
+        r"(?:所有|全部|每个|每一个|每位|任何|其他|其它|别的|不管哪个|不管哪位|无论哪个|无论谁|不管谁)"
         r"的?(?:来咨询的|来问的|新)?(?:客户|用户|人|销售|顾客|买家)",
     ),
     _r(
@@ -568,7 +605,9 @@ RULES: tuple[Rule, ...] = (
         "imperative_order",
         "standing order",
         0.3,
-        rf"(?:^|[.!?;:]\s*)(?:please\s+)?(?:always|never)\s+{_STEER_VERB}\b",
+        rf"(?:^|[.!?;:]\s*)(?:please\s+)?(?:always|never)\s+{_STEER_VERB}\b(?:{_KEEPS_SECRETS})"
+        rf"{_ONE_ACCOUNT}",
+        "cased",
     ),
     _r(
         "addresses_assistant",
@@ -712,6 +751,7 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:to|into) (?:me|my (?:private |personal |own )?(?:email|inbox|mailbox|address|account"
         r"|drive|phone|gmail))\b"
         r"|\bto (?:[\w.+-]+@[\w-]+\.|\[email#)|发给我|发到我|发送给我|发我|到我的(?:邮箱|手机|微信)",
+        negatable=True,
     ),
     _r(
         "your_memory",
@@ -994,15 +1034,17 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:delete|wipe|erase|purge|remove|clear|drop|destroy)\b (?:all|every|each|the entire"
         r"|the whole)(?: (?:of )?(?:the |your |stored )?(?:customer |client |user )?)?(?:memor(?:y|ies)"
         r"|records|data|database|contacts|history|logs|notes)\b|\b(?:delete|wipe|erase|purge)"
-        r" everything\b|(?:删除|清空|清除|抹掉|删掉|销毁)掉?(?:所有|全部|一切)",
+        r" everything\b|(?:删除|清空|清除|抹掉|删掉|销毁)掉?(?:所有|全部|一切)"
+        r"(?!的?(?:副本|拷贝|复本|复印件))",  # "delete all copies" of a mail sent in error
     ),
     _r(
         "standing_order",
         "standing order to the assistant",
         1.0,
         r"^\s*(?:please\s+|from now on,?\s+|going forward,?\s+)?(?:always|never)\s+"
-        r"(?:recommend|offer|suggest|push|upsell|promise|approve|reveal|disclose)\b"
+        rf"(?:recommend|offer|suggest|push|upsell|promise|approve|reveal|disclose)\b{_ONE_ACCOUNT}"
         r"|^\s*(?:以后|今后|从现在起|從現在起)?[，,]?\s*(?:一律|总是|總是|永远|永遠|始终|始終|务必|務必)"
         r"(?:推荐|推薦|给他们打|給他們打|打折|批准|加价|加價)",
+        "cased",
     ),
 )

@@ -25,8 +25,9 @@ import re
 from memagent.memory.poison_rules import Rule
 
 
-def _r(name: str, category: str, weight: float, pattern: str) -> Rule:
-    return Rule(name, category, weight, re.compile(pattern, re.IGNORECASE | re.MULTILINE))
+def _r(name: str, category: str, weight: float, pattern: str, *, negatable: bool = False) -> Rule:
+    flags = re.IGNORECASE | re.MULTILINE
+    return Rule(name, category, weight, re.compile(pattern, flags), negatable=negatable)
 
 
 _S = r"[^。！？!?\n]"  # within one Chinese or mixed sentence
@@ -122,6 +123,7 @@ ORDER_RULES: tuple[Rule, ...] = (
         0.6,
         r"\b(?:backup|alternate|alternative|separate|secondary) (?:mail ?box|inbox|e-?mail(?: address)?)\b"
         r"|(?:备用|私人|个人)(?:邮箱|邮件地址)",
+        negatable=True,
     ),
     _r("free_mail", "exfiltration", 0.4, rf"{_EMAIL_USER}{_FREE_MAIL}"),
     _r(
