@@ -88,7 +88,7 @@ _TIMEWORD = re.compile(
 )
 
 
-def _fits(category: str, line: Line) -> bool:
+def fits(category: str, line: Line) -> bool:
     """A cheap check that the line can hold a fact of the category the model chose
     (a 1.5B model files a visit header as a timeline, "no news" as a competitor)."""
     text = spaced(fold(line.text))
@@ -103,7 +103,9 @@ def _fits(category: str, line: Line) -> bool:
         "incumbent": lambda: bool(
             _VENDOR.search(text) or re.search(r"系统|自研|excel", text, re.I)
         ),
-        "budget": lambda: parse_amount(text) is not None or bool(_SPELLED.search(text)),
+        "budget": lambda: bool(
+            parse_amount(text) is not None or _SPELLED.search(text) or _SCALED.search(text)
+        ),
         "requirement": lambda: bool(_NEED.search(text)),
         "other": lambda: bool(_NUMBER.search(text)),
         "timeline": lambda: bool(_TIMEWORD.search(text)),
@@ -139,6 +141,13 @@ _SPELLED = re.compile(
     r"billion)\b|[百千]万|[一二三四五六七八九十两]+(?:万|亿)",
     re.I,
 )
+_SCALED = re.compile(
+    r"\d(?:[\d,.]*\d)?\s*(?:k|m|mn|mio|bn|grand|l|lakhs?|lacs?|cr|crores?|million|billion)\b|"
+    r"[$€£¥]\s?\d",
+    re.I,
+)
+"""An amount in a form the amount parser may not know ("80L pa", "2.4 cr", "1,3 Mio",
+"400 grand"): enough for a line the model sorted as a budget."""
 _SYSTEM = re.compile(
     r"\b(?:(?i:tms|erp|crm|wms|mes|sap|oracle|excel|spreadsheets?|in-house|homegrown|legacy)|"
     r"(?:run|runs|running|use|uses|using) (?:on )?[A-Z]\w+)\b|系统|自研|老 ?[A-Za-z]+|在用|现用|"
@@ -229,12 +238,12 @@ def refiled(category: str, line: Line) -> str | None:
     our own dated next step, or a problem in words only a problem uses ("人工录入占了
     一半工时"): a 1.5B model often drops those, and no small talk looks like them."""
     text = spaced(fold(line.text))
-    if category != "commitment" and _PROMISE.search(text) and _fits("commitment", line):
+    if category != "commitment" and _PROMISE.search(text) and fits("commitment", line):
         return "commitment"  # "I promised we'd set up a site visit" filed as other
     if category == "none":
         if _BUDGET_SAID.search(text) and not _MYSELF.search(text):
             return "budget"  # "更正：預算是 MOP 4,500,000，上次記錯了"
-        if _OWE.search(text) and _fits("commitment", line):
+        if _OWE.search(text) and fits("commitment", line):
             return "commitment"  # "I'm sending our revised paper tomorrow"
         if _MYSELF.search(text):
             return None
@@ -243,7 +252,7 @@ def refiled(category: str, line: Line) -> str | None:
         if _CHANNEL.search(text) and _PREFERS.search(text):
             return "contact_preference"
         return "pain_point" if _PAIN.search(text) else None
-    if _fits(category, line):
+    if fits(category, line):
         return category
     if _EMPTY.search(line.text) or _MYSELF.search(line.text):
         return None

@@ -26,7 +26,7 @@ from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_rules import parse_amount
 from memagent.memory.extract_sales import with_dates
 from memagent.memory.extract_script import fold
-from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
+from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, fits, refiled
 from memagent.memory.llm_cover import covered, covering, fact_core
 from memagent.memory.llm_items import LLMMemory
 from memagent.memory.llm_sentences import conditional_sentences, statement_sentences
@@ -124,7 +124,7 @@ def uncovered_lines(
                     seen.add(text)
                     dates = find_dates(text, ref)
                     taken = _taken(readers, dates, text)
-                    dated = with_full_names(_in_figures(with_dates(text, dates)), names)
+                    dated = with_full_names(_in_figures(_with_dates(text, dates)), names)
                     out.append(Line(text, person, dated, taken))
             before += " " + sentence
         out += _conditional_lines(turn, rules, earlier, seen)
@@ -160,7 +160,7 @@ def _conditional_lines(
         seen.add(text)
         dates = find_dates(text, ref)
         taken = _taken(covering(text, rules), dates, text)
-        dated = with_full_names(_in_figures(with_dates(text, dates)), names)
+        dated = with_full_names(_in_figures(_with_dates(text, dates)), names)
         out.append(Line(text, last_person(earlier), dated, taken, conditional=True))
     return out
 
@@ -186,6 +186,24 @@ def _in_figures(text: str) -> str:
         return m.group(0) if stamp in text else f"{m.group(0)} ({stamp})"
 
     return _FIGURES.sub(iso, text)
+
+
+_PHRASE_GOES_ON = re.compile(r"[\w\u4e00-\u9fff]")
+
+
+def _with_dates(text: str, dates: Sequence[DateHit]) -> str:
+    """``text`` with each relative date's absolute form (``with_dates``), written right
+    after the date where the phrase ends there ("by Friday (2026-11-13), ...") and at the
+    end of the clause where the phrase goes on ("国庆后第一周签 (国庆 = 2026-10-01)"), so
+    the user's words stay whole for recall and reading."""
+    inline = [d for d in dates if not _PHRASE_GOES_ON.match(text[d.end : d.end + 1])]
+    after = [
+        f"{d.surface} = {d.iso}"
+        for d in dates
+        if d not in inline and d.iso.lower() not in d.surface.lower()
+    ]
+    out = with_dates(text, inline)
+    return f"{out} ({'; '.join(after)})" if after else out
 
 
 def _fragment(clause: str) -> bool:
@@ -248,6 +266,13 @@ def to_memory(item: SortedLine, lines: Sequence[Line]) -> LLMMemory | str:
             if item.c == "none"
             else (f"not a {item.c}: {line.text[:40]!r}")
         )
+    if (
+        family(category) in line.taken
+        and item.c not in (category, "none")
+        and family(item.c) not in line.taken
+        and fits(item.c, line)
+    ):
+        category = item.c  # refiled into a kind the rules read: the model's own kind stands
     if family(category) in line.taken:
         return f"the rules read this sentence's {category}"
     content = _with_person(line) if category in _PERSONAL else (line.dated or line.text)

@@ -1,0 +1,55 @@
+"""The hybrid LLM extractor, session 11: a model line keeps the user's words whole when
+a date inside it is resolved, an amount in a form the amount parser does not know still
+holds a budget, a line the model sorted into a kind the rules did not read is not lost
+when its words also show a kind they did read, and a fact restated in other words,
+units or scripts is not written twice."""
+
+from __future__ import annotations
+
+from memagent.core.types import Turn
+from memagent.memory.extract_rules import extract_rules
+from memagent.memory.llm_hybrid import Line, SortedLine, to_memory, uncovered_lines
+
+AT = "2026-11-12T10:00:00+08:00"
+
+
+def _lines(text: str) -> list[Line]:
+    turn = Turn("user", text, "m1", AT)
+    return uncovered_lines([turn], extract_rules([turn])[0])
+
+
+def test_a_resolved_date_does_not_split_the_users_phrase() -> None:
+    lines = _lines("老板今天松口了，基本同意签，元旦后第一周签。")
+    dated = [line.dated for line in lines if "松口" in line.text]
+    assert len(dated) == 1, lines
+    assert "今天松口了" in dated[0] and "2026-11-12" in dated[0], dated
+
+
+def test_a_date_that_ends_its_phrase_is_resolved_in_place() -> None:
+    lines = _lines("Their works council sits on Friday to look at it.")
+    assert [line.dated for line in lines] == [
+        "Their works council sits on Friday (2026-11-13) to look at it"
+    ], lines
+
+
+def test_an_amount_in_lakh_crore_or_grand_holds_a_budget() -> None:
+    for text in ("budget 45L per year", "spend is roughly 900 grand over two years"):
+        lines = _lines(text)
+        assert len(lines) == 1, lines
+        memory = to_memory(SortedLine(n=1, c="budget"), lines)
+        assert not isinstance(memory, str), memory
+        assert memory.attribute == "budget"
+
+
+def test_a_kind_the_rules_did_not_read_survives_a_promise_in_the_same_line() -> None:
+    # the rules read the promise (a commitment: a timeline fact); the model sorts the
+    # line as a requirement, which the rules did not read
+    line = Line(
+        "they need the wallboard to show live queue times and I promised to send mockups by Friday",
+        taken=frozenset({"timeline"}),
+    )
+    memory = to_memory(SortedLine(n=1, c="requirement"), [line])
+    assert not isinstance(memory, str), memory
+    assert memory.attribute == "requirement"
+    # a line sorted into the very kind the rules read is still theirs
+    assert isinstance(to_memory(SortedLine(n=1, c="commitment"), [line]), str)
