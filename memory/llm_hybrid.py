@@ -31,6 +31,7 @@ from memagent.memory.llm_cover import covered, covering, fact_core
 from memagent.memory.llm_items import LLMMemory
 from memagent.memory.llm_sentences import conditional_sentences, statement_sentences
 from memagent.memory.llm_skip import OURS, said_before, skip
+from memagent.memory.llm_twins import restates
 from memagent.memory.write_path import Candidate, numbers
 
 LINES_PER_CALL = 8
@@ -306,7 +307,8 @@ def dedupe(
 ) -> tuple[list[Candidate], int]:
     """The rules' facts without exact twins, then the model's extras without any that
     repeat a kept fact (same key + normalised value, or the same text, or its text
-    inside the other's), and how many were dropped. The rules' facts are not merged
+    inside the other's, or nothing a kept fact does not hold: ``llm_twins``), and how
+    many were dropped. The rules' facts are not merged
     among themselves beyond exact twins: they are keyed per clause already."""
     keys: set[tuple[str, str, str]] = set()
     texts: list[str] = []
@@ -322,8 +324,13 @@ def dedupe(
     for c in extras:
         key = (c.entity, c.attribute, _norm(c.value)) if c.value else None
         text = _norm(fact_core(c.content))
-        if (key and key in keys) or any(
-            text == t or (min(len(text), len(t)) >= 6 and (text in t or t in text)) for t in texts
+        if (
+            (key and key in keys)
+            or any(
+                text == t or (min(len(text), len(t)) >= 6 and (text in t or t in text))
+                for t in texts
+            )
+            or any(restates(c.content, kept.content) for kept in out)
         ):
             continue
         if key:

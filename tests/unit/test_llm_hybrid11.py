@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from memagent.core.types import Turn
 from memagent.memory.extract_rules import extract_rules
-from memagent.memory.llm_hybrid import Line, SortedLine, to_memory, uncovered_lines
+from memagent.memory.llm_hybrid import Line, SortedLine, dedupe, to_memory, uncovered_lines
+from memagent.memory.llm_twins import restates
+from memagent.memory.write_path import Candidate
 
 AT = "2026-11-12T10:00:00+08:00"
 
@@ -53,3 +55,33 @@ def test_a_kind_the_rules_did_not_read_survives_a_promise_in_the_same_line() -> 
     assert memory.attribute == "requirement"
     # a line sorted into the very kind the rules read is still theirs
     assert isinstance(to_memory(SortedLine(n=1, c="commitment"), [line]), str)
+
+
+def _cand(content: str, attribute: str, value: str | None = None) -> Candidate:
+    return Candidate(content=content, attribute=attribute, value=value, message_ids=["m1"])
+
+
+def test_a_model_fact_restating_a_rule_fact_in_other_words_or_units_is_one_memory() -> None:
+    rules = [_cand("Budget: 600万", "budget", "6000000 CNY"), _cand("韩梅: CIO.", "stakeholder")]
+    extras = [
+        _cand("预算大概6 million", "budget:extra"),  # the same amount, other units
+        _cand("CIO是韩梅", "stakeholder:extra"),  # the same words, another order
+        _cand("韩梅对SaaS很谨慎", "pain_point:extra2"),  # adds a fact of its own
+        _cand("budget 4.5 million for phase 2", "budget:phase2"),  # another amount
+    ]
+    kept, dropped = dedupe(rules, extras)
+    assert [c.content for c in kept] == [
+        "Budget: 600万",
+        "韩梅: CIO.",
+        "韩梅对SaaS很谨慎",
+        "budget 4.5 million for phase 2",
+    ]
+    assert dropped == 2
+
+
+def test_restates_needs_every_word_figure_and_character() -> None:
+    assert restates("Greg Paulsen is the CFO", "Greg Paulsen: CFO.")
+    assert not restates("Greg Paulsen: he's skeptical", "Greg Paulsen: CFO.")
+    assert not restates("PMS系统太慢", "PMS: 石基.")
+    assert not restates("seats: 250", "seats: 200")
+    assert restates("预算三百五十万", "Budget: 3.5M")
