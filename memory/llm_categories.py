@@ -107,7 +107,7 @@ def fits(category: str, line: Line) -> bool:
             parse_amount(text) is not None or _SPELLED.search(text) or _SCALED.search(text)
         ),
         "requirement": lambda: bool(_NEED.search(text)),
-        "other": lambda: bool(_NUMBER.search(text)),
+        "other": lambda: bool(_NUMBER.search(text) or _SITE.search(text)),
         "timeline": lambda: bool(_TIMEWORD.search(text)),
         "commitment": lambda: bool(
             _TIMEWORD.search(text)
@@ -148,6 +148,22 @@ _SCALED = re.compile(
 )
 """An amount in a form the amount parser may not know ("80L pa", "2.4 cr", "1,3 Mio",
 "400 grand"): enough for a line the model sorted as a budget."""
+_SITE = re.compile(
+    r"\b(?:headquarter\w*|hq|head office|offices? in|branch(?:es)? in|based in|plants? in|"
+    r"sites? in|warehouses? in|depots? in)\b|总部|分公司|办公室|办事处|分所|厂区|工厂|分厂|"
+    r"冻仓|仓库|(?:有|个)[^，。,]{0,3}仓|门店|分店|分行|主要在[^，。,]{1,6}(?:和|、|跟|及)",
+    re.I,
+)
+"""Where the customer is: its head office, branches, plants, warehouses ("新加坡有个分公司",
+"葵涌有个冻仓", "主要在广州和佛山"), an account fact with no figure in it."""
+
+
+def a_site(line: Line) -> bool:
+    """Whether a line says where the customer is (``_SITE``): a fact of its own beside a
+    count or profile field the rules read in the same sentence."""
+    return bool(_SITE.search(spaced(fold(line.text))))
+
+
 _SYSTEM = re.compile(
     r"\b(?:(?i:tms|erp|crm|wms|mes|sap|oracle|excel|spreadsheets?|in-house|homegrown|legacy)|"
     r"(?:run|runs|running|use|uses|using) (?:on )?[A-Z]\w+)\b|系统|自研|老 ?[A-Za-z]+|在用|现用|"
@@ -217,6 +233,7 @@ _FALLBACK: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("contact_preference", lambda t: bool(_CHANNEL.search(t) and _PREFERS.search(t))),
     ("pain_point", lambda t: bool(_PAIN.search(t))),
     ("deal_stage", lambda t: bool(_OUTCOME.search(t))),
+    ("other", lambda t: bool(_SITE.search(t))),
 )
 """The category a line's own words show, for a line whose category from the model it
 cannot hold: a person with a role, an amount, a system in use (a 1.5B model files

@@ -26,12 +26,12 @@ from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_rules import parse_amount
 from memagent.memory.extract_sales import with_dates
 from memagent.memory.extract_script import fold
-from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, fits, refiled
+from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, a_site, fits, refiled
 from memagent.memory.llm_cover import covered, covering, fact_core
 from memagent.memory.llm_items import LLMMemory
 from memagent.memory.llm_sentences import conditional_sentences, statement_sentences
 from memagent.memory.llm_skip import OURS, said_before, skip
-from memagent.memory.llm_twins import restates
+from memagent.memory.llm_twins import names_more, restates
 from memagent.memory.write_path import Candidate, numbers
 
 LINES_PER_CALL = 8
@@ -274,7 +274,8 @@ def to_memory(item: SortedLine, lines: Sequence[Line]) -> LLMMemory | str:
         and fits(item.c, line)
     ):
         category = item.c  # refiled into a kind the rules read: the model's own kind stands
-    if family(category) in line.taken:
+    kind = "site" if category == "other" and a_site(line) else family(category)
+    if kind in line.taken:
         return f"the rules read this sentence's {category}"
     content = _with_person(line) if category in _PERSONAL else (line.dated or line.text)
     value = None
@@ -324,11 +325,17 @@ def dedupe(
     for c in extras:
         key = (c.entity, c.attribute, _norm(c.value)) if c.value else None
         text = _norm(fact_core(c.content))
+        personal = family(c.attribute) == "stakeholder"
         if (
             (key and key in keys)
             or any(
-                text == t or (min(len(text), len(t)) >= 6 and (text in t or t in text))
-                for t in texts
+                text == t
+                or (
+                    min(len(text), len(t)) >= 6
+                    and (text in t or t in text)
+                    and not (personal and names_more(c.content, kept.content))
+                )
+                for t, kept in zip(texts, out, strict=True)
             )
             or any(restates(c.content, kept.content) for kept in out)
         ):

@@ -77,3 +77,28 @@ def restates(model_fact: str, rule_fact: str) -> bool:
     if words - r_words:
         return False
     return not hanzi or sum(ch in r_hanzi for ch in hanzi) / len(hanzi) >= _SHARE
+
+
+_FULL_NAME = re.compile(r"(?<![\w'’])[A-Z][a-zà-ÿ][\w'’-]*(?:\s+[A-Z][a-zà-ÿ][\w'’-]*)+")
+"""Two or more title-case words in a row: a person's full name ("Kylie Tran")."""
+_NOT_NAMES = frozenset(
+    re.findall(
+        r"\S+",
+        "met met with call called spoke talked contact contacts attendees present participants "
+        "and also then he she they their his her our we the a an mr ms mrs dr prof me",
+    )
+)
+
+
+def names_more(model_fact: str, rule_fact: str) -> bool:
+    """Whether ``model_fact`` names someone ``rule_fact`` does not: a full name with a
+    word of its own ("Met Kylie Tran (Manager, Infrastructure Services)" beside the
+    rules' "Infrastructure Services: Manager."; "… and her deputy Marcus Yeo" beside
+    "Olivia Brennan: Head of Retail Ops."). Such a fact is about another person, not a
+    twin; a place ("at the Monterrey site") is no one."""
+    said = unicodedata.normalize("NFKC", rule_fact).lower()
+    return any(
+        w.lower() not in said and w.lower() not in _NOT_NAMES
+        for name in _FULL_NAME.findall(unicodedata.normalize("NFKC", model_fact))
+        for w in name.split()
+    )

@@ -85,3 +85,22 @@ def test_restates_needs_every_word_figure_and_character() -> None:
     assert not restates("PMS系统太慢", "PMS: 石基.")
     assert not restates("seats: 250", "seats: 200")
     assert restates("预算三百五十万", "Budget: 3.5M")
+
+
+def test_a_model_fact_naming_another_person_is_not_a_twin_of_a_rule_fact() -> None:
+    rules = [_cand("Customer Success: Director.", "stakeholder:customer_success:role")]
+    extras = [_cand("Met Hana Ito (Director, Customer Success) and her deputy", "stakeholder:x")]
+    kept, _ = dedupe(rules, extras)
+    assert any("Hana Ito" in c.content for c in kept), kept
+    # the same words without a name of their own are still one fact
+    again = [_cand("Director of Customer Success", "stakeholder:y")]
+    assert dedupe(rules, again)[1] == 1
+
+
+def test_where_the_customer_is_holds_a_fact_beside_a_count_the_rules_read() -> None:
+    for text in ("杭州有个分公司", "主要在宁波和温州", "head office is in Bristol"):
+        line = Line(text, taken=frozenset({"other"}))  # the rules read a count there
+        memory = to_memory(SortedLine(n=1, c="other"), [line])
+        assert not isinstance(memory, str), (text, memory)
+    # a visit line names no site
+    assert isinstance(to_memory(SortedLine(n=1, c="other"), [Line("今天去了客户那边")]), str)
