@@ -254,12 +254,22 @@ def _with_person(line: Line) -> str:
     return text
 
 
+_NOT_TIMED = r"(?![\u4e00-\u9fff]*(?:周[一二三四五六日天末]|星期|礼拜|禮拜|[月号號日天点點早晚午]))"
+_CHAT_HEAD = re.compile(
+    rf"^(?:{_NOT_TIMED}[\u4e00-\u9fff]+\s+){{1,2}}{_NOT_TIMED}[\u4e00-\u9fff]+\s+\d{{1,2}}:\s?\d{{2}}$"
+)
+"""A chat export's message header: company, who wrote and when ("星禾教育 周婷婷 10:05"),
+no fact (a time word in it, "下周五 10:30", makes it one)."""
+
+
 def to_memory(item: SortedLine, lines: Sequence[Line]) -> LLMMemory | str:
     """The memory of a sorted line (the user's own words, led by the person it is
     about), or why it is dropped."""
     if not 1 <= item.n <= len(lines):
         return f"line {item.n} does not exist"
     line = lines[item.n - 1]
+    if _CHAT_HEAD.match(line.text):
+        return f"a chat header: {line.text[:40]!r}"
     category = refiled(item.c, line)
     if category is None:
         return (
