@@ -108,7 +108,7 @@ def test_where_the_customer_is_holds_a_fact_beside_a_count_the_rules_read() -> N
 
 def test_a_chat_exports_message_header_is_no_fact() -> None:
     header = Line("远航物流 李娜 14:05")
-    assert isinstance(to_memory(SortedLine(n=1, c="stakeholder"), [header]), str)
+    assert isinstance(to_memory(SortedLine(n=1, c="other"), [header]), str)
     # a time word makes it a fact: a meeting on Friday at 10:30
     dated = Line("客户 周五 10:30", dated="客户 周五 (2026-11-13) 10:30")
     assert not isinstance(to_memory(SortedLine(n=1, c="timeline"), [dated]), str)
