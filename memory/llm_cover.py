@@ -99,8 +99,12 @@ def redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
     """An LLM fact the rules already hold: the same key, or the same figures, or the
     same words (a small model often restates one sentence as one long item)."""
     figures = figures_of(_undated(cand.content))
+    # a person no rule fact names: only the facts it names no one beyond can hold it
+    new_person = cand.attribute.startswith("stakeholder") and names_more(
+        cand.content, " ".join(r.content for r in rules)
+    )
     for r in rules:
-        if cand.attribute.startswith("stakeholder") and names_more(cand.content, r.content):
+        if new_person and names_more(cand.content, r.content):
             continue  # about someone the rule fact does not name
         if cand.attribute == r.attribute:
             return True

@@ -335,7 +335,9 @@ def dedupe(
     for c in extras:
         key = (c.entity, c.attribute, _norm(c.value)) if c.value else None
         text = _norm(fact_core(c.content))
-        personal = family(c.attribute) == "stakeholder"
+        personal = family(c.attribute) == "stakeholder" and names_more(
+            c.content, " ".join(k.content for k in out)
+        )
         if (
             (key and key in keys)
             or any(

@@ -141,7 +141,11 @@ def _same_fact(rules: Sequence[Candidate], attr: str, said: str, content: str) -
         c
         for c in rules
         if _family(c.attribute) == _family(attr)
-        and not (_family(attr) == "stakeholder" and names_more(content, c.content))
+        and not (
+            _family(attr) == "stakeholder"
+            and names_more(content, " ".join(r.content for r in rules))
+            and names_more(content, c.content)
+        )
         and (
             _family(attr) in SINGLE_VALUED
             or (c.value and c.value.split()[0].lower() in said)

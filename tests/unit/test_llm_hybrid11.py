@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from memagent.core.types import Turn
 from memagent.memory.extract_rules import extract_rules
+from memagent.memory.llm_cover import redundant
 from memagent.memory.llm_hybrid import Line, SortedLine, dedupe, to_memory, uncovered_lines
 from memagent.memory.llm_twins import restates
 from memagent.memory.write_path import Candidate
@@ -112,3 +113,16 @@ def test_a_chat_exports_message_header_is_no_fact() -> None:
     # a time word makes it a fact: a meeting on Friday at 10:30
     dated = Line("客户 周五 10:30", dated="客户 周五 (2026-11-13) 10:30")
     assert not isinstance(to_memory(SortedLine(n=1, c="timeline"), [dated]), str)
+
+
+def test_a_fact_naming_two_people_the_rules_name_between_them_is_held_by_them() -> None:
+    rules = [
+        _cand("Nadia Kerr: Director of Clinical IT.", "stakeholder:nadia_kerr:role"),
+        _cand("Tom Haas joined in August", "stakeholder:tom_haas:1"),
+    ]
+    both = _cand("Nadia Kerr (Director of Clinical IT): Tom Haas joined in August", "stakeholder:z")
+    assert redundant(both, rules)
+    # one the rules do not name is not held by them
+    assert not redundant(
+        _cand("Nadia Kerr: her deputy Lena Roth joined in August", "stakeholder:z"), rules
+    )
