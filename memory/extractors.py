@@ -33,7 +33,7 @@ from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_rules import clean_statement, extract_rules, user_sentences
 from memagent.memory.extract_takebacks import take_backs
 from memagent.memory.extract_triggers import chatter
-from memagent.memory.llm_cover import fact_core
+from memagent.memory.llm_cover import redundant
 from memagent.memory.llm_hybrid import (
     LINES_PER_CALL,
     SortedLine,
@@ -49,14 +49,12 @@ from memagent.memory.llm_items import (
     LLMMemory,
     _checked,
     _grounded,
-    _similarity,
-    figures_of,
 )
 from memagent.memory.llm_items import (
     canonical_attribute as canonical_attribute,  # re-exported: it moved to llm_items
 )
 from memagent.memory.llm_sentences import statement_sentences
-from memagent.memory.write_path import Candidate, numbers
+from memagent.memory.write_path import Candidate
 from memagent.prompts.extraction import (
     EXTRACTION_SYSTEM,
     EXTRACTION_USER,
@@ -407,36 +405,10 @@ def _sorted(text: str) -> list[Any]:
     return out
 
 
-def _redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
-    """An LLM fact the rules already hold: the same key, or the same figures, or the
-    same words (a small model often restates one sentence as one long item)."""
-    figures = figures_of(_undated(cand.content))
-    for r in rules:
-        if cand.attribute == r.attribute:
-            return True
-        if figures and figures <= figures_of(_undated(r.content)) | numbers(r.value or ""):
-            return True
-        if _similarity(cand.content, r.content) >= 0.6:
-            return True
-        core = fact_core(r.content)
-        if len(core) >= 6 and core in cand.content:
-            return True  # the item restates the rules' clause inside a longer text
-    return False
-
-
-_RESOLVED = re.compile(r"\s?\((?:[^()]|\([^()]*\))*\d{4}(?:[^()]|\([^()]*\))*\)")
-
-
-def _undated(text: str) -> str:
-    """A text without the absolute dates written after its relative ones ("明年 (2027年)
-    要过评级四级"): a year both facts' dates fall in is not a figure they share."""
-    return _RESOLVED.sub("", text)
-
-
 def with_rule_facts(found: ExtractionResult, rules: Sequence[Candidate]) -> ExtractionResult:
     """The rules' facts plus what only the model found: the model adds to the rules,
     the rules never cap the model (and a fact both read is written once)."""
-    extra = [c for c in found.candidates if not _redundant(c, rules)]
+    extra = [c for c in found.candidates if not redundant(c, rules)]
     reasons = found.reasons + ["read by the rules too"] * (len(found.candidates) - len(extra))
     return ExtractionResult([*rules, *extra], found.dropped, reasons)
 

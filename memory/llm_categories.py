@@ -88,7 +88,7 @@ _TIMEWORD = re.compile(
 )
 
 
-def _fits(category: str, line: Line) -> bool:
+def fits(category: str, line: Line) -> bool:
     """A cheap check that the line can hold a fact of the category the model chose
     (a 1.5B model files a visit header as a timeline, "no news" as a competitor)."""
     text = spaced(fold(line.text))
@@ -103,9 +103,11 @@ def _fits(category: str, line: Line) -> bool:
         "incumbent": lambda: bool(
             _VENDOR.search(text) or re.search(r"系统|自研|excel", text, re.I)
         ),
-        "budget": lambda: parse_amount(text) is not None or bool(_SPELLED.search(text)),
+        "budget": lambda: bool(
+            parse_amount(text) is not None or _SPELLED.search(text) or _SCALED.search(text)
+        ),
         "requirement": lambda: bool(_NEED.search(text)),
-        "other": lambda: bool(_NUMBER.search(text)),
+        "other": lambda: bool(_NUMBER.search(text) or _SITE.search(text)),
         "timeline": lambda: bool(_TIMEWORD.search(text)),
         "commitment": lambda: bool(
             _TIMEWORD.search(text)
@@ -139,6 +141,29 @@ _SPELLED = re.compile(
     r"billion)\b|[百千]万|[一二三四五六七八九十两]+(?:万|亿)",
     re.I,
 )
+_SCALED = re.compile(
+    r"\d(?:[\d,.]*\d)?\s*(?:k|m|mn|mio|bn|grand|l|lakhs?|lacs?|cr|crores?|million|billion)\b|"
+    r"[$€£¥]\s?\d",
+    re.I,
+)
+"""An amount in a form the amount parser may not know ("80L pa", "2.4 cr", "1,3 Mio",
+"400 grand"): enough for a line the model sorted as a budget."""
+_SITE = re.compile(
+    r"\b(?:headquarter\w*|hq|head office|offices? in|branch(?:es)? in|based in|plants? in|"
+    r"sites? in|warehouses? in|depots? in)\b|总部|分公司|办公室|办事处|分所|厂区|工厂|分厂|"
+    r"冻仓|仓库|(?:有|个)[^，。,]{0,3}仓|门店|分店|分行|主要在[^，。,]{1,6}(?:和|、|跟|及)",
+    re.I,
+)
+"""Where the customer is: its head office, branches, plants, warehouses ("新加坡有个分公司",
+"葵涌有个冻仓", "主要在广州和佛山"), an account fact with no figure in it."""
+
+
+def a_site(line: Line) -> bool:
+    """Whether a line says where the customer is (``_SITE``): a fact of its own beside a
+    count or profile field the rules read in the same sentence."""
+    return bool(_SITE.search(spaced(fold(line.text))))
+
+
 _SYSTEM = re.compile(
     r"\b(?:(?i:tms|erp|crm|wms|mes|sap|oracle|excel|spreadsheets?|in-house|homegrown|legacy)|"
     r"(?:run|runs|running|use|uses|using) (?:on )?[A-Z]\w+)\b|系统|自研|老 ?[A-Za-z]+|在用|现用|"
@@ -208,6 +233,7 @@ _FALLBACK: tuple[tuple[str, Callable[[str], bool]], ...] = (
     ("contact_preference", lambda t: bool(_CHANNEL.search(t) and _PREFERS.search(t))),
     ("pain_point", lambda t: bool(_PAIN.search(t))),
     ("deal_stage", lambda t: bool(_OUTCOME.search(t))),
+    ("other", lambda t: bool(_SITE.search(t))),
 )
 """The category a line's own words show, for a line whose category from the model it
 cannot hold: a person with a role, an amount, a system in use (a 1.5B model files
@@ -229,12 +255,12 @@ def refiled(category: str, line: Line) -> str | None:
     our own dated next step, or a problem in words only a problem uses ("人工录入占了
     一半工时"): a 1.5B model often drops those, and no small talk looks like them."""
     text = spaced(fold(line.text))
-    if category != "commitment" and _PROMISE.search(text) and _fits("commitment", line):
+    if category != "commitment" and _PROMISE.search(text) and fits("commitment", line):
         return "commitment"  # "I promised we'd set up a site visit" filed as other
     if category == "none":
         if _BUDGET_SAID.search(text) and not _MYSELF.search(text):
             return "budget"  # "更正：預算是 MOP 4,500,000，上次記錯了"
-        if _OWE.search(text) and _fits("commitment", line):
+        if _OWE.search(text) and fits("commitment", line):
             return "commitment"  # "I'm sending our revised paper tomorrow"
         if _MYSELF.search(text):
             return None
@@ -243,7 +269,7 @@ def refiled(category: str, line: Line) -> str | None:
         if _CHANNEL.search(text) and _PREFERS.search(text):
             return "contact_preference"
         return "pain_point" if _PAIN.search(text) else None
-    if _fits(category, line):
+    if fits(category, line):
         return category
     if _EMPTY.search(line.text) or _MYSELF.search(line.text):
         return None

@@ -17,9 +17,10 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from memagent.memory.llm_items import _bigrams, _similarity
+from memagent.memory.llm_items import _bigrams, _similarity, figures_of
 from memagent.memory.llm_skip import _words
-from memagent.memory.write_path import Candidate
+from memagent.memory.llm_twins import names_more
+from memagent.memory.write_path import Candidate, numbers
 
 
 def fact_core(text: str) -> str:
@@ -92,3 +93,35 @@ def covered(clause: str, rules: Sequence[Candidate]) -> bool:
     """Whether the rules read ``clause``: facts share its words and hold its salient
     content."""
     return read_whole(clause, covering(clause, rules))
+
+
+def redundant(cand: Candidate, rules: Sequence[Candidate]) -> bool:
+    """An LLM fact the rules already hold: the same key, or the same figures, or the
+    same words (a small model often restates one sentence as one long item)."""
+    figures = figures_of(_undated(cand.content))
+    # a person no rule fact names: only the facts it names no one beyond can hold it
+    new_person = cand.attribute.startswith("stakeholder") and names_more(
+        cand.content, " ".join(r.content for r in rules)
+    )
+    for r in rules:
+        if new_person and names_more(cand.content, r.content):
+            continue  # about someone the rule fact does not name
+        if cand.attribute == r.attribute:
+            return True
+        if figures and figures <= figures_of(_undated(r.content)) | numbers(r.value or ""):
+            return True
+        if _similarity(cand.content, r.content) >= 0.6:
+            return True
+        core = fact_core(r.content)
+        if len(core) >= 6 and core in cand.content:
+            return True  # the item restates the rules' clause inside a longer text
+    return False
+
+
+_RESOLVED = re.compile(r"\s?\((?:[^()]|\([^()]*\))*\d{4}(?:[^()]|\([^()]*\))*\)")
+
+
+def _undated(text: str) -> str:
+    """A text without the absolute dates written after its relative ones ("明年 (2027年)
+    要过评级四级"): a year both facts' dates fall in is not a figure they share."""
+    return _RESOLVED.sub("", text)

@@ -26,11 +26,12 @@ from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_rules import parse_amount
 from memagent.memory.extract_sales import with_dates
 from memagent.memory.extract_script import fold
-from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, refiled
+from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, a_site, fits, refiled
 from memagent.memory.llm_cover import covered, covering, fact_core
 from memagent.memory.llm_items import LLMMemory
 from memagent.memory.llm_sentences import conditional_sentences, statement_sentences
 from memagent.memory.llm_skip import OURS, said_before, skip
+from memagent.memory.llm_twins import names_more, restates
 from memagent.memory.write_path import Candidate, numbers
 
 LINES_PER_CALL = 8
@@ -124,7 +125,7 @@ def uncovered_lines(
                     seen.add(text)
                     dates = find_dates(text, ref)
                     taken = _taken(readers, dates, text)
-                    dated = with_full_names(_in_figures(with_dates(text, dates)), names)
+                    dated = with_full_names(_in_figures(_with_dates(text, dates)), names)
                     out.append(Line(text, person, dated, taken))
             before += " " + sentence
         out += _conditional_lines(turn, rules, earlier, seen)
@@ -160,7 +161,7 @@ def _conditional_lines(
         seen.add(text)
         dates = find_dates(text, ref)
         taken = _taken(covering(text, rules), dates, text)
-        dated = with_full_names(_in_figures(with_dates(text, dates)), names)
+        dated = with_full_names(_in_figures(_with_dates(text, dates)), names)
         out.append(Line(text, last_person(earlier), dated, taken, conditional=True))
     return out
 
@@ -186,6 +187,24 @@ def _in_figures(text: str) -> str:
         return m.group(0) if stamp in text else f"{m.group(0)} ({stamp})"
 
     return _FIGURES.sub(iso, text)
+
+
+_PHRASE_GOES_ON = re.compile(r"[\w\u4e00-\u9fff]")
+
+
+def _with_dates(text: str, dates: Sequence[DateHit]) -> str:
+    """``text`` with each relative date's absolute form (``with_dates``), written right
+    after the date where the phrase ends there ("by Friday (2026-11-13), ...") and at the
+    end of the clause where the phrase goes on ("国庆后第一周签 (国庆 = 2026-10-01)"), so
+    the user's words stay whole for recall and reading."""
+    inline = [d for d in dates if not _PHRASE_GOES_ON.match(text[d.end : d.end + 1])]
+    after = [
+        f"{d.surface} = {d.iso}"
+        for d in dates
+        if d not in inline and d.iso.lower() not in d.surface.lower()
+    ]
+    out = with_dates(text, inline)
+    return f"{out} ({'; '.join(after)})" if after else out
 
 
 def _fragment(clause: str) -> bool:
@@ -235,12 +254,22 @@ def _with_person(line: Line) -> str:
     return text
 
 
+_NOT_TIMED = r"(?![\u4e00-\u9fff]*(?:周[一二三四五六日天末]|星期|礼拜|禮拜|[月号號日天点點早晚午]))"
+_CHAT_HEAD = re.compile(
+    rf"^(?:{_NOT_TIMED}[\u4e00-\u9fff]+\s+){{1,2}}{_NOT_TIMED}[\u4e00-\u9fff]+\s+\d{{1,2}}:\s?\d{{2}}$"
+)
+"""A chat export's message header: company, who wrote and when ("星禾教育 周婷婷 10:05"),
+no fact (a time word in it, "下周五 10:30", makes it one)."""
+
+
 def to_memory(item: SortedLine, lines: Sequence[Line]) -> LLMMemory | str:
     """The memory of a sorted line (the user's own words, led by the person it is
     about), or why it is dropped."""
     if not 1 <= item.n <= len(lines):
         return f"line {item.n} does not exist"
     line = lines[item.n - 1]
+    if _CHAT_HEAD.match(line.text):
+        return f"a chat header: {line.text[:40]!r}"
     category = refiled(item.c, line)
     if category is None:
         return (
@@ -248,7 +277,15 @@ def to_memory(item: SortedLine, lines: Sequence[Line]) -> LLMMemory | str:
             if item.c == "none"
             else (f"not a {item.c}: {line.text[:40]!r}")
         )
-    if family(category) in line.taken:
+    if (
+        family(category) in line.taken
+        and item.c not in (category, "none")
+        and family(item.c) not in line.taken
+        and fits(item.c, line)
+    ):
+        category = item.c  # refiled into a kind the rules read: the model's own kind stands
+    kind = "site" if category == "other" and a_site(line) else family(category)
+    if kind in line.taken:
         return f"the rules read this sentence's {category}"
     content = _with_person(line) if category in _PERSONAL else (line.dated or line.text)
     value = None
@@ -281,7 +318,8 @@ def dedupe(
 ) -> tuple[list[Candidate], int]:
     """The rules' facts without exact twins, then the model's extras without any that
     repeat a kept fact (same key + normalised value, or the same text, or its text
-    inside the other's), and how many were dropped. The rules' facts are not merged
+    inside the other's, or nothing a kept fact does not hold: ``llm_twins``), and how
+    many were dropped. The rules' facts are not merged
     among themselves beyond exact twins: they are keyed per clause already."""
     keys: set[tuple[str, str, str]] = set()
     texts: list[str] = []
@@ -297,8 +335,21 @@ def dedupe(
     for c in extras:
         key = (c.entity, c.attribute, _norm(c.value)) if c.value else None
         text = _norm(fact_core(c.content))
-        if (key and key in keys) or any(
-            text == t or (min(len(text), len(t)) >= 6 and (text in t or t in text)) for t in texts
+        personal = family(c.attribute) == "stakeholder" and names_more(
+            c.content, " ".join(k.content for k in out)
+        )
+        if (
+            (key and key in keys)
+            or any(
+                text == t
+                or (
+                    min(len(text), len(t)) >= 6
+                    and (text in t or t in text)
+                    and not (personal and names_more(c.content, kept.content))
+                )
+                for t, kept in zip(texts, out, strict=True)
+            )
+            or any(restates(c.content, kept.content) for kept in out)
         ):
             continue
         if key:

@@ -16,6 +16,7 @@ from memagent.memory.extract_corrections import CORRECTS
 from memagent.memory.extract_cues import OUR_SIDE
 from memagent.memory.extract_rules import extract_rules, parse_amount
 from memagent.memory.extract_sales import SINGLE_VALUED, content_key
+from memagent.memory.llm_twins import names_more
 from memagent.memory.write_path import Candidate, numbers
 
 MAX_ITEMS = 10
@@ -140,6 +141,11 @@ def _same_fact(rules: Sequence[Candidate], attr: str, said: str, content: str) -
         c
         for c in rules
         if _family(c.attribute) == _family(attr)
+        and not (
+            _family(attr) == "stakeholder"
+            and names_more(content, " ".join(r.content for r in rules))
+            and names_more(content, c.content)
+        )
         and (
             _family(attr) in SINGLE_VALUED
             or (c.value and c.value.split()[0].lower() in said)
