@@ -30,6 +30,7 @@ from memagent.llm.model import LLMUnavailableError
 from memagent.memory.extract_asides import readable_turns
 from memagent.memory.extract_context import as_context, from_context
 from memagent.memory.extract_dates import find_dates, reference_time
+from memagent.memory.extract_learned import LEARNED, Fallback
 from memagent.memory.extract_rules import clean_statement, extract_rules, user_sentences
 from memagent.memory.extract_takebacks import take_backs
 from memagent.memory.extract_triggers import chatter
@@ -49,9 +50,6 @@ from memagent.memory.llm_items import (
     LLMMemory,
     _checked,
     _grounded,
-)
-from memagent.memory.llm_items import (
-    canonical_attribute as canonical_attribute,  # re-exported: it moved to llm_items
 )
 from memagent.memory.llm_sentences import statement_sentences
 from memagent.memory.write_path import Candidate
@@ -153,20 +151,22 @@ def rules_with_context(
     return [c for c in cands if not from_context(c)], skipped[len(extract_rules(ctx)[1]) :]
 
 
+@dataclass
 class RulesExtractor:
-    """Explicit statements by rules (see ``extract_rules``)."""
+    """The rules (``extract_rules``), then the learned fallback (``extract_learned``)."""
 
     name = "rules"
+    learned: Fallback | None = LEARNED
 
     async def __call__(
         self, turns: Sequence[Turn], *, context: Sequence[Turn] = ()
     ) -> ExtractionResult:
         cands, skipped = rules_with_context(turns, context)
-        return ExtractionResult(cands, len(skipped), skipped)
+        extra = self.learned(turns, cands, context) if self.learned else []
+        return ExtractionResult([*cands, *extra], len(skipped), skipped)
 
 
-def rules_extractor() -> RulesExtractor:
-    return RulesExtractor()
+rules_extractor = RulesExtractor  # rules_extractor(learned=None): the rules alone
 
 
 def candidate_from_text(text: str, *, confidence: float = 0.9) -> Candidate:

@@ -12,10 +12,10 @@ from memagent.memory.extract_rules import cn_to_int, parse_amount
 from memagent.memory.extract_triggers import early_triggers
 from memagent.memory.extractors import (
     MalformedExtractionError,
-    canonical_attribute,
     llm_extractor,
     rules_extractor,
 )
+from memagent.memory.llm_items import canonical_attribute
 
 
 async def extract(*texts: str) -> list[tuple[str, str | None, float]]:
