@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 
 from memagent.core.types import Turn
 from memagent.memory.extract_asides import readable_turns
-from memagent.memory.extract_corrections import drop_old_values, replaced_by_new
+from memagent.memory.extract_corrections import CORRECTS, REPLACED, drop_old_values, replaced_by_new
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_takebacks import take_backs
 from memagent.memory.llm_categories import Line
@@ -195,6 +195,9 @@ def learned_facts(
     for turn, line in open_lines(turns, rules, context):
         margin, category = model.judge(line.text)
         if margin < 0 or family(category) in line.taken or novelty(line.text, rules) < NOVEL_MIN:
+            continue
+        if CORRECTS.search(line.text) or REPLACED.search(line.text):
+            # a correction is the rules' to apply to the fact it corrects, never a new fact
             continue
         content = fact_text(line)
         scored.append(

@@ -162,7 +162,8 @@ class RulesExtractor:
         self, turns: Sequence[Turn], *, context: Sequence[Turn] = ()
     ) -> ExtractionResult:
         cands, skipped = rules_with_context(turns, context)
-        extra = self.learned(turns, cands, context) if self.learned else []
+        # only beside rule facts: a message the rules read nothing in is rarely a note
+        extra = self.learned(turns, cands, context) if self.learned and cands else []
         return ExtractionResult([*cands, *extra], len(skipped), skipped)
 
 

@@ -55,12 +55,12 @@ def _accept_all() -> ClauseModel:
     ("note", "clause"),
     [
         (
-            "Corvell Plastics. Scrap on line 3 is running at 9% and the plant manager is "
+            "Corvell Plastics, budget is 200k. Scrap on line 3 is running at 9% and the plant manager is "
             "under pressure from head office.",
             "Scrap on line 3 is running at 9%",
         ),
         (
-            "和瑞丰医药开了会。他们的质量部门对现在的系统意见很大，批记录经常要返工。",
+            "和瑞丰医药开了会，预算80万。他们的质量部门对现在的系统意见很大，批记录经常要返工。",
             "批记录经常要返工",
         ),
     ],
@@ -129,3 +129,19 @@ def test_no_duplicate_and_no_stale_value_through_the_write_path() -> None:
     score = score_dialog(dialog, replay(rules_extractor(), dialog).confirmed)
     assert score.total.gold_found == 2, score.memories
     assert score.total.duplicates == 0 and score.leaks == [], score.memories
+
+
+def test_a_message_the_rules_read_nothing_in_gets_no_learned_fact() -> None:
+    # Chat the rules find no fact in is rarely a sales note (LoCoMo chit-chat: 85 of 2760
+    # turns stored a learned fact without this gate, 8 with it); its own clause alone
+    # gets nothing, beside a rule fact it is kept.
+    alone = "Scrap on line 3 is running at 9% and the plant manager is under pressure."
+    assert _extract(alone, learned=False) == [] and _extract(alone) == []
+    beside = _extract("Corvell Plastics, budget is 200k. " + alone)
+    assert any(c.attribute.endswith(SUFFIX) for c in beside)
+
+
+def test_a_correction_the_rules_left_is_not_stored_as_a_new_fact() -> None:
+    first = "Corvell Plastics, budget is 200k. They need 80 seats."
+    found = _extract(first + " Correction: the scrap rate on line 3 is 9%, not 12%.")
+    assert not any("Correction" in c.content for c in found if c.attribute.endswith(SUFFIX))
