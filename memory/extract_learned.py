@@ -23,6 +23,7 @@ as the rules do. Pure functions over one job; no I/O but the weights' one load.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -54,7 +55,7 @@ CATEGORIES: tuple[str, ...] = (
 )  # fmt: skip
 """The labelled sets' categories, in their order (``evals.eval_dataset.CATEGORIES``)."""
 SUFFIX = ":learned"
-"""Attribute suffix of a learned fact: ``pain_point:learned`` files under its category
+"""Attribute suffix of a learned fact: ``pain_point:1a2b3c4d:learned`` files under its category
 and, having no value, is many-valued (the write path versions only keyed values)."""
 _TYPE = {"commitment": "commitment", "timeline": "commitment", "contact_preference": "preference",
          "deal_stage": "status"}  # fmt: skip
@@ -63,6 +64,14 @@ NOVEL_MIN = 0.5
 already hold most of its names and figures (chosen on leave-one-set-out rows)."""
 MAX_LEARNED = 8
 """Most learned facts of one job (its highest-scored clauses)."""
+
+
+def learned_key(category: str, content: str) -> str:
+    """``<category>:<hash of the words>:learned``: one key per learned fact, so two of a
+    kind from one note are two memories, never versions of one (a shared key made the
+    second write retry against the first until it gave up)."""
+    digest = hashlib.sha1(_norm(content).encode("utf-8")).hexdigest()[:8]
+    return f"{category}:{digest}{SUFFIX}"
 
 
 def clause_input(text: str) -> str:
@@ -206,7 +215,7 @@ def learned_facts(
                 Candidate(
                     content=content[:150],
                     type=_TYPE.get(category, "fact"),  # type: ignore[arg-type]
-                    attribute=category + SUFFIX,
+                    attribute=learned_key(category, content),
                     importance=0.6,
                     confidence=0.5 if is_uncertain(line.text) else 0.8,
                     message_ids=[turn.id] if turn.id else [],

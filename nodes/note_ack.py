@@ -9,7 +9,8 @@ misstated. So when the user's message asks for nothing (no question, no request:
 facts, in the note's language, each as the rules wrote it, an uncertain one marked
 unconfirmed, and no model is called (a note turn then also costs no model time). A
 message that asks something, that the rules read nothing in, or that the injection
-screen flags, goes to the model as before (``MEMAGENT_NOTE_REPLY=model``: always).
+screen flags, goes to the model as before. ``MEMAGENT_NOTE_REPLY=rules`` turns this on;
+the default, ``model``, sends every message to the model.
 
 The list is what the rules read, at once; what the background extraction stores may be
 more (the LLM extractor) or less (a duplicate merged, a value the write path refuses), so

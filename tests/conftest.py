@@ -66,16 +66,6 @@ def cli_env(
 
 
 @pytest.fixture(autouse=True)
-def _note_reply_by_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every message goes to the chat model (``MEMAGENT_NOTE_REPLY=model``, read by every
-    ``Settings`` not given ``note_reply``): the suite's agents, CLI runs and service
-    processes check the model's path, scripted or real, whatever their first message.
-    The default, a note acknowledged with the facts the rules read and no model call, is
-    tested where a test asks for it (tests/unit/test_note_ack.py)."""
-    monkeypatch.setenv("MEMAGENT_NOTE_REPLY", "model")
-
-
-@pytest.fixture(autouse=True)
 def _root_handler_filters() -> Iterator[None]:
     """The CLI puts a redacting filter on the root's handlers (pytest's own capture
     handlers among them, which outlive a test): take it off again, so a later test sees

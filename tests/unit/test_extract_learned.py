@@ -70,7 +70,7 @@ def test_a_clause_the_rules_miss_becomes_a_fact(note: str, clause: str) -> None:
     learned = [c for c in _extract(note) if c.attribute.endswith(SUFFIX)]
     assert [clause in c.content for c in learned] == [True]
     fact = learned[0]
-    assert fact.attribute.removesuffix(SUFFIX) in CATEGORIES
+    assert fact.attribute.removesuffix(SUFFIX).split(":")[0] in CATEGORIES
     assert fact.value is None  # many-valued: never versions another record
     assert fact.message_ids == ["m1"]
     assert fact.confidence >= 0.6  # confirmed, not pending
@@ -145,3 +145,24 @@ def test_a_correction_the_rules_left_is_not_stored_as_a_new_fact() -> None:
     first = "Corvell Plastics, budget is 200k. They need 80 seats."
     found = _extract(first + " Correction: the scrap rate on line 3 is 9%, not 12%.")
     assert not any("Correction" in c.content for c in found if c.attribute.endswith(SUFFIX))
+
+
+def test_two_learned_facts_of_one_kind_are_two_memories_in_the_real_store() -> None:
+    # One key per learned fact: with a shared ``stakeholder:learned`` key the second
+    # write retried against the first on the Qdrant engine until WriteConflictError
+    # (a LoCoMo pipeline job failed so).
+    from memagent.memory.extract_learned import learned_key
+    from memagent.memory.write_path import write_memory
+    from memagent.stores.embeddings import hash_embeddings
+    from memagent.stores.qdrant_store import QdrantStore
+
+    facts = ["Ines Moreau runs the night shift", "Their COO Paulo Reis pushes for the pilot"]
+    index = {"dims": 64, "embed": hash_embeddings(64), "fields": ["content"]}
+    with QdrantStore.from_location(":memory:", index=index) as store:
+        for text in facts:
+            cand = Candidate(content=text, attribute=learned_key("stakeholder", text))
+            write_memory(store, "u1", "corvell", cand)
+        stored = [i.value["content"] for i in store.search(("memagent", "u1", "corvell", "facts"))]
+    assert sorted(stored) == sorted(facts)
+    assert learned_key("stakeholder", facts[0]) != learned_key("stakeholder", facts[1])
+    assert learned_key("stakeholder", facts[0]).endswith(SUFFIX)

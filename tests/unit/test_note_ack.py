@@ -124,7 +124,7 @@ async def test_note_reply_model_sends_every_message_to_the_model(tmp_path: Path)
 def test_ask_acknowledges_a_note_without_calling_the_model(
     cli_env: Path, fake_llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Through the CLI, on the default setting: the reply lists the note's facts and the
+    """Through the CLI, with ``MEMAGENT_NOTE_REPLY=rules``: the reply lists the note's facts and the
     (fake) model server receives no chat request."""
     monkeypatch.setenv("MEMAGENT_NOTE_REPLY", "rules")
     args = [NOTE, "--user", "u1", "--customer", "borealis", "--session", "s1", "--json"]
