@@ -41,7 +41,7 @@ from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_takebacks import take_backs
 from memagent.memory.llm_categories import Line
 from memagent.memory.llm_cover import fact_core, salient
-from memagent.memory.llm_hybrid import family, uncovered_lines
+from memagent.memory.llm_hybrid import family, squeezed, uncovered_lines
 from memagent.memory.poison_ngram import features
 from memagent.memory.write_path import Candidate
 
@@ -70,7 +70,7 @@ def learned_key(category: str, content: str) -> str:
     """``<category>:<hash of the words>:learned``: one key per learned fact, so two of a
     kind from one note are two memories, never versions of one (a shared key made the
     second write retry against the first until it gave up)."""
-    digest = hashlib.sha1(_norm(content).encode("utf-8")).hexdigest()[:8]
+    digest = hashlib.sha1(squeezed(content).encode("utf-8")).hexdigest()[:8]
     return f"{category}:{digest}{SUFFIX}"
 
 
@@ -196,7 +196,7 @@ def learned_facts(
     model: ClauseModel | None = None,
 ) -> list[Candidate]:
     """The facts the model reads in the clauses the rules left, none restating a rule
-    fact (``llm_hybrid.dedupe``), at most ``MAX_LEARNED``, best first."""
+    fact (``_new``, the text check of ``llm_hybrid.dedupe``), at most ``MAX_LEARNED``, best first."""
     model = model or learned_model()
     if model is None:
         return []
@@ -229,10 +229,10 @@ def learned_facts(
 def _new(found: Sequence[Candidate], rules: Sequence[Candidate]) -> list[Candidate]:
     """``found`` without a fact whose text a rule fact's or an earlier kept one's holds, or
     holds it (one fact, one memory)."""
-    texts = [_norm(fact_core(r.content)) for r in rules]
+    texts = [squeezed(fact_core(r.content)) for r in rules]
     out = []
     for c in found:
-        text = _norm(fact_core(c.content))
+        text = squeezed(fact_core(c.content))
         if any(
             text == t or (min(len(text), len(t)) >= 6 and (text in t or t in text)) for t in texts
         ):
@@ -240,11 +240,6 @@ def _new(found: Sequence[Candidate], rules: Sequence[Candidate]) -> list[Candida
         texts.append(text)
         out.append(c)
     return out
-
-
-def _norm(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).lower()
-    return re.sub(r"[\s,，。.;；:：!！()（）'\"-]+", "", text)
 
 
 Fallback = Callable[[Sequence[Turn], Sequence[Candidate], Sequence[Turn]], list[Candidate]]

@@ -308,7 +308,9 @@ def to_memory(item: SortedLine, lines: Sequence[Line]) -> LLMMemory | str:
 _PERSONAL = ("stakeholder", "contact_preference", "commitment", "timeline")
 
 
-def _norm(text: str) -> str:
+def squeezed(text: str) -> str:
+    """``text`` as two facts' texts are compared: NFKC, lower case, without spaces and
+    punctuation (also ``extract_learned``'s check against the rules' facts)."""
     text = unicodedata.normalize("NFKC", text).lower()
     return re.sub(r"[\s,，。.;；:：!！()（）'\"-]+", "", text)
 
@@ -325,16 +327,16 @@ def dedupe(
     texts: list[str] = []
     out: list[Candidate] = []
     for c in rules:
-        text = _norm(fact_core(c.content))
+        text = squeezed(fact_core(c.content))
         if text in texts:
             continue
         texts.append(text)
         if c.value:
-            keys.add((c.entity, c.attribute, _norm(c.value)))
+            keys.add((c.entity, c.attribute, squeezed(c.value)))
         out.append(c)
     for c in extras:
-        key = (c.entity, c.attribute, _norm(c.value)) if c.value else None
-        text = _norm(fact_core(c.content))
+        key = (c.entity, c.attribute, squeezed(c.value)) if c.value else None
+        text = squeezed(fact_core(c.content))
         personal = family(c.attribute) == "stakeholder" and names_more(
             c.content, " ".join(k.content for k in out)
         )

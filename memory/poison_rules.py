@@ -33,7 +33,7 @@ class Rule:
     "do not send to my gmail") is a prohibition, not an order: ``poison.assess`` skips it."""
 
 
-def _r(
+def make_rule(
     name: str,
     category: str,
     weight: float,
@@ -42,8 +42,14 @@ def _r(
     *,
     negatable: bool = False,
 ) -> Rule:
+    """A rule whose pattern is compiled case-insensitive and multi-line; every rule table
+    (this one, ``poison_rules_ops``, ``poison_rules_orders``, ``poison_rules_reader``)
+    builds its rules with it."""
     flags = re.IGNORECASE | re.MULTILINE
     return Rule(name, category, weight, re.compile(pattern, flags), form, negatable)
+
+
+_r = make_rule
 
 
 # A span that stops at the customer's own words: "ignore *my* earlier email" is a correction.

@@ -14,14 +14,8 @@ need a second signal. ``poison.RULES`` joins this table to the general one.
 
 from __future__ import annotations
 
-import re
-
 from memagent.memory.poison_rules import Rule
-
-
-def _r(name: str, category: str, weight: float, pattern: str) -> Rule:
-    return Rule(name, category, weight, re.compile(pattern, re.IGNORECASE | re.MULTILINE))
-
+from memagent.memory.poison_rules import make_rule as _r
 
 _AI_READER = (
     r"(?:language models?|llms?|ai(?: \w+)? (?:tools?|agents?|assistants?|systems?)|a\.i\."

@@ -20,15 +20,8 @@ ordinary note of any set, sales note or LoCoMo turn on its own.
 
 from __future__ import annotations
 
-import re
-
 from memagent.memory.poison_rules import Rule
-
-
-def _r(name: str, category: str, weight: float, pattern: str, *, negatable: bool = False) -> Rule:
-    flags = re.IGNORECASE | re.MULTILINE
-    return Rule(name, category, weight, re.compile(pattern, flags), negatable=negatable)
-
+from memagent.memory.poison_rules import make_rule as _r
 
 _S = r"[^。！？!?\n]"  # within one Chinese or mixed sentence
 _E = r"[^.!?\n]"  # within one English sentence

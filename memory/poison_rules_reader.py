@@ -28,20 +28,7 @@ import re
 
 from memagent.memory.poison_decode import ZERO_WIDTH_MARK
 from memagent.memory.poison_rules import Rule
-
-
-def _r(
-    name: str,
-    category: str,
-    weight: float,
-    pattern: str,
-    form: str = "text",
-    *,
-    negatable: bool = False,
-) -> Rule:
-    flags = re.IGNORECASE | re.MULTILINE
-    return Rule(name, category, weight, re.compile(pattern, flags), form, negatable)
-
+from memagent.memory.poison_rules import make_rule as _r
 
 _S = r"[^。！？!?\n]"  # within one Chinese or mixed sentence
 _E = r"[^.!?\n]"  # within one English sentence
