@@ -24,6 +24,9 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from memagent.graph.agent import aopen_agent, arun_turn
 from memagent.graph.settings import load_settings
 
+SAID = re.compile(r"\[s\d+\] turn \d+: [^\n]*million dollars\. Is that enough\?")
+"""A message of ``message`` in the prompt's copy of it."""
+
 
 class Echo(GenericFakeChatModel):
     async def _agenerate(
@@ -32,14 +35,16 @@ class Echo(GenericFakeChatModel):
         await asyncio.sleep(0.01)
         asked = next(m for m in reversed(messages) if isinstance(m, HumanMessage))
         # the prompt's copy of the message may carry the memory briefing: echo the message
-        said = re.findall(r"\[s\d+\] turn \d+: [^\n]*million dollars\.", str(asked.text))
+        said = SAID.findall(str(asked.text))
         text = said[-1] if said else str(asked.text)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(f"re: {text}"))])
 
 
 def message(session: str, turn: int) -> str:
-    """Turn ``turn`` of ``session``: names its session, and states a new budget each turn."""
-    return f"[{session}] turn {turn}: our budget is now {turn} million dollars."
+    """Turn ``turn`` of ``session``: names its session, states a new budget each turn, and
+    asks something, so the (echo) model answers it rather than the note acknowledgement
+    (``memagent.nodes.note_ack``): each reply then names the message it answers."""
+    return f"[{session}] turn {turn}: our budget is now {turn} million dollars. Is that enough?"
 
 
 def user_of(session: str) -> str:

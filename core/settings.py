@@ -137,7 +137,7 @@ class Settings(BaseSettings):
     # Pluggable nodes.
     rewriter: Literal["llm", "rules", "off"] = "rules"
     note_reply: Literal["rules", "model"] = Field(
-        "model",
+        "rules",
         description="A message that only tells facts (no question, no request) is answered "
         "with the facts the rules read in it, without a model call (rules), or by the model.",
     )

@@ -171,7 +171,8 @@ def _llm_node(
     settings: Settings | None,
 ) -> Node:
     """The llm node; a note is acknowledged without the model when settings say so
-    (``MEMAGENT_NOTE_REPLY=rules``, ``memagent.nodes.note_ack``)."""
+    (``MEMAGENT_NOTE_REPLY=rules``, the default; ``memagent.nodes.note_ack``), screened
+    with the write path's screen (``MEMAGENT_POISON_MODEL``)."""
     note_reply = settings is not None and settings.note_reply == "rules"
     return make_llm_node(  # type: ignore[no-any-return]
         main_model,
@@ -179,6 +180,7 @@ def _llm_node(
         router=router,
         max_tool_rounds=max_tool_rounds,
         note_reply=note_reply,
+        screen_model=settings is None or bool(settings.poison_model),
     )
 
 

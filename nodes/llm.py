@@ -119,6 +119,20 @@ def _as_tool_calls(result: Any) -> list[ToolCall]:
     return out
 
 
+async def _acknowledge(
+    message: str, state: State, runtime: Runtime[Context], screen_model: bool
+) -> str | None:
+    """``note_ack.acknowledgement`` of this turn's message, off the event loop (the
+    screen's weights load from disk once)."""
+    return await asyncio.to_thread(
+        acknowledgement,
+        message,
+        getattr(runtime.context, "customer_id", "") or "this customer",
+        context=earlier_user_messages(state.messages),
+        screen_model=screen_model,
+    )
+
+
 def make_llm_node(
     model: Callable[[], BaseChatModel],
     *,
@@ -126,10 +140,12 @@ def make_llm_node(
     router: ToolRouter | None = None,
     max_tool_rounds: int = MAX_TOOL_ROUNDS,
     note_reply: bool = False,
+    screen_model: bool = True,
 ) -> Callable[..., Any]:
     """The llm node over a lazily created chat model (no server starts at import).
     ``note_reply``: a message that only tells facts is acknowledged with the facts the
-    rules read in it, without a model call (``memagent.nodes.note_ack``)."""
+    rules read in it, without a model call (``memagent.nodes.note_ack``), screened as the
+    write path screens (``screen_model``: ``MEMAGENT_POISON_MODEL``)."""
     tool_names = {t.name for t in tools}
 
     async def llm(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -139,12 +155,7 @@ def make_llm_node(
             (str(m.text) for m in reversed(state.messages) if isinstance(m, HumanMessage)), ""
         )
         if note_reply and tool_rounds(turn) == 0:
-            ack = await asyncio.to_thread(  # the screen's weights load from disk once
-                acknowledgement,
-                message,
-                getattr(runtime.context, "customer_id", "") or "this customer",
-                context=earlier_user_messages(state.messages),
-            )
+            ack = await _acknowledge(message, state, runtime, screen_model)
             if ack is not None:
                 return {"messages": [AIMessage(content=ack, name=NOTE_ACK)]}
         if router and tools and tool_rounds(turn) == 0 and needs_tool(message):

@@ -9,8 +9,8 @@ misstated. So when the user's message asks for nothing (no question, no request:
 facts, in the note's language, each as the rules wrote it, an uncertain one marked
 unconfirmed, and no model is called (a note turn then also costs no model time). A
 message that asks something, that the rules read nothing in, or that the injection
-screen flags, goes to the model as before. ``MEMAGENT_NOTE_REPLY=rules`` turns this on;
-the default, ``model``, sends every message to the model.
+screen flags, goes to the model as before. This is the default (``MEMAGENT_NOTE_REPLY=rules``);
+``model`` sends every message to the model.
 
 The list is what the rules read, at once; what the background extraction stores may be
 more (the LLM extractor) or less (a duplicate merged, a value the write path refuses), so
@@ -66,13 +66,16 @@ def acknowledgement(
     *,
     context: Sequence[str] = (),
     pending_below: float = WriteConfig.pending_below,
+    screen_model: bool = WriteConfig.instruction_model,
 ) -> str | None:
     """The reply to a note: "Noted for <customer>:" and the facts the rules read in
     ``message`` (``context``: the session's earlier user messages, to resolve "he" or a
     correction); None when the message asks something, the rules read nothing, or the
-    injection screen flags it (the model answers those)."""
+    injection screen flags it (the model answers those). ``screen_model``: the learned
+    judges on top of the screen's rules, as the write path has them (graph/ passes
+    ``MEMAGENT_POISON_MODEL``); the e5 probe never runs here, as for ``memories add``."""
     text = message.strip()
-    if not text or asks_something(text) or check_instruction(text, deep=False):
+    if not text or asks_something(text) or check_instruction(text, model=screen_model, deep=False):
         return None
     earlier = [Turn("user", c, f"context{i}") for i, c in enumerate(context) if c.strip()]
     candidates, _ = rules_with_context([Turn("user", text, "note")], earlier)

@@ -7,7 +7,9 @@ acknowledge the note in the note's language, stating no number or scale the note
 not. Then a broad question in a new session, asked at once (the in-process worker has not
 been drained): the reply names the note's facts (``memagent.graph.recall_wait``).
 
-Real model at temperature 0, real store and embedder, the agent's own turn."""
+Real model at temperature 0, real store and embedder, the agent's own turn, with
+``MEMAGENT_NOTE_REPLY=model`` (the default, ``rules``, acknowledges such a note without the
+model: ``tests/unit/test_note_ack.py``, ``test_service_terminals.py``)."""
 
 from __future__ import annotations
 
@@ -77,6 +79,7 @@ async def test_a_note_is_acknowledged_and_a_question_right_after_gets_its_facts(
             "worker": "inprocess",
             "extractor": "rules",
             "temperature": 0.0,
+            "note_reply": "model",  # the model's own reply, not the acknowledgement
         }  # fmt: skip
     )
     async with aopen_agent(settings, recall_wait_s=300.0) as agent:

@@ -62,8 +62,12 @@ def test_terminals_work_at_once_on_one_home(env: dict[str, str], fake_llm: FakeO
     chat = ChatTerminal(env, "--user", "alice", "--customer", "acme", "--session", "c1")
     try:
         seen = chat.wait_for("you>")
-        chat.send("Our budget is 3 million dollars.")
-        seen = chat.wait_for("FAKE reply to: Our budget is 3 million dollars.", after=seen)
+        chat.send("Our budget is 3 million dollars.")  # a note: acknowledged, no model call
+        seen = chat.wait_for("Noted for acme:", after=seen)
+        seen = chat.wait_for("3 million", after=seen)
+        asked = [str([m for m in r["messages"] if m["role"] == "user"][-1]["content"])
+                 for r in fake_llm.replies()]  # fmt: skip
+        assert not any("Our budget is 3 million" in c for c in asked), asked  # no model call
         seen = chat.wait_for("you>", after=seen)  # the chat sits idle at its prompt
         commands = [
             ("memories", "list", "--user", "alice", "--json"),
@@ -202,7 +206,8 @@ def test_a_busy_service_with_other_settings_is_named_not_restarted(
     fake_llm.token_delay_s = 0.3
     ok(run(env, "service", "start"))
     with ThreadPoolExecutor(1) as pool:
-        slow = pool.submit(run, env, "ask", "A slow question for the model", "--session", "b1")
+        # A question, so the (slow) model answers it: a note is acknowledged at once.
+        slow = pool.submit(run, env, "ask", "A slow question for the model?", "--session", "b1")
         deadline = time.monotonic() + 30
         while not status(env).get("turns") and time.monotonic() < deadline:
             time.sleep(0.05)
