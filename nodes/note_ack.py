@@ -39,7 +39,8 @@ _ASKS_EN = re.compile(
     r"(?:^|[.!;:\n]\s*|\b(?:and|then|also|now)\s+)"
     r"(?:draft|write|prepare|summari[sz]e|brief\s+me|show\s+me|give\s+me|find|suggest|"
     r"recommend|compare|explain|look\s+up|translate|rewrite|rephrase|compose|outline|"
-    r"estimate|calculate|analy[sz]e|search|delete|forget|remove|export|set\s+up|create|"
+    r"estimate|calculate|analy[sz]e|search|delete|forget|remove|export|set\s+up|create|log|"
+    r"schedule|book|"
     r"list\s+(?:all|the|my|our|their|every)|check\s+(?:if|whether|what|the|my|our))\b",
     re.IGNORECASE,
 )

@@ -33,6 +33,7 @@ from memagent.nodes.note_ack import acknowledgement, asks_something
         "Borealis budget is 400k. Write a short recap for my manager.",
         "Summarize the account for me",
         "Brief me on Borealis before tomorrow",
+        "Log a commitment: send the SOC2 report by Dec 4",  # a CRM tool's request
         "北辰的采购流程是怎样的",
         "帮我写一封跟进邮件给刘总",
         "北辰那边预算定了吗",
