@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -148,6 +149,35 @@ async def test_tools_say_not_in_the_crm_for_a_new_prospect(crm: Crm) -> None:
     draft = await call("draft_followup_email", {"topic": "pricing"}, "p4")
     assert "not in the CRM" in draft.text and "To: [address]" in draft.text
     assert "Send deck" in draft.text
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("lookup_customer", {}),
+        ("list_open_commitments", {}),
+        ("log_commitment", {"description": "Send deck", "due_date": "2026-05-01"}),
+        ("draft_followup_email", {"topic": "pricing"}),
+    ],
+)
+async def test_tool_calls_raise_no_serializer_warning(
+    crm: Crm, name: str, args: dict[str, Any]
+) -> None:
+    """Every tool gets the graph's ``State`` without a pydantic warning. Typed as a bare
+    ``ToolRuntime[Context]`` (state: dict), each call warned "Expected `dict[any, any]`"
+    in ``langgraph dev``'s log (session 12, Studio), and where warnings are errors the
+    call failed and the model was told to "fix your mistakes"."""
+    graph = compiled(crm, scripted("ok"), Router(name, args))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = await graph.ainvoke(
+            {"messages": [HumanMessage(f"please {name}")]},
+            {"configurable": {"thread_id": name}},
+            context=Context(user_id="alice", customer_id="lanhai-robotics"),
+        )
+    result = out["messages"][2]
+    assert isinstance(result, ToolMessage) and result.status == "success", result
+    assert "Pydantic" not in result.text and "fix your mistakes" not in result.text, result.text
 
 
 async def test_an_added_account_is_what_the_tools_see(crm: Crm) -> None:
