@@ -180,6 +180,42 @@ async def test_tool_calls_raise_no_serializer_warning(
     assert "Pydantic" not in result.text and "fix your mistakes" not in result.text, result.text
 
 
+NOTE = (
+    "Met Lanhai Robotics today. CTO Wang Lei prefers monthly invoices, wants SSO with Okta, "
+    "budget about 800k USD, we promised a demo next Tuesday."
+)
+
+
+@pytest.mark.parametrize("name", ["lookup_customer", "list_open_commitments"])
+async def test_a_note_runs_no_read_only_tool(crm: Crm, name: str) -> None:
+    """A note that asks nothing gets no lookup even when a hint word ("promised") sends
+    the router to one (session 12: for a new prospect the reply model then asked "what
+    tools were used"); the same lookup asked for runs, and a note may still log."""
+    graph = compiled(crm, scripted("Noted."), Router(name, {}))
+    ctx = Context(user_id="alice", customer_id="lanhai-robotics")
+    out = await graph.ainvoke(
+        {"messages": [HumanMessage(NOTE)]}, {"configurable": {"thread_id": "n"}}, context=ctx
+    )
+    assert [m.type for m in out["messages"]] == ["human", "ai"], out["messages"]
+    asked = await graph.ainvoke(
+        {"messages": [HumanMessage("Who is the contact person, and what did we promise?")]},
+        {"configurable": {"thread_id": "q"}},
+        context=ctx,
+    )
+    assert any(isinstance(m, ToolMessage) and m.name == name for m in asked["messages"])
+    logging = compiled(
+        crm,
+        scripted("ok"),
+        Router("log_commitment", {"description": "Demo", "due_date": "2026-12-08"}),
+    )
+    logged = await logging.ainvoke(
+        {"messages": [HumanMessage(NOTE)]}, {"configurable": {"thread_id": "l"}}, context=ctx
+    )
+    assert any(
+        "Logged commitment" in m.text for m in logged["messages"] if isinstance(m, ToolMessage)
+    )
+
+
 async def test_an_added_account_is_what_the_tools_see(crm: Crm) -> None:
     crm.add(new_customer("huaxin.com", name="华信", email="li@huaxin.example", deal_size=5))
     graph = compiled(crm, scripted("ok"), Router("lookup_customer", {}))
