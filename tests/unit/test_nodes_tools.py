@@ -24,6 +24,7 @@ from langgraph.runtime import Runtime
 from memagent.core.context import Context
 from memagent.core.state import State
 from memagent.graph.builder import build_graph, off_extractor
+from memagent.graph.validation import InvalidMessageError
 from memagent.memory.crm import Crm, InvalidCustomerError, UnknownScopeError, new_customer
 from memagent.memory.namespaces import InvalidScopeError
 from memagent.nodes.query_rewrite import make_rewriter
@@ -270,3 +271,24 @@ def test_needs_tool() -> None:
     assert needs_tool("Draft an email to Dana")
     assert needs_tool("帮我起草一封跟进邮件")
     assert not needs_tool("What did they think about the price?")
+
+
+@pytest.mark.parametrize("text", ["", "   ", "budget 5k. " * 4000])
+async def test_the_graph_refuses_what_the_cli_refuses(crm: Crm, text: str) -> None:
+    """A LangGraph client (Studio) that sends an empty or over-long message gets the
+    CLI's one-line error at once, before any model call: session 12's Studio run gave an
+    empty message a model reply and a 44,000-character one two 120 s model timeouts."""
+    model = scripted("should not be called")
+    graph = compiled(crm, model, None)
+    with pytest.raises(InvalidMessageError, match="empty|the limit is 32000"):
+        await graph.ainvoke(
+            {"messages": [HumanMessage(text)]},
+            {"configurable": {"thread_id": "x"}},
+            context=Context(user_id="alice", customer_id="lanhai-robotics"),
+        )
+    ok = await graph.ainvoke(
+        {"messages": [HumanMessage("Budget is 5k.")]},
+        {"configurable": {"thread_id": "y"}},
+        context=Context(user_id="alice", customer_id="lanhai-robotics"),
+    )
+    assert ok["messages"][-1].type == "ai"
