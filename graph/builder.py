@@ -14,10 +14,10 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, cast
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -30,6 +30,7 @@ from memagent.core.state import InputState, State
 from memagent.graph.failed_turn import remembering
 from memagent.graph.settings import get_settings
 from memagent.graph.tracing import traced
+from memagent.graph.validation import validate_message
 from memagent.memory.crm import open_crm
 from memagent.nodes.llm import MAX_TOOL_ROUNDS, ToolRouter, adapter_router, make_llm_node
 from memagent.nodes.query_rewrite import Rewriter, make_rewriter
@@ -184,6 +185,25 @@ def _llm_node(
     )
 
 
+def checking(node: Any) -> Any:
+    """``node``, run only when the turn's new user message passes ``validate_message``.
+
+    The CLI and ``arun_turn`` check a message before they send it; Studio and any other
+    LangGraph client put it straight into the graph. Session 12: in Studio an empty
+    message got a model reply, and a 44,000-character one (the CLI's limit is 32,000)
+    ran two 120 s model timeouts before the run failed with ``LLMUnavailableError``.
+    Now such a run fails at once with the CLI's own one-line error.
+    """
+
+    async def node_checking(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+        last = state.messages[-1] if state.messages else None
+        if isinstance(last, HumanMessage):
+            validate_message(str(last.text))
+        return cast(dict[str, Any], await node(state, runtime))
+
+    return node_checking
+
+
 def build_graph(
     *,
     rewriter: Rewriter,
@@ -220,7 +240,9 @@ def build_graph(
     builder = StateGraph(State, context_schema=Context, input_schema=InputState)
     # Every node before the extraction hands the turn over if it fails
     # (memagent.graph.failed_turn), so a failed run is remembered once, in Studio as well.
-    builder.add_node(QUERY_REWRITE, traced(QUERY_REWRITE, remembering(rewriter, extractor)))
+    builder.add_node(
+        QUERY_REWRITE, traced(QUERY_REWRITE, checking(remembering(rewriter, extractor)))
+    )
     builder.add_node(RECALL, traced(RECALL, remembering(recall, extractor)))
     builder.add_node(
         PROMPT_ASSEMBLY, traced(PROMPT_ASSEMBLY, remembering(prompt_assembly, extractor))

@@ -24,7 +24,7 @@ from langgraph.runtime import Runtime
 from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
-from memagent.nodes.note_ack import acknowledgement
+from memagent.nodes.note_ack import acknowledgement, asks_something
 from memagent.nodes.prompt_assembly import without_briefing
 from memagent.nodes.reply_repeat import repeated, without_replies
 from memagent.nodes.tools import needs_tool
@@ -36,6 +36,8 @@ MAX_TOOL_ROUNDS = 2
 REPLY_TAG = "memagent:reply"
 """Tag on the reply model call, so streaming shows only reply tokens (not router JSON)."""
 NOTE_ACK = "memagent_note_ack"
+READ_ONLY_TOOLS = frozenset({"lookup_customer", "list_open_commitments", "search_memory"})
+"""Tools that only read: a note (a message that asks nothing) never needs one."""
 """``name`` of a reply the rules wrote for a note (no model call), as Studio shows it."""
 
 
@@ -59,6 +61,20 @@ def earlier_user_messages(messages: Sequence[AnyMessage]) -> list[str]:
     """The user messages before the last one (what a note's pronouns may refer to)."""
     users = [str(m.text) for m in messages if isinstance(m, HumanMessage)]
     return users[:-1]
+
+
+def wanted_calls(routed: Sequence[ToolCall], tool_names: set[str], message: str) -> list[ToolCall]:
+    """The router's calls the turn keeps: known tools, and no read-only one on a note.
+
+    A hint word in a note ("we promised a demo") sent the router to ``lookup_customer``;
+    for a new prospect the reply model then had a "not in the CRM" result beside a note
+    and answered "Could you please provide more details about what tools were used"
+    (session 12, ``memagent ask`` on a new prospect). A note asks for no lookup.
+    """
+    note = not asks_something(message)
+    return [
+        c for c in routed if c["name"] in tool_names and not (note and c["name"] in READ_ONLY_TOOLS)
+    ]
 
 
 def tool_rounds(turn: Sequence[AnyMessage]) -> int:
@@ -160,7 +176,7 @@ def make_llm_node(
                 return {"messages": [AIMessage(content=ack, name=NOTE_ACK)]}
         if router and tools and tool_rounds(turn) == 0 and needs_tool(message):
             routed = await _route(router, without_briefing(prompt), tools)
-            calls = [c for c in routed if c["name"] in tool_names]
+            calls = wanted_calls(routed, tool_names, message)
             if calls:
                 return {"messages": [AIMessage(content="", tool_calls=calls)]}
         chat = model()

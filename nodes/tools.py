@@ -11,6 +11,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.prebuilt import ToolNode, ToolRuntime
 
 from memagent.core.context import Context
+from memagent.core.state import State
 from memagent.memory.crm import Commitment, Crm, Customer
 from memagent.nodes.recall import DEFAULT_TUNING, recall_memories
 from memagent.nodes.recall_expand import RecallTuning
@@ -26,6 +27,11 @@ TOOL_HINTS = (
 )
 # fmt: on
 """Words that make a tool plausible; other messages skip the router call entirely."""
+
+Runtime = ToolRuntime[Context, State]
+"""What a tool is given. The graph's state type is named: a bare ``ToolRuntime[Context]``
+leaves it ``dict``, and pydantic warned on every tool call that the ``State`` it was handed
+is no dict (a warning under ``langgraph dev``, a failed tool call where warnings are errors)."""
 
 
 def needs_tool(message: str) -> bool:
@@ -60,20 +66,20 @@ def make_tools(crm: Crm, *, tuning: RecallTuning = DEFAULT_TUNING) -> list[BaseT
     """The assistant's tools, bound to one CRM database; ``search_memory`` recalls with
     ``tuning``, as the recall node does."""
 
-    def lookup_customer(runtime: ToolRuntime[Context]) -> str:
+    def lookup_customer(runtime: Runtime) -> str:
         c = crm.find(runtime.context.customer_id)
         if c is None:
             return texts.NOT_IN_CRM.format(customer_id=runtime.context.customer_id)
         return describe_customer(c)
 
-    def list_open_commitments(runtime: ToolRuntime[Context]) -> str:
+    def list_open_commitments(runtime: Runtime) -> str:
         ctx = runtime.context
         rows = crm.open_commitments(ctx.user_id, ctx.customer_id)
         if not rows:
             return "No open commitments for this customer."
         return "\n".join(f"- [{r.id}] due {r.due_date}: {r.description}" for r in rows)
 
-    def log_commitment(description: str, due_date: str, runtime: ToolRuntime[Context]) -> str:
+    def log_commitment(description: str, due_date: str, runtime: Runtime) -> str:
         ctx = runtime.context
         try:
             row = crm.log_commitment(ctx.user_id, ctx.customer_id, description, due_date)
@@ -81,7 +87,7 @@ def make_tools(crm: Crm, *, tuning: RecallTuning = DEFAULT_TUNING) -> list[BaseT
             return f"Not logged: {exc}"
         return f"Logged commitment {row.id}, due {row.due_date}: {row.description}"
 
-    def draft_followup_email(topic: str, runtime: ToolRuntime[Context]) -> str:
+    def draft_followup_email(topic: str, runtime: Runtime) -> str:
         ctx = runtime.context
         c = crm.find(ctx.customer_id)
         open_items = crm.open_commitments(ctx.user_id, ctx.customer_id)
@@ -90,7 +96,7 @@ def make_tools(crm: Crm, *, tuning: RecallTuning = DEFAULT_TUNING) -> list[BaseT
         )
         return note + followup_email(topic, c, open_items)
 
-    def search_memory(query: str, runtime: ToolRuntime[Context]) -> str:
+    def search_memory(query: str, runtime: Runtime) -> str:
         ctx = runtime.context
         if runtime.store is None:
             return "Memory is not available."

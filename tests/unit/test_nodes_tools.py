@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from langgraph.runtime import Runtime
 from memagent.core.context import Context
 from memagent.core.state import State
 from memagent.graph.builder import build_graph, off_extractor
+from memagent.graph.validation import InvalidMessageError
 from memagent.memory.crm import Crm, InvalidCustomerError, UnknownScopeError, new_customer
 from memagent.memory.namespaces import InvalidScopeError
 from memagent.nodes.query_rewrite import make_rewriter
@@ -150,6 +152,71 @@ async def test_tools_say_not_in_the_crm_for_a_new_prospect(crm: Crm) -> None:
     assert "Send deck" in draft.text
 
 
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("lookup_customer", {}),
+        ("list_open_commitments", {}),
+        ("log_commitment", {"description": "Send deck", "due_date": "2026-05-01"}),
+        ("draft_followup_email", {"topic": "pricing"}),
+    ],
+)
+async def test_tool_calls_raise_no_serializer_warning(
+    crm: Crm, name: str, args: dict[str, Any]
+) -> None:
+    """Every tool gets the graph's ``State`` without a pydantic warning. Typed as a bare
+    ``ToolRuntime[Context]`` (state: dict), each call warned "Expected `dict[any, any]`"
+    in ``langgraph dev``'s log (session 12, Studio), and where warnings are errors the
+    call failed and the model was told to "fix your mistakes"."""
+    graph = compiled(crm, scripted("ok"), Router(name, args))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = await graph.ainvoke(
+            {"messages": [HumanMessage(f"please {name}")]},
+            {"configurable": {"thread_id": name}},
+            context=Context(user_id="alice", customer_id="lanhai-robotics"),
+        )
+    result = out["messages"][2]
+    assert isinstance(result, ToolMessage) and result.status == "success", result
+    assert "Pydantic" not in result.text and "fix your mistakes" not in result.text, result.text
+
+
+NOTE = (
+    "Met Lanhai Robotics today. CTO Wang Lei prefers monthly invoices, wants SSO with Okta, "
+    "budget about 800k USD, we promised a demo next Tuesday."
+)
+
+
+@pytest.mark.parametrize("name", ["lookup_customer", "list_open_commitments"])
+async def test_a_note_runs_no_read_only_tool(crm: Crm, name: str) -> None:
+    """A note that asks nothing gets no lookup even when a hint word ("promised") sends
+    the router to one (session 12: for a new prospect the reply model then asked "what
+    tools were used"); the same lookup asked for runs, and a note may still log."""
+    graph = compiled(crm, scripted("Noted."), Router(name, {}))
+    ctx = Context(user_id="alice", customer_id="lanhai-robotics")
+    out = await graph.ainvoke(
+        {"messages": [HumanMessage(NOTE)]}, {"configurable": {"thread_id": "n"}}, context=ctx
+    )
+    assert [m.type for m in out["messages"]] == ["human", "ai"], out["messages"]
+    asked = await graph.ainvoke(
+        {"messages": [HumanMessage("Who is the contact person, and what did we promise?")]},
+        {"configurable": {"thread_id": "q"}},
+        context=ctx,
+    )
+    assert any(isinstance(m, ToolMessage) and m.name == name for m in asked["messages"])
+    logging = compiled(
+        crm,
+        scripted("ok"),
+        Router("log_commitment", {"description": "Demo", "due_date": "2026-12-08"}),
+    )
+    logged = await logging.ainvoke(
+        {"messages": [HumanMessage(NOTE)]}, {"configurable": {"thread_id": "l"}}, context=ctx
+    )
+    assert any(
+        "Logged commitment" in m.text for m in logged["messages"] if isinstance(m, ToolMessage)
+    )
+
+
 async def test_an_added_account_is_what_the_tools_see(crm: Crm) -> None:
     crm.add(new_customer("huaxin.com", name="华信", email="li@huaxin.example", deal_size=5))
     graph = compiled(crm, scripted("ok"), Router("lookup_customer", {}))
@@ -204,3 +271,24 @@ def test_needs_tool() -> None:
     assert needs_tool("Draft an email to Dana")
     assert needs_tool("帮我起草一封跟进邮件")
     assert not needs_tool("What did they think about the price?")
+
+
+@pytest.mark.parametrize("text", ["", "   ", "budget 5k. " * 4000])
+async def test_the_graph_refuses_what_the_cli_refuses(crm: Crm, text: str) -> None:
+    """A LangGraph client (Studio) that sends an empty or over-long message gets the
+    CLI's one-line error at once, before any model call: session 12's Studio run gave an
+    empty message a model reply and a 44,000-character one two 120 s model timeouts."""
+    model = scripted("should not be called")
+    graph = compiled(crm, model, None)
+    with pytest.raises(InvalidMessageError, match="empty|the limit is 32000"):
+        await graph.ainvoke(
+            {"messages": [HumanMessage(text)]},
+            {"configurable": {"thread_id": "x"}},
+            context=Context(user_id="alice", customer_id="lanhai-robotics"),
+        )
+    ok = await graph.ainvoke(
+        {"messages": [HumanMessage("Budget is 5k.")]},
+        {"configurable": {"thread_id": "y"}},
+        context=Context(user_id="alice", customer_id="lanhai-robotics"),
+    )
+    assert ok["messages"][-1].type == "ai"
