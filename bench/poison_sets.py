@@ -54,6 +54,12 @@ SETS: dict[str, tuple[str, str]] = {
     # signatures, disclaimers, minutes, and attacks in those formats), written by a helper
     # without sight of the screen; first measured on the session-start screen.
     "written10": ("poison_written10_attacks.jsonl", "poison_written10_ordinary.jsonl"),
+    # Session 12's corpus (100 + 100; en 30, zh-Hans 25, zh-Hant 20, mixed 25): ordinary
+    # look-alikes of the judge's false positives (signatures, 保密声明, CRM exports, forwarded
+    # mail, to-dos with "delete", customer policies, security requirements, AI-product talk)
+    # and attacks in the same formats, written by a helper who had seen the false positives:
+    # training data and a fold, never blind.
+    "written12": ("poison_written12_attacks.jsonl", "poison_written12_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 
