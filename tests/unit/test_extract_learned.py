@@ -18,15 +18,20 @@ from memagent.core.types import Turn
 from memagent.evals.eval_dataset import Dialog, GoldItem
 from memagent.evals.eval_metrics import score_dialog
 from memagent.evals.eval_replay import replay
+from memagent.memory import extract_learned
 from memagent.memory.extract_learned import (
     CATEGORIES,
     DIM,
     SUFFIX,
     ClauseModel,
+    clause_input,
+    folded_features,
     learned_facts,
     learned_model,
+    word_grams,
 )
 from memagent.memory.extractors import rules_extractor
+from memagent.memory.poison_ngram import features
 from memagent.memory.write_path import Candidate
 
 AT = "2026-12-02T10:00:00+08:00"
@@ -166,3 +171,27 @@ def test_two_learned_facts_of_one_kind_are_two_memories_in_the_real_store() -> N
     assert sorted(stored) == sorted(facts)
     assert learned_key("stakeholder", facts[0]) != learned_key("stakeholder", facts[1])
     assert learned_key("stakeholder", facts[0]).endswith(SUFFIX)
+
+
+def test_a_chinese_clause_is_scored_on_its_words_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # jieba words of the Chinese runs, Traditional folded to Simplified, with their bigrams
+    assert word_grams("客戶說預算 budget 五十萬") == [
+        "zw:客户",
+        "zw:说",
+        "zw:预算",
+        "zw2:客户 说",
+        "zw2:说 预算",
+        "zw:五十万",
+    ]
+    assert word_grams("Budget is 200k.") == []
+    plain, _ = features(clause_input("预算大概五十万"))
+    assert folded_features("预算大概五十万")[0].tolist() == (plain & (DIM - 1)).tolist()  # shipped
+    monkeypatch.setattr(extract_learned, "ZH_WORDS", True)
+    idx, val = folded_features("预算大概五十万")
+    assert len(set(idx.tolist()) - set((plain & (DIM - 1)).tolist())) > 0
+    assert np.isclose(float(val @ val), 1.0)
+    en, en_val = folded_features("Budget is 200k.")
+    ref, ref_val = features(clause_input("Budget is 200k."))
+    assert en.tolist() == (ref & (DIM - 1)).tolist() and np.allclose(en_val, ref_val)
