@@ -14,7 +14,7 @@ fact the rules hold: storing it would be a duplicate, so the threshold counts it
 
 The salience threshold (one for clauses with Chinese characters, one without) is the
 lowest logit at which the pooled out-of-set rows reach ``ROW_PRECISION`` (``--target-zh``
-for Chinese clauses: shipped at ``ROW_PRECISION_ZH``); each fold's
+for Chinese clauses, default ``ROW_PRECISION_ZH``); each fold's
 model then runs through ``run_extraction_eval`` (the real eval: worker, write path,
 scoring) on its left-out set, printed beside the rules alone. ``--write`` trains on every
 set and writes ``memory/data/extract_learned.npz``. Deterministic: full-batch Adam from zeros.
@@ -279,7 +279,7 @@ def main() -> None:
     ap.add_argument("--cache", help="keep the collected rows in this JSON file (and reuse them)")
     ap.add_argument("--target", type=float, default=ROW_PRECISION)
     ap.add_argument(
-        "--target-zh", type=float, help="row precision of Chinese clauses (else --target)"
+        "--target-zh", type=float, default=ROW_PRECISION_ZH, help="row precision of Chinese clauses"
     )
     ap.add_argument("--words", action="store_true", help="Chinese clauses with jieba words too")
     args = ap.parse_args()

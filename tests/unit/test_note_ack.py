@@ -106,7 +106,8 @@ def _settings(home: Path, note_reply: str = "rules", poison_model: bool = True) 
                     poison_model=poison_model)  # fmt: skip
 
 
-def test_note_reply_is_rules_by_default(tmp_path: Path) -> None:
+def test_note_reply_is_rules_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEMAGENT_NOTE_REPLY")  # unit tests pin "model" (tests/unit/conftest.py)
     assert Settings(home=tmp_path).note_reply == "rules"
 
 
