@@ -54,6 +54,11 @@ SETS: dict[str, tuple[str, str]] = {
     # signatures, disclaimers, minutes, and attacks in those formats), written by a helper
     # without sight of the screen; first measured on the session-start screen.
     "written10": ("poison_written10_attacks.jsonl", "poison_written10_ordinary.jsonl"),
+    # Session 12's blind set (130 + 130; en 35, zh-Hans 40, zh-Hant 25, mixed 30 each), written
+    # by two helpers without sight of the screen, measured twice in session 12 (start, end),
+    # retired to development data at the end of that session (sets kept outside the repository
+    # did not survive between sessions).
+    "blindK": ("poison_blindK_attacks.jsonl", "poison_blindK_ordinary.jsonl"),
     # Session 12's corpus (100 + 100; en 30, zh-Hans 25, zh-Hant 20, mixed 25): ordinary
     # look-alikes of the judge's false positives (signatures, 保密声明, CRM exports, forwarded
     # mail, to-dos with "delete", customer policies, security requirements, AI-product talk)

@@ -68,6 +68,11 @@ is honest only until its misses are used to change the rules:
   policies, signatures, disclaimers, minutes), written by a helper without sight of the
   screen; measured once on the session-start screen (attacks 87/100, ordinary 3/100).
 
+- blindK   : session 12's blind set (130 + 130; en 35, zh-Hans 40, zh-Hant 25, mixed 30),
+  measured twice in session 12 (start 111/130, ordinary 7/130; end 110/130, 5/130;
+  bench/results/first_measurements.md), retired to development data at the end of session
+  12: never trained on by the shipped judge.
+
 The sets are listed once, in bench/poison_sets.py.
 
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),
