@@ -66,6 +66,17 @@ def cli_env(
 
 
 @pytest.fixture(autouse=True)
+def _model_replies_to_notes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process tests read the (scripted, fake or real) model's reply to every message, as
+    they did before the note acknowledgement became the default: they pin
+    ``MEMAGENT_NOTE_REPLY=model``. The default (``rules``: a plain note is acknowledged
+    without a model call) is tested where it is set on purpose (tests/unit/test_note_ack.py)
+    and, unpinned, by the process-level tests, which strip ``MEMAGENT_*`` from the
+    environment of the processes they start (services, Studio, scale-out, crash recovery)."""
+    monkeypatch.setenv("MEMAGENT_NOTE_REPLY", "model")
+
+
+@pytest.fixture(autouse=True)
 def _root_handler_filters() -> Iterator[None]:
     """The CLI puts a redacting filter on the root's handlers (pytest's own capture
     handlers among them, which outlive a test): take it off again, so a later test sees

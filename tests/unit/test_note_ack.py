@@ -107,7 +107,7 @@ def _settings(home: Path, note_reply: str = "rules", poison_model: bool = True) 
 
 
 def test_note_reply_is_rules_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("MEMAGENT_NOTE_REPLY")  # unit tests pin "model" (tests/unit/conftest.py)
+    monkeypatch.delenv("MEMAGENT_NOTE_REPLY")  # tests pin "model" (tests/conftest.py)
     assert Settings(home=tmp_path).note_reply == "rules"
 
 
