@@ -36,9 +36,9 @@ MAX_TOOL_ROUNDS = 2
 REPLY_TAG = "memagent:reply"
 """Tag on the reply model call, so streaming shows only reply tokens (not router JSON)."""
 NOTE_ACK = "memagent_note_ack"
+"""``name`` of a reply the rules wrote for a note (no model call), as Studio shows it."""
 READ_ONLY_TOOLS = frozenset({"lookup_customer", "list_open_commitments", "search_memory"})
 """Tools that only read: a note (a message that asks nothing) never needs one."""
-"""``name`` of a reply the rules wrote for a note (no model call), as Studio shows it."""
 
 
 class ToolRouter(Protocol):

@@ -124,20 +124,27 @@ async def test_lookup_and_email_use_the_context_customer(crm: Crm) -> None:
     assert "Priya" in out["messages"][2].text
 
 
+async def call_tool(
+    crm: Crm, name: str, args: dict[str, Any], thread: str, customer: str
+) -> ToolMessage:
+    """The tool message of one turn whose router calls ``name`` with ``args``; it succeeded."""
+    graph = compiled(crm, scripted("ok"), Router(name, args))
+    out = await graph.ainvoke(
+        {"messages": [HumanMessage(f"please {name}")]},
+        {"configurable": {"thread_id": thread}},
+        context=Context(user_id="alice", customer_id=customer),
+    )
+    result = out["messages"][2]
+    assert isinstance(result, ToolMessage) and result.status == "success", result
+    return result
+
+
 async def test_tools_say_not_in_the_crm_for_a_new_prospect(crm: Crm) -> None:
     """A prospect without a CRM record is no error: the model is told it is not on file,
     commitments are kept, and a draft leaves the address for the user to fill in."""
 
     async def call(name: str, args: dict[str, Any], thread: str) -> ToolMessage:
-        graph = compiled(crm, scripted("ok"), Router(name, args))
-        out = await graph.ainvoke(
-            {"messages": [HumanMessage(f"please {name}")]},
-            {"configurable": {"thread_id": thread}},
-            context=Context(user_id="alice", customer_id="huaxin"),
-        )
-        result = out["messages"][2]
-        assert isinstance(result, ToolMessage) and result.status == "success", result
-        return result
+        return await call_tool(crm, name, args, thread, "huaxin")
 
     looked = await call("lookup_customer", {}, "p1")
     assert "'huaxin' is not in the CRM" in looked.text and "Error" not in looked.text
@@ -168,16 +175,9 @@ async def test_tool_calls_raise_no_serializer_warning(
     ``ToolRuntime[Context]`` (state: dict), each call warned "Expected `dict[any, any]`"
     in ``langgraph dev``'s log (session 12, Studio), and where warnings are errors the
     call failed and the model was told to "fix your mistakes"."""
-    graph = compiled(crm, scripted("ok"), Router(name, args))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        out = await graph.ainvoke(
-            {"messages": [HumanMessage(f"please {name}")]},
-            {"configurable": {"thread_id": name}},
-            context=Context(user_id="alice", customer_id="lanhai-robotics"),
-        )
-    result = out["messages"][2]
-    assert isinstance(result, ToolMessage) and result.status == "success", result
+        result = await call_tool(crm, name, args, name, "lanhai-robotics")
     assert "Pydantic" not in result.text and "fix your mistakes" not in result.text, result.text
 
 
