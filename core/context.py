@@ -17,8 +17,10 @@ class Context:
     """The salesperson using the assistant."""
 
     customer_id: str = "acme"
-    """The customer account the conversation is about (any valid id, e.g. a domain; it
-    need not be in the CRM)."""
+    """The customer account the conversation is about (an id that keeps
+    ``memagent.memory.namespaces.CUSTOMER_ID_RULE``: lowercase, no spaces, e.g. a domain,
+    ``lanhai-robotics`` or ``华信``; a run with another fails at once; it need not be in
+    the CRM)."""
 
     model: str | None = None
     """Main chat model (defaults to settings)."""

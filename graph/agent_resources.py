@@ -90,13 +90,27 @@ async def store_factory(
     """The long-term store for settings (langgraph.json ``store.path``): the embedded
     Qdrant engine on disk or a Qdrant server, with the configured embedder
     (``read_only``: see ``memagent.stores.open_store``)."""
+    from memagent.graph.home_in_use import explain
+    from memagent.stores.engine_edge import StoreLockedError
     from memagent.stores.qdrant_store import aopen_store
 
     settings = settings or get_settings()
-    async with aopen_store(
-        settings.resolved_store_location(), settings=settings, read_only=read_only
-    ) as store:
+    opened = aopen_store(settings.resolved_store_location(), settings=settings, read_only=read_only)
+    try:
+        store = await opened.__aenter__()
+    except StoreLockedError as exc:
+        if exc.path is None:  # a shared store that stayed busy: its own words say it
+            raise
+        # Who holds the home and what to do (Studio, the CLI's service, a worker).
+        advice = explain(exc.path, exc.holder)
+        raise StoreLockedError(advice, path=exc.path, holder=exc.holder) from exc
+    try:
         yield store
+    except BaseException as exc:
+        if not await opened.__aexit__(type(exc), exc, exc.__traceback__):
+            raise
+    else:
+        await opened.__aexit__(None, None, None)
 
 
 @contextlib.asynccontextmanager

@@ -1,4 +1,4 @@
-"""The agent graph: query_rewrite -> recall -> prompt_assembly -> llm (<-> tools) ->
+"""The agent graph: check_message -> query_rewrite -> recall -> prompt_assembly -> llm (<-> tools) ->
 async_extract -> end_of_turn.
 
 Pluggable slots (rewriter, recall, extraction) are filled when the graph is built, from
@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, cast
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -28,9 +28,14 @@ from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings
 from memagent.core.state import InputState, State
 from memagent.graph.failed_turn import remembering
+from memagent.graph.message_check import (
+    CHECK_MESSAGE,
+    REJECT_MESSAGE,
+    make_check_message,
+    reject_message,
+)
 from memagent.graph.settings import get_settings
 from memagent.graph.tracing import traced
-from memagent.graph.validation import validate_message
 from memagent.memory.crm import open_crm
 from memagent.nodes.llm import MAX_TOOL_ROUNDS, ToolRouter, adapter_router, make_llm_node
 from memagent.nodes.query_rewrite import Rewriter, make_rewriter
@@ -51,7 +56,17 @@ LLM: Final = "llm"
 TOOLS: Final = "tools"
 ASYNC_EXTRACT: Final = "async_extract"
 END_OF_TURN: Final = "end_of_turn"
-NODES = (QUERY_REWRITE, RECALL, PROMPT_ASSEMBLY, LLM, TOOLS, ASYNC_EXTRACT, END_OF_TURN)
+NODES = (
+    CHECK_MESSAGE,
+    REJECT_MESSAGE,
+    QUERY_REWRITE,
+    RECALL,
+    PROMPT_ASSEMBLY,
+    LLM,
+    TOOLS,
+    ASYNC_EXTRACT,
+    END_OF_TURN,
+)
 
 
 class Node(Protocol):
@@ -185,25 +200,6 @@ def _llm_node(
     )
 
 
-def checking(node: Any) -> Any:
-    """``node``, run only when the turn's new user message passes ``validate_message``.
-
-    The CLI and ``arun_turn`` check a message before they send it; Studio and any other
-    LangGraph client put it straight into the graph. Session 12: in Studio an empty
-    message got a model reply, and a 44,000-character one (the CLI's limit is 32,000)
-    ran two 120 s model timeouts before the run failed with ``LLMUnavailableError``.
-    Now such a run fails at once with the CLI's own one-line error.
-    """
-
-    async def node_checking(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-        last = state.messages[-1] if state.messages else None
-        if isinstance(last, HumanMessage):
-            validate_message(str(last.text))
-        return cast(dict[str, Any], await node(state, runtime))
-
-    return node_checking
-
-
 def build_graph(
     *,
     rewriter: Rewriter,
@@ -240,9 +236,11 @@ def build_graph(
     builder = StateGraph(State, context_schema=Context, input_schema=InputState)
     # Every node before the extraction hands the turn over if it fails
     # (memagent.graph.failed_turn), so a failed run is remembered once, in Studio as well.
-    builder.add_node(
-        QUERY_REWRITE, traced(QUERY_REWRITE, checking(remembering(rewriter, extractor)))
-    )
+    # A rejected message is removed from the thread, then the run fails (message_check).
+    check = make_check_message(QUERY_REWRITE)
+    builder.add_node(CHECK_MESSAGE, check, destinations=(QUERY_REWRITE, REJECT_MESSAGE))
+    builder.add_node(REJECT_MESSAGE, cast(Any, reject_message))  # takes the Send payload
+    builder.add_node(QUERY_REWRITE, traced(QUERY_REWRITE, remembering(rewriter, extractor)))
     builder.add_node(RECALL, traced(RECALL, remembering(recall, extractor)))
     builder.add_node(
         PROMPT_ASSEMBLY, traced(PROMPT_ASSEMBLY, remembering(prompt_assembly, extractor))
@@ -252,7 +250,7 @@ def build_graph(
     builder.add_node(TOOLS, make_tool_node(list(tools)))
     builder.add_node(ASYNC_EXTRACT, traced(ASYNC_EXTRACT, extractor))
     builder.add_node(END_OF_TURN, traced(END_OF_TURN, make_end_of_turn(after_reply, access_log)))
-    builder.add_edge(START, QUERY_REWRITE)
+    builder.add_edge(START, CHECK_MESSAGE)
     builder.add_edge(QUERY_REWRITE, RECALL)
     builder.add_edge(RECALL, PROMPT_ASSEMBLY)
     builder.add_edge(PROMPT_ASSEMBLY, LLM)

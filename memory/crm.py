@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from memagent.memory.namespaces import check_id, namespace
+from memagent.memory.namespaces import check_customer_id, namespace
 from memagent.stores.file_access import require_writable
 
 SCHEMA = """
@@ -200,8 +200,10 @@ class Crm:
 
     def check_scope(self, user_id: str, customer_id: str) -> Customer | None:
         """The customer's record (None for an account not in the CRM yet), after checking
-        both ids can scope memory (raises ``InvalidScopeError``). Neither users nor
-        customers need to be registered: any valid id works."""
+        both ids can scope memory and the customer id keeps ``CUSTOMER_ID_RULE`` (raises
+        ``InvalidScopeError``). Neither users nor customers need to be registered: any
+        valid id works."""
+        check_customer_id(customer_id)
         namespace(user_id, customer_id)
         return self.find(customer_id)
 
@@ -301,7 +303,7 @@ def new_customer(
     if not 0 <= deal_size <= MAX_DEAL_SIZE:
         raise InvalidCustomerError(f"deal size must be between 0 and {MAX_DEAL_SIZE:,}")
     return Customer(
-        id=check_id("customer_id", customer_id),
+        id=check_customer_id(customer_id),
         name=_text("name", name, required=True),
         contact=_text("contact", contact),
         email=email,

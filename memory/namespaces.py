@@ -60,6 +60,59 @@ def check_id(name: str, value: str) -> str:
     return value
 
 
+MAX_CUSTOMER_ID_LEN = 64
+CUSTOMER_ID_RULE = (
+    "1-64 characters: lowercase letters, digits, CJK or other uncased letters, and "
+    "'-', '_', '.', '@' inside (not first or last), no spaces"
+)
+_ID_PUNCT = frozenset("-_.@")
+
+
+def _customer_id_problem(value: str) -> str | None:
+    """What breaks ``CUSTOMER_ID_RULE`` in ``value`` (None: nothing)."""
+    if len(value) > MAX_CUSTOMER_ID_LEN:
+        return f"it has {len(value)} characters"
+    for i, c in enumerate(value):
+        if c.isspace():
+            return f"it has a space at {i}"
+        if c.isupper() or (c.isalpha() and c != c.lower()):
+            return f"it has an uppercase letter ({c!r})"
+        if not (c.isalnum() or c in _ID_PUNCT):
+            return f"it has {c!r} at {i}"
+    if value[0] in _ID_PUNCT or value[-1] in _ID_PUNCT:
+        return "it starts or ends with punctuation"
+    return None
+
+
+def suggest_customer_id(value: str) -> str:
+    """The id ``value`` most likely means under the rule: lowercased, spaces and other
+    characters as '-', punctuation trimmed at the ends ('' when nothing is left)."""
+    chars = [c if c.isalnum() or c in _ID_PUNCT else "-" for c in " ".join(value.split()).lower()]
+    slug = "".join(chars)
+    while "--" in slug:
+        slug = slug.replace("--", "-")
+    return slug.strip("-_.@")[:MAX_CUSTOMER_ID_LEN].strip("-_.@")
+
+
+def check_customer_id(value: str, name: str = "customer_id") -> str:
+    """A customer id for new data (a turn, a manual memory, a CRM account, a Studio run):
+    ``check_id`` and ``CUSTOMER_ID_RULE``; raises ``InvalidScopeError`` with the rule and,
+    when there is one, the id meant. Ids stored before the rule (``Acme Inc.``) still
+    name their data on the read paths (list, search, show, export, forget), which take
+    any ``check_id`` id; nothing is renamed or normalised behind the user's back."""
+    check_id(name, value)
+    problem = _customer_id_problem(value)
+    if problem is None:
+        return value
+    hint = suggest_customer_id(value)
+    hint = f"; did you mean {hint!r}?" if hint and hint != value and len(value) <= 64 else ""
+    shown = value if len(value) <= 40 else value[:37] + "..."
+    raise InvalidScopeError(
+        f"{name} {shown!r} is not valid ({problem}): use {CUSTOMER_ID_RULE}{hint} "
+        "(data stored under such an id earlier stays readable: `memagent memories list`)"
+    )
+
+
 def label(name: str, value: str) -> str:
     """The namespace label of a valid id: the id itself, with each ``.`` as U+001A."""
     return check_id(name, value).replace(".", DOT_IN_LABEL)

@@ -38,6 +38,7 @@ from memagent.stores.engines import (
     point_id_str,
 )
 from memagent.stores.file_access import open_failure, unwritable_reason
+from memagent.stores.lock_owner import Holder, holder_of
 
 _SHARD_DIR = "edge"
 _LOCK_FILE = "LOCK"
@@ -51,7 +52,14 @@ def _ram_dir() -> str | None:
 
 
 class StoreLockedError(RuntimeError):
-    """The store directory is open in another process."""
+    """The store directory is open in another process: ``path`` (the directory) and,
+    when it can be seen, ``holder`` (its pid and command line,
+    ``memagent.stores.lock_owner``)."""
+
+    def __init__(self, message: str, *, path: Path | None = None, holder: Holder | None = None):
+        super().__init__(message)
+        self.path = path
+        self.holder = holder
 
 
 class EdgeEngine:
@@ -202,10 +210,14 @@ class EdgeEngine:
                 fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError as exc:
                 os.close(self._lock_fd)
+                holder = holder_of(self._root / _LOCK_FILE)
+                by = holder.describe() if holder else "another process"
                 raise StoreLockedError(
-                    f"store directory {self._root} is open in another process; use a Qdrant "
+                    f"store directory {self._root} is open in {by}; use a Qdrant "
                     "server (MEMAGENT_QDRANT_URL), or open every process with shared=True "
-                    "(MEMAGENT_STORE_SHARED=1), to share one store between processes"
+                    "(MEMAGENT_STORE_SHARED=1), to share one store between processes",
+                    path=self._root,
+                    holder=holder,
                 ) from exc
             return
         deadline = time.monotonic() + self._lock_timeout_s

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memagent.graph.home_in_use import in_use
 from memagent.graph.service import protocol
 from memagent.graph.service.errors import Interrupted, OpError, ServiceUnavailableError
 from memagent.graph.service.paths import RuntimeDirError, ServicePaths
@@ -124,6 +125,9 @@ def ensure_running(settings: Settings, paths: ServicePaths) -> socket.socket:
         sock = connect(paths)
         if sock is not None:
             return sock
+        busy = in_use(settings)
+        if busy is not None:  # Studio or a worker holds the store: a service cannot start
+            raise ServiceUnavailableError(busy)
         since = paths.log.stat().st_size if paths.log.exists() else 0
         proc = spawn(settings, paths)
         since = min(since, paths.log.stat().st_size)  # rotated: read the new file whole

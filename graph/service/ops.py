@@ -225,10 +225,12 @@ async def memories_add(res: Resources, args: dict[str, Any], emit: Emit) -> dict
     """Through the write path extraction uses; the queue's lock serialises it with workers."""
     from memagent.graph.validation import validate_memory_text
     from memagent.memory.extractors import candidate_from_text
+    from memagent.memory.namespaces import check_customer_id
     from memagent.memory.profile import compact_profile
     from memagent.memory.write_path import WriteConfig, write_memory
 
     text = validate_memory_text(str(args["text"]))
+    check_customer_id(str(args["customer"]))
     cand = candidate_from_text(text)
     updates = {k: args[k] for k in ("type", "importance") if args.get(k) is not None}
     cand = cand.model_copy(update=updates)

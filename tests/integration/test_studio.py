@@ -350,7 +350,7 @@ def test_extraction_runs_as_a_debounced_background_run_on_the_server(
     assert_clean_log(server)
 
 
-PROSPECT = "Brightwave Robotics"  # not in the CRM: a new prospect
+PROSPECT = "brightwave-robotics"  # not in the CRM: a new prospect (an id keeps the rule)
 
 
 async def _prospect_turns(url: str) -> dict[str, Any]:
@@ -397,4 +397,46 @@ def test_studio_new_prospect_then_what_is_known(
     asked = [m for m in out["values"]["prompt"] if m["type"] == "human"][-1]["content"]
     assert "What do you know about Brightwave Robotics?" in asked
     assert "800k" in asked and "Mei Tan" in asked, asked
+    assert_clean_log(server)
+
+
+async def _rejected_turns(url: str) -> dict[str, Any]:
+    client = langgraph_sdk.get_client(url=url)
+    assistant = (await _assistant(client))["assistant_id"]
+    thread = (await client.threads.create())["thread_id"]
+    too_long = await _turn(client, thread, assistant, "SECRETCODE budget 9k. " * 2000)
+    after_reject = await client.threads.get_state(thread)
+    ok = await _turn(client, thread, assistant, "Our budget is $3 million for 200 seats.")
+    bad_id = await client.assistants.create(
+        graph_id="sales_agent", context={"user_id": USER, "customer_id": "Brightwave Robotics"}
+    )
+    bad = await _turn(client, thread, bad_id["assistant_id"], "BADIDNOTE budget is 800k.")
+    state = await client.threads.get_state(thread)
+    items: list = []
+    for _ in range(60):  # the extraction of the valid turn
+        items = (await client.store.search_items(("memagent", USER), limit=50))["items"]
+        if items:
+            break
+        await asyncio.sleep(1)
+    return {"runs": [too_long, ok, bad], "after_reject": after_reject, "values": state["values"],
+            "items": items}  # fmt: skip
+
+
+def test_studio_rejected_runs_keep_nothing(
+    start_dev_server: Callable[..., DevServer], fake_llm: FakeOpenAI
+) -> None:
+    """A 44,000-character message and a customer id that breaks the rule
+    (``Brightwave Robotics``) each fail their run at once, and neither message stays in
+    the thread, reaches the model or goes to extraction with the next turn."""
+    server = start_dev_server(MEMAGENT_BASE_URL=fake_llm.url, MEMAGENT_EMBEDDER="hash")
+    out = asyncio.run(_rejected_turns(server.url))
+    assert [r["status"] for r in out["runs"]] == ["error", "success", "error"], out["runs"]
+    assert not out["after_reject"]["values"].get("messages")
+    texts = [str(m["content"]) for m in out["values"]["messages"]]
+    assert texts[0] == "Our budget is $3 million for 200 seats." and len(texts) == 2, texts
+    sent = json.dumps(fake_llm.requests)  # replies and extraction calls alike
+    assert "SECRETCODE" not in sent and "BADIDNOTE" not in sent
+    stored = json.dumps([i["value"] for i in out["items"]], ensure_ascii=False)
+    assert "3 million" in stored or "$3" in stored, stored
+    assert "SECRETCODE" not in stored and "BADIDNOTE" not in stored
     assert_clean_log(server)

@@ -28,7 +28,7 @@ async def test_a_broad_question_in_the_same_session_carries_the_key_facts(tmp_pa
     async with aopen_agent(settings, chat_model_factory=factory(model),
                            store=memory_store()) as agent:  # fmt: skip
         for text in (NOTE, ASK):
-            await arun_turn(agent, text, user_id="rep1", customer_id="Brightwave Robotics",
+            await arun_turn(agent, text, user_id="rep1", customer_id="brightwave-robotics",
                             session="s1")  # fmt: skip
             assert agent.queue is not None
             Worker.for_settings(settings, queue=agent.queue, store=agent.store).drain()
