@@ -292,9 +292,9 @@ def pronoun_role(text: str, person: str | None) -> Person | None:
 
 
 _STAKE_LABEL = re.compile(
-    r"^\s*(?:[-*•]\s*)?(?P<lab>(?i:champion|eb|economic buyer|decision maker|dm|(?:exec(?:utive)? )?sponsor|blocker|"
-    r"influencer|pic|coach|gatekeeper|signer)|决策人|拍板人|对接人|联系人|影响者|内线|支持者|反对者|窗口|決策人|對接人)"
-    r"\s*[:：=]\s*(?:[\w.'’-]+\s*){0,1}$"
+    r"^\s*(?:[-*•]\s*)?(?P<lab>(?i:champion|champ|eb|econ(?:omic)? buyer|decision[- ]maker|dm|(?:exec(?:utive)? )?sponsor|blocker|"
+    r"influencer|pic|coach|gatekeeper|signer|detractor)|决策人|拍板人|对接人|联系人|影响者|内线|支持者|反对者|窗口|決策人|對接人)"
+    r"\s*[:：=]\s*(?:[\w.'’/&-]+\s*){0,1}$"
 )
 """A note's label that says what part a person plays ("EB: Paul Whitcombe (Managing Partner)",
 "Champion: Nadia Farouk", "对接人：王芳"), before their role."""

@@ -16,7 +16,9 @@ on fresh wording, none a sentence of a labelled set:
 - a heading set off by a dash ("competitor - Innovaccer") labels its items (a budget's or
   a date's is read by its figure, and keeps its clauses apart);
 - rivals named by what they did ("did a demo for them", "has been calling them", "in
-  discussions with") are read.
+  discussions with") are read;
+- a part label before a compound title ("Decision maker: President/CEO Alan Mercer",
+  "champ = ...") is the person's part.
 """
 
 from __future__ import annotations
@@ -132,3 +134,10 @@ def test_a_budget_after_a_dash_keeps_its_clauses_apart() -> None:
     assert not [c for c in cands if c.attribute == "budget" and "agents" in _text(c)], [
         (c.attribute, c.content) for c in cands
     ]
+
+
+def test_a_label_names_the_part_before_a_compound_title() -> None:
+    """ "Decision maker: President/CEO Alan Mercer": the label is the person's part."""
+    cands = _run("Decision maker: President/CEO Odile Braams")
+    keys = {c.attribute: c.content for c in cands}
+    assert "decision maker" in keys.get("stakeholder:odile_braams:role", "").lower(), keys
