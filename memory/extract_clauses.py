@@ -50,7 +50,9 @@ _CLAUSE_SPLIT = re.compile(
 # ("科技部 胡晓东", "IT总经理 郑宇": a person and their role).
 _SPACED = re.compile(
     r"(?<=[\u4e00-\u9fff）])(?<![部处科室局组心监理任长总师])\s+(?=[\u4e00-\u9fff])"
+    r"(?!(?:来|最终)?(?:拍板|说了算|签字)(?:$|[，。；,;]))"
 )
+"""... nor before the decision its person makes ("执行长 周凯 拍板")."""
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、]|[一二三四五六七八九十]+[、.])\s*")
 _LABEL = re.compile(r"^(?P<label>[^:：\n]{2,30})[:：]\s*(?=\S)")
 _HEADING = re.compile(r"[:：]\s*$")
@@ -104,7 +106,7 @@ def split_clauses(sentence: str) -> list[Clause]:
     if _HEADER.match(line):
         return []  # "Subject: RE: MES evaluation", "From: Linda": an e-mail's header
     label = ""
-    m = _LEAD_IN.match(line) or _LABEL.match(line)
+    m = _LEAD_IN.match(line) or _LABEL.match(line) or _dash_label(line)
     if m and not find_dates(m.group("label"), datetime(2000, 1, 1)):
         label, line = m.group("label").strip(), line[m.end() :]
     out: list[Clause] = []
@@ -180,7 +182,9 @@ _RIVAL_WORDS = re.compile(
 )
 _BID_WORDS = re.compile(
     r"\b(?:quoted?|quotes|bids?|evaluating|against|offered|pitch(?:ed|es)?|invited|"
-    r"(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at)\b|收到了?(?:招标)?邀请|方案",
+    r"(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at|in (?:discussions?|talks) with|"
+    r"(?:did|gave|ran) a demo|demoed|(?:has|have) been (?:calling|courting|pitching|chasing) them)\b"
+    r"|收到了?(?:招标)?邀请|方案",
     re.I,
 )
 
@@ -199,6 +203,19 @@ def _rival_named(clause: str, has_amount: bool) -> bool:
     if has_amount or _RIVAL_WORDS.search(clause):
         return True
     return bool(_BID_WORDS.search(clause)) and competitor_name(clause) is not None
+
+
+_DASH_LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z./ ]{1,20}?)\s+(?:[-–—=]|->)\s+(?=\S)")
+
+
+def _dash_label(line: str) -> re.Match[str] | None:
+    """A heading set off by a dash or "=" ("competitor - Innovaccer", "comp = Rosen"), when
+    it is one a note's headings use; "Fri - call Jo" is no heading. A budget or a date is
+    read by its figure, so "Budget – Olivia said £4-5 a head, they have c. 6,000 staff"
+    keeps its commas' clauses apart."""
+    m = _DASH_LABEL.match(line)
+    kind = label_category(m.group("label")) if m else None
+    return m if kind not in (None, "profile", "budget", "timeline") else None
 
 
 def label_category(label: str) -> str | None:

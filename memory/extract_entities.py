@@ -24,6 +24,7 @@ _TITLE_EN = (
     r"treasurer|provost|chancellor|commissioner)"
     r"|general counsel|controller|owner|founder|dean(?: of [A-Za-z ]{2,25})?|procurement))"
 )
+TITLE_EN = _TITLE_EN
 _WORD_EN = r"[A-ZÀ-ÖØ-Þ](?:[a-zß-öø-ÿ]+|['’][A-Z])[a-zß-öø-ÿ'’-]*"
 """A capitalised name word: "Möller", "O'Brien", "D’Souza"."""
 _NEXT_EN = (
@@ -95,7 +96,8 @@ _ZH_PATTERNS = [
     re.compile(r"(?P<name>" + _ZH_NAME + r")[（(](?P<role>[^）)]{0,12}(?:" + _ZH_TITLES + r"|" + _ZH_DEPT + r")[^）)]{0,6})[）)]"),
     re.compile(r"(?P<role>" + _ZH_DEPT_NAME + r")的?(?P<name>" + _ZH_NAME + r")(?P<title>" + _ZH_TITLES + r")"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?(?P<name>" + _ZH_NAME + r")(?![\u4e00-\u9fff]{0,0}[主总经部处])"),
-    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")[ \u3000]?(?P<name>" + _ZH_NAME + r")"),
+    # "技术长（CTO）陈磊": the title's English short form may stand between it and the name
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:[（(][A-Za-z]{2,6}[）)])?[ \u3000]?(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")(?P<role>" + _ZH_TITLES + r")"),
     # "参会：…、采购 王磊": a function before the name, set off by a space in a list
     re.compile(r"(?:^|(?<=[：:、，,\s]))(?P<role>采购|财务|法务|IT|技术|运维|信息化?|质量|生产|人事|行政|研发|市场|销售|运营|供应链|[\u4e00-\u9fff]{1,5}(?:部|科|处|室|中心))[ \u3000]+(?P<name>" + _ZH_NAME + r")(?=[、，,。；;（(]|$)"),
@@ -104,8 +106,9 @@ _ZH_PATTERNS = [
 _ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只聊谈最负不没别]$")
 _NOT_ZH_NAME = re.compile(
     r"周[末一二三四五六日天内]|万一|高层|董事|方案|金额|程序|钱[少多]|于是|林业|温度|温和|焦点|施工|凌晨|祝福|庞大|"
-    r"童装|岳阳|洪水"
+    r"童装|岳阳|洪水|方[面向式法便]"
 )
+_ZH_TITLE_ONLY = re.compile(_ZH_TITLES)
 """Words that start like a surname but are not a name."""
 _VERB_AFTER_NAME = {"支持", "负责", "认为", "觉得", "希望", "表示", "提出", "要求", "反对", "同意",
                     "喜欢", "习惯", "倾向", "担心", "主导", "牵头", "管理", "不想", "不太", "很看",
@@ -189,6 +192,8 @@ def find_people(text: str) -> list[Person]:
                     continue  # "黄经理周末不接电话": 周末 is a weekend, not Mr Zhou
                 if len(name) == 2 and name[1] in "说讲称问是的":
                     continue  # "周主任说院长…": 任 ends a title and 说 is a verb, no Mr Ren
+                if _ZH_TITLE_ONLY.fullmatch(name[-1] + m.group("role")):
+                    continue  # "张执行长": Mr Zhang the CEO (执行长), not 张执 the 行长
                 name = _ZH_NAME_TAIL.sub("", name) if len(name) > 2 else name
                 if len(name) == 3 and text[m.end() - 1 : m.end() + 1] in _VERB_AFTER_NAME:
                     name = name[:2]  # "高洁支持我们": 高洁 + 支持, not 高洁支
@@ -247,7 +252,7 @@ def competitor_name(clause: str) -> str | None:
     name = re.search(r"(?<=.)(?<![A-Za-z0-9])([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
     if name:
         return name.group(1)
-    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|pitched|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@)\b",
+    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|pitched|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@|did|demoed|will)\b",
                      clause)  # fmt: skip
     if first and first.group(1).split()[0] not in _NOT_VENDOR:
         return first.group(1)
@@ -287,9 +292,9 @@ def pronoun_role(text: str, person: str | None) -> Person | None:
 
 
 _STAKE_LABEL = re.compile(
-    r"^\s*(?:[-*•]\s*)?(?P<lab>(?i:champion|eb|economic buyer|decision maker|dm|(?:exec(?:utive)? )?sponsor|blocker|"
-    r"influencer|pic|coach|gatekeeper|signer)|决策人|拍板人|对接人|联系人|影响者|内线|支持者|反对者|窗口|決策人|對接人)"
-    r"\s*[:：=]\s*(?:[\w.'’-]+\s*){0,1}$"
+    r"^\s*(?:[-*•]\s*)?(?P<lab>(?i:champion|champ|eb|econ(?:omic)? buyer|decision[- ]maker|dm|(?:exec(?:utive)? )?sponsor|blocker|"
+    r"influencer|pic|coach|gatekeeper|signer|detractor)|决策人|拍板人|对接人|联系人|影响者|内线|支持者|反对者|窗口|決策人|對接人)"
+    r"\s*[:：=]\s*(?:[\w.'’/&-]+\s*){0,1}$"
 )
 """A note's label that says what part a person plays ("EB: Paul Whitcombe (Managing Partner)",
 "Champion: Nadia Farouk", "对接人：王芳"), before their role."""
@@ -309,6 +314,28 @@ def known_names(text: str) -> list[str]:
         for p in find_people(text)
         if " " in p.name or (re.search(r"[\u4e00-\u9fff]", p.name) and len(p.name) >= 2)
     ]
+
+
+_INTRODUCED = re.compile(
+    r"\b(?i:from|with|met|meet|called|call w/|spoke to|talked to|heard from|cc(?:'d)?|by|per)\s+"
+    r"(?P<name>" + _WORD_EN + r" " + _WORD_EN + r")(?![\w'’-]| [A-Z][a-z])"
+)
+
+
+def introduced_names(text: str) -> list[str]:
+    """Full names a note introduces without a role ("Got this from Sarah Kim at ...",
+    "call with Omar Haddad"), so a later "Sarah is Head of Treasury" is about Sarah Kim;
+    an organisation's name ("from Meridian Bank") is none."""
+    return [
+        n
+        for m in _INTRODUCED.finditer(text)
+        if _ok_en(n := m.group("name")) and not _ORG.search(n) and n.split()[0] not in _NOT_LONE
+    ]
+
+
+_NOT_LONE = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+             "January", "February", "March", "April", "May", "June", "July", "August",
+             "September", "October", "November", "December", "Q1", "Team", "Legal", "Finance"}  # fmt: skip
 
 
 def full_name(clause: str, names: list[str]) -> str | None:

@@ -45,9 +45,10 @@ from memagent.memory.extract_detectors import (
     _sentence_candidates,
     clean_statement,
 )
-from memagent.memory.extract_entities import known_names, last_person
+from memagent.memory.extract_entities import introduced_names, known_names, last_person
 from memagent.memory.extract_hedges import is_uncertain
 from memagent.memory.extract_keys import dated_event
+from memagent.memory.extract_lowercase import capitalised_names
 from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_recount import recounted
 from memagent.memory.extract_sales import (
@@ -353,8 +354,8 @@ def extract_rules(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
     Dates are resolved against each message's own time (``Turn.at``); Traditional
     Chinese is read folded and its memories written back in the user's characters."""
     script = Script(turns)
-    read = [replace(t, content=without_private_asides(without_chat_stamps(t.content)))
-            if t.role == "user" else t for t in script.folded(turns)]  # fmt: skip
+    read = [replace(t, content=capitalised_names(without_private_asides(without_chat_stamps(
+        t.content)))) if t.role == "user" else t for t in script.folded(turns)]  # fmt: skip
     cands, skipped = _extract(read)
     if script.traditional:
         cands = [c.model_copy(update={"content": script.restore(c.content)}) for c in cands]
@@ -388,7 +389,8 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         ref = reference_time(turn.at)
         context_attr = _topic_of(turns[:i])
         event = event or dated_event(turns[:i])
-        names = known_names(" ".join(t.content for t in turns[: i + 1] if t.role == "user"))
+        said = " ".join(t.content for t in turns[: i + 1] if t.role == "user")
+        names = list(dict.fromkeys([*known_names(said), *introduced_names(said)]))
         prior_turn_person = last_person(" ".join(t.content for t in turns[:i] if t.role == "user"))
         # "X isn't A anymore; it's B" -> "X is B": the old value is left out of every memory
         text = join_signatures(expand_shorthand(replaced_by_new(turn.content)))

@@ -60,9 +60,10 @@ class Script:
                     self._back.setdefault(simp, orig)
                 else:
                     native.add(orig)
-        # a Mandarin character the user also wrote ("了解" beside "見咗") is written back as is
+        # a character the user also wrote as it reads ("了解" beside "見咗", the surname of
+        # "周凱" beside "下週四") is written back as is: one form for both, the user's own
         self._folds = bool(self._back)
-        for c in native & set("是不他们的了在看那找给无") & set(self._back):
+        for c in native & set(self._back):
             del self._back[c]
         self._table = str.maketrans(self._back)
 
