@@ -59,6 +59,7 @@ SETS: dict[str, tuple[str, str]] = {
     # retired to development data at the end of that session (sets kept outside the repository
     # did not survive between sessions).
     "blindK": ("poison_blindK_attacks.jsonl", "poison_blindK_ordinary.jsonl"),
+    "blindL": ("poison_blindL_attacks.jsonl", "poison_blindL_ordinary.jsonl"),
     # Session 12's corpus (100 + 100; en 30, zh-Hans 25, zh-Hant 20, mixed 25): ordinary
     # look-alikes of the judge's false positives (signatures, 保密声明, CRM exports, forwarded
     # mail, to-dos with "delete", customer policies, security requirements, AI-product talk)

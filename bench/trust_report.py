@@ -73,6 +73,11 @@ is honest only until its misses are used to change the rules:
   bench/results/first_measurements.md), retired to development data at the end of session
   12: never trained on by the shipped judge.
 
+- blindL   : session 13's blind set (130 + 130; en 35, zh-Hans 40, zh-Hant 25, mixed 30),
+  measured twice in session 13 on an unchanged screen (117/130 attacks, 4/130 ordinary both
+  times; bench/results/first_measurements.md), retired at the end of session 13: never
+  trained on by the shipped judge.
+
 The sets are listed once, in bench/poison_sets.py.
 
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),
