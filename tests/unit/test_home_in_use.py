@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,21 +32,27 @@ HOLD = (
 )
 
 
+@contextmanager
+def holding(lock: Path, *command: str) -> Iterator[subprocess.Popen[str]]:
+    """A process holding ``lock``'s flock whose command line ends in ``command``."""
+    lock.parent.mkdir(parents=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(lock), *command], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 @pytest.fixture
 def studio(tmp_path: Path) -> Iterator[subprocess.Popen[str]]:
     """A process whose command line reads as ``langgraph dev`` holding the home's store
     lock, as Studio's server holds it while it serves."""
-    lock = tmp_path / "home" / "store" / "LOCK"
-    lock.parent.mkdir(parents=True)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(lock), "langgraph", "dev"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
-    yield proc
-    proc.kill()
-    proc.wait()
+    with holding(tmp_path / "home" / "store" / "LOCK", "langgraph", "dev") as proc:
+        yield proc
 
 
 def settings(tmp_path: Path) -> Settings:
@@ -84,17 +91,9 @@ async def test_studio_is_told_to_stop_the_service(tmp_path: Path) -> None:
     """The other way round: the home's service holds the store when Studio (or any
     opener of the store) starts."""
     lock = tmp_path / "home" / "store" / "LOCK"
-    lock.parent.mkdir(parents=True)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(lock), "-m", "memagent.graph.service"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
-        with pytest.raises(StoreLockedError, match="run `memagent service stop` first"):
-            async with store_factory(settings(tmp_path)):
-                pass
-    finally:
-        proc.kill()
-        proc.wait()
+    with (
+        holding(lock, "-m", "memagent.graph.service"),
+        pytest.raises(StoreLockedError, match="run `memagent service stop` first"),
+    ):
+        async with store_factory(settings(tmp_path)):
+            pass
