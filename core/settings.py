@@ -141,6 +141,12 @@ class Settings(BaseSettings):
         description="A message that only tells facts (no question, no request) is answered "
         "with the facts the rules read in it, without a model call (rules), or by the model.",
     )
+    brief_reply: Literal["rules", "model"] = Field(
+        "rules",
+        description="A broad question about the account ('brief me before the call', "
+        "'介绍一下这个客户') is answered with the recalled facts, without a model call "
+        "(rules), or by the model.",
+    )
     recall: Literal["hybrid", "dense", "keyword", "off"] = "hybrid"
     recall_feedback_weight: float = Field(
         0.3,

@@ -188,7 +188,9 @@ def _llm_node(
 ) -> Node:
     """The llm node; a note is acknowledged without the model when settings say so
     (``MEMAGENT_NOTE_REPLY=rules``, the default; ``memagent.nodes.note_ack``), screened
-    with the write path's screen (``MEMAGENT_POISON_MODEL``)."""
+    with the write path's screen (``MEMAGENT_POISON_MODEL``); a broad question about the
+    account is answered with the recalled facts (``MEMAGENT_BRIEF_REPLY=rules``, the
+    default; ``memagent.nodes.brief_reply``)."""
     note_reply = settings is not None and settings.note_reply == "rules"
     return make_llm_node(  # type: ignore[no-any-return]
         main_model,
@@ -196,6 +198,7 @@ def _llm_node(
         router=router,
         max_tool_rounds=max_tool_rounds,
         note_reply=note_reply,
+        brief_reply=settings is not None and settings.brief_reply == "rules",
         screen_model=settings is None or bool(settings.poison_model),
     )
 

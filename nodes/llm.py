@@ -24,6 +24,7 @@ from langgraph.runtime import Runtime
 from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
+from memagent.nodes.brief_reply import account_brief
 from memagent.nodes.note_ack import acknowledgement, asks_something
 from memagent.nodes.prompt_assembly import without_briefing
 from memagent.nodes.reply_repeat import repeated, without_replies
@@ -36,6 +37,8 @@ MAX_TOOL_ROUNDS = 2
 REPLY_TAG = "memagent:reply"
 """Tag on the reply model call, so streaming shows only reply tokens (not router JSON)."""
 NOTE_ACK = "memagent_note_ack"
+BRIEF = "memagent_brief"
+"""Name of a reply written from the recalled facts (``memagent.nodes.brief_reply``)."""
 """``name`` of a reply the rules wrote for a note (no model call), as Studio shows it."""
 READ_ONLY_TOOLS = frozenset({"lookup_customer", "list_open_commitments", "search_memory"})
 """Tools that only read: a note (a message that asks nothing) never needs one."""
@@ -156,12 +159,15 @@ def make_llm_node(
     router: ToolRouter | None = None,
     max_tool_rounds: int = MAX_TOOL_ROUNDS,
     note_reply: bool = False,
+    brief_reply: bool = False,
     screen_model: bool = True,
 ) -> Callable[..., Any]:
     """The llm node over a lazily created chat model (no server starts at import).
     ``note_reply``: a message that only tells facts is acknowledged with the facts the
     rules read in it, without a model call (``memagent.nodes.note_ack``), screened as the
-    write path screens (``screen_model``: ``MEMAGENT_POISON_MODEL``)."""
+    write path screens (``screen_model``: ``MEMAGENT_POISON_MODEL``). ``brief_reply``: a
+    broad question about the account is answered with the recalled facts
+    (``memagent.nodes.brief_reply``), without a model call."""
     tool_names = {t.name for t in tools}
 
     async def llm(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -174,6 +180,11 @@ def make_llm_node(
             ack = await _acknowledge(message, state, runtime, screen_model)
             if ack is not None:
                 return {"messages": [AIMessage(content=ack, name=NOTE_ACK)]}
+        if brief_reply and tool_rounds(turn) == 0:
+            customer = getattr(runtime.context, "customer_id", "") or ""
+            brief = account_brief(message, customer, state.briefing, degraded=state.degraded)
+            if brief is not None:
+                return {"messages": [AIMessage(content=brief, name=BRIEF)]}
         if router and tools and tool_rounds(turn) == 0 and needs_tool(message):
             routed = await _route(router, without_briefing(prompt), tools)
             calls = wanted_calls(routed, tool_names, message)

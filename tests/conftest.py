@@ -77,6 +77,16 @@ def _model_replies_to_notes(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _model_answers_broad_questions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process tests read the model's reply to broad questions ("What do you know about
+    Acme?") as they did before the recalled-facts brief became the default: they pin
+    ``MEMAGENT_BRIEF_REPLY=model``. The default (``rules``) is tested where it is set on
+    purpose (tests/unit/test_brief_reply.py) and, unpinned, by the process-level tests,
+    which strip ``MEMAGENT_*`` from the environment of the processes they start."""
+    monkeypatch.setenv("MEMAGENT_BRIEF_REPLY", "model")
+
+
+@pytest.fixture(autouse=True)
 def _root_handler_filters() -> Iterator[None]:
     """The CLI puts a redacting filter on the root's handlers (pytest's own capture
     handlers among them, which outlive a test): take it off again, so a later test sees

@@ -80,6 +80,7 @@ async def test_a_note_is_acknowledged_and_a_question_right_after_gets_its_facts(
             "extractor": "rules",
             "temperature": 0.0,
             "note_reply": "model",  # the model's own reply, not the acknowledgement
+            "brief_reply": "model",  # and the model's answer to the question, not the brief
         }  # fmt: skip
     )
     async with aopen_agent(settings, recall_wait_s=300.0) as agent:

@@ -41,7 +41,12 @@ async def test_a_broad_question_after_a_note_is_not_answered_with_the_previous_r
     llm_settings: Settings, tmp_path: Path
 ) -> None:
     settings = llm_settings.model_copy(
-        update={"home": tmp_path, "worker": "external", "extractor": "rules"}
+        update={
+            "home": tmp_path,
+            "worker": "external",
+            "extractor": "rules",
+            "brief_reply": "model",  # the model answers the broad question (not the brief)
+        }
     )
     config: RunnableConfig = {
         "configurable": {"thread_id": "s1"},

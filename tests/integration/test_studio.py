@@ -373,15 +373,18 @@ async def _prospect_turns(url: str) -> dict[str, Any]:
     return {"runs": [first, second], "values": state["values"], "facts": found["items"]}
 
 
+@pytest.mark.parametrize("brief_reply", ["default", "model"])
 def test_studio_new_prospect_then_what_is_known(
-    start_dev_server: Callable[..., DevServer], fake_llm: FakeOpenAI
+    start_dev_server: Callable[..., DevServer], fake_llm: FakeOpenAI, brief_reply: str
 ) -> None:
     """A newcomer's first two turns in Studio: a note about a prospect the CRM does not
     know, then a broad question in the same thread. Both runs succeed, the note is
     acknowledged with its facts and no model call (``MEMAGENT_NOTE_REPLY`` unset: rules),
-    the facts are stored under the prospect, and the question reaches the model with
-    them beside it."""
-    server = start_dev_server(MEMAGENT_BASE_URL=fake_llm.url, MEMAGENT_EMBEDDER="hash")
+    the facts are stored under the prospect and are beside the question in the prompt.
+    ``MEMAGENT_BRIEF_REPLY`` unset (rules): the question is answered with the recalled
+    facts and the model is never called; ``model``: the question reaches the model."""
+    env = {"MEMAGENT_BRIEF_REPLY": "model"} if brief_reply == "model" else {}
+    server = start_dev_server(MEMAGENT_BASE_URL=fake_llm.url, MEMAGENT_EMBEDDER="hash", **env)
     out = asyncio.run(_prospect_turns(server.url))
     assert [r["status"] for r in out["runs"]] == ["success"] * 2, server.log_text()[-4000:]
     replies = [
@@ -391,8 +394,14 @@ def test_studio_new_prospect_then_what_is_known(
     assert ack.startswith(f"Noted for {PROSPECT}:") and "Mei Tan" in ack and "800k" in ack, ack
     asked_model = [str([m for m in r["messages"] if m["role"] == "user"][-1]["content"])
                    for r in fake_llm.replies()]  # fmt: skip
-    assert asked_model, "the question never reached the model"
-    assert all("What do you know about Brightwave" in c for c in asked_model), asked_model
+    if brief_reply == "model":
+        assert asked_model, "the question never reached the model"
+        assert all("What do you know about Brightwave" in c for c in asked_model), asked_model
+    else:
+        assert asked_model == [], asked_model
+        brief = str(replies[-1]["content"])
+        assert brief.startswith(f"What I have on {PROSPECT}:"), brief
+        assert "800k" in brief and "Mei Tan" in brief, brief
     assert any("800k" in i["value"]["content"] for i in out["facts"]), out["facts"]
     asked = [m for m in out["values"]["prompt"] if m["type"] == "human"][-1]["content"]
     assert "What do you know about Brightwave Robotics?" in asked

@@ -94,6 +94,7 @@ def invalid_values(tmp: Path) -> dict[str, str]:
         "embeddings_url": "not a url",
         "rewriter": "bogus",
         "note_reply": "bogus",
+        "brief_reply": "bogus",
         "recall": "bogus",
         "recall_feedback_weight": "2",
         "recall_entity_focus": "-1",
