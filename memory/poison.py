@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 
 from memagent.memory.poison_decode import expand_disguised
 from memagent.memory.poison_ngram import expand_encoded
-from memagent.memory.poison_quotes import mask, reported_spans
+from memagent.memory.poison_quotes import described_spans, mask, reported_spans
 from memagent.memory.poison_rules import RULES as _GENERAL_RULES
 from memagent.memory.poison_rules import Rule
 from memagent.memory.poison_rules_ops import OPS_RULES
@@ -173,7 +173,8 @@ def assess(text: str) -> Verdict:
     cased = normalise(text, fold_case=False)
     if len(cased) != len(norm):  # casefold changed a length ("ß"): no case to read, same offsets
         cased = norm
-    reported = reported_spans(norm)  # another party's bot prompt, quoted: a fact, not an order
+    # another party's bot prompt, quoted or described, or its own data export: a fact
+    reported = reported_spans(norm) + described_spans(norm)
     if reported:
         norm, cased = mask(norm, reported), mask(cased, reported)
     forms = {"raw": raw, "text": norm, "cased": cased, "compact": compact(norm)}
