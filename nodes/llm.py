@@ -152,6 +152,29 @@ async def _acknowledge(
     )
 
 
+async def _canned_reply(
+    message: str,
+    state: State,
+    runtime: Runtime[Context],
+    note_reply: bool,
+    brief_reply: bool,
+    screen_model: bool,
+) -> AIMessage | None:
+    """The reply written without the model, when there is one: a note's acknowledgement
+    (``note_reply``), or the brief of the recalled facts for a broad question
+    (``brief_reply``)."""
+    if note_reply:
+        ack = await _acknowledge(message, state, runtime, screen_model)
+        if ack is not None:
+            return AIMessage(content=ack, name=NOTE_ACK)
+    if brief_reply:
+        customer = getattr(runtime.context, "customer_id", "") or ""
+        brief = account_brief(message, customer, state.briefing, degraded=state.degraded)
+        if brief is not None:
+            return AIMessage(content=brief, name=BRIEF)
+    return None
+
+
 def make_llm_node(
     model: Callable[[], BaseChatModel],
     *,
@@ -162,12 +185,9 @@ def make_llm_node(
     brief_reply: bool = False,
     screen_model: bool = True,
 ) -> Callable[..., Any]:
-    """The llm node over a lazily created chat model (no server starts at import).
-    ``note_reply``: a message that only tells facts is acknowledged with the facts the
-    rules read in it, without a model call (``memagent.nodes.note_ack``), screened as the
-    write path screens (``screen_model``: ``MEMAGENT_POISON_MODEL``). ``brief_reply``: a
-    broad question about the account is answered with the recalled facts
-    (``memagent.nodes.brief_reply``), without a model call."""
+    """The llm node over a lazily created chat model (no server starts at import);
+    ``note_reply`` and ``brief_reply``: replies written without the model (``_canned_reply``;
+    ``screen_model``: ``MEMAGENT_POISON_MODEL`` for the note's screen)."""
     tool_names = {t.name for t in tools}
 
     async def llm(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -176,15 +196,12 @@ def make_llm_node(
         message = next(
             (str(m.text) for m in reversed(state.messages) if isinstance(m, HumanMessage)), ""
         )
-        if note_reply and tool_rounds(turn) == 0:
-            ack = await _acknowledge(message, state, runtime, screen_model)
-            if ack is not None:
-                return {"messages": [AIMessage(content=ack, name=NOTE_ACK)]}
-        if brief_reply and tool_rounds(turn) == 0:
-            customer = getattr(runtime.context, "customer_id", "") or ""
-            brief = account_brief(message, customer, state.briefing, degraded=state.degraded)
-            if brief is not None:
-                return {"messages": [AIMessage(content=brief, name=BRIEF)]}
+        if tool_rounds(turn) == 0:
+            canned = await _canned_reply(
+                message, state, runtime, note_reply, brief_reply, screen_model
+            )
+            if canned is not None:
+                return {"messages": [canned]}
         if router and tools and tool_rounds(turn) == 0 and needs_tool(message):
             routed = await _route(router, without_briefing(prompt), tools)
             calls = wanted_calls(routed, tool_names, message)
