@@ -25,6 +25,7 @@ from typing import Any
 
 from memagent.memory.episodes import asks_only
 from memagent.memory.poison import screen_for_prompt
+from memagent.nodes.briefing_labels import fact_kind, fact_label
 from memagent.nodes.recall_overview import PRIORITY, is_overview
 
 MAX_FACTS = 12
@@ -145,3 +146,78 @@ def account_brief(
         lines += ["", "你之前的笔记：" if zh else "From your notes:", *(f"- {q}" for q in quotes)]
     head = f"关于 {name}，我记得：" if zh else f"What I have on {name}:"
     return "\n".join([head, *lines])
+
+
+_CONTACT_EN = re.compile(
+    r"^(?:so,?\s+|and\s+)?(?:how|what(?:'s|\s+is)\s+the\s+best\s+way)\s+"
+    r"(?:(?:should|do|can|could|would)\s+(?:i|we)\s+|to\s+)"
+    r"(?:contact|reach|get\s+(?:in\s+touch\s+with|hold\s+of))\s+"
+    r"(?P<who>[\w'’. -]{1,40}?)\s*\??$",
+    re.IGNORECASE,
+)
+_CONTACT_ZH = re.compile(
+    r"^(?:那)?(?:我)?(?:应该|應該|该|該)?(?:怎么|怎样|如何|怎麼|怎樣)(?:才能)?"
+    r"(?:联系|联络|聯繫|聯絡|找)(?P<who>[^，。,.!?！？]{1,16}?)(?:比较好|比較好|最好)?[？?。]?$"
+)
+_NOT_A_PERSON = re.compile(
+    r"\b(?:about|regarding|re|to|for|and|so|without|after|before)\b"
+    r"|谈|談|讨论|討論|说|說|问|問|聊|沟通|溝通|关于|關於|报价|報價|和|跟",
+    re.IGNORECASE,
+)
+
+
+def asks_how_to_contact(message: str) -> bool:
+    """Whether ``message`` only asks how to contact someone ("How should I contact Acme's
+    CTO?", "怎么联系王芳？"): one short question, nothing asked about what to say."""
+    text = " ".join(message.split())
+    m = _CONTACT_EN.match(text) or _CONTACT_ZH.match(text)
+    return m is not None and not _NOT_A_PERSON.search(m.group("who"))
+
+
+def contact_answer(
+    message: str,
+    customer_id: str,
+    items: Sequence[Mapping[str, Any]],
+    *,
+    degraded: Sequence[str] = (),
+) -> str | None:
+    """The reply to "how should I contact …?" from the recalled contact preferences, as
+    the notes state them; None when the message is another question, recall failed, or
+    no contact preference was recalled (the model answers). The 1.5B model, handed the
+    preference, wrote a letter to the customer instead (session 15, through ``ask``)."""
+    if "recall" in degraded or not asks_how_to_contact(message):
+        return None
+    lines: list[str] = []
+    for item in items:
+        content = _value(item, "content")
+        if _value(item, "origin") == "episode" or fact_kind(item) != "contact_preference":
+            continue
+        if not _usable(content):
+            continue
+        flat = " ".join(content.split())
+        label = fact_label(item, flat)
+        said = label is None or flat.casefold().startswith(label.split(",")[0].casefold())
+        line = f"- {flat}" if said else f"- {label}: {flat}"
+        if line not in lines:
+            lines.append(line)
+    if not lines:
+        return None
+    name = customer_id or "this customer"
+    head = f"Your notes on {name} say how they want to be contacted:"
+    if _CJK.search(message):
+        head = f"关于 {name} 的联系偏好，你的笔记写道："
+    return "\n".join([head, *lines])
+
+
+def rules_reply(
+    message: str,
+    customer_id: str,
+    items: Sequence[Mapping[str, Any]],
+    *,
+    degraded: Sequence[str] = (),
+) -> str | None:
+    """The reply written from the recalled facts (``account_brief``, ``contact_answer``),
+    or None when the model should answer."""
+    return account_brief(message, customer_id, items, degraded=degraded) or contact_answer(
+        message, customer_id, items, degraded=degraded
+    )

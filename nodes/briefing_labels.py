@@ -46,6 +46,12 @@ def in_note(part: str, content: str) -> str | None:
     return found.group(0)
 
 
+def fact_kind(item: Mapping[str, Any]) -> str:
+    """The kind of a recalled fact from its key (``contact_preference``), "" if none."""
+    slot = item.get("slot")
+    return _kind_parts(slot)[0] if isinstance(slot, str) else ""
+
+
 def _kind_parts(slot: str) -> tuple[str, list[str]]:
     """(kind, the key parts after it): ``customer:contact_preference:li_wei:channel`` ->
     (``contact_preference``, [``li_wei``, ``channel``])."""

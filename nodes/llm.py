@@ -24,7 +24,7 @@ from langgraph.runtime import Runtime
 from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
-from memagent.nodes.brief_reply import account_brief
+from memagent.nodes.brief_reply import rules_reply
 from memagent.nodes.note_ack import acknowledgement, asks_something
 from memagent.nodes.prompt_assembly import without_briefing
 from memagent.nodes.reply_repeat import repeated, without_replies
@@ -169,7 +169,7 @@ async def _canned_reply(
             return AIMessage(content=ack, name=NOTE_ACK)
     if brief_reply:
         customer = getattr(runtime.context, "customer_id", "") or ""
-        brief = account_brief(message, customer, state.briefing, degraded=state.degraded)
+        brief = rules_reply(message, customer, state.briefing, degraded=state.degraded)
         if brief is not None:
             return AIMessage(content=brief, name=BRIEF)
     return None
