@@ -25,7 +25,6 @@ from typing import Any
 
 from memagent.memory.episodes import asks_only
 from memagent.memory.poison import screen_for_prompt
-from memagent.nodes.briefing_labels import fact_kind, fact_label
 from memagent.nodes.recall_overview import PRIORITY, is_overview
 
 MAX_FACTS = 12
@@ -33,7 +32,7 @@ MAX_FACTS = 12
 MAX_EPISODES = 3
 """Dated quotes of the user's own notes listed at most, after the facts."""
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _PRODUCES = re.compile(
     r"\b(?:draft|write|compose|rewrite|rephrase|translate|e-?mail|letter|message|agenda|deck"
     r"|slides?|script|pitch|talking\s+points|questions?\s+(?:to|i\s+should|should\s+i)"
@@ -66,7 +65,7 @@ def wants_brief(message: str, customer_id: str) -> bool:
     )
 
 
-def _value(item: Mapping[str, Any], name: str) -> Any:
+def field_of(item: Mapping[str, Any], name: str) -> Any:
     value = item.get(name)
     if value is None and isinstance(item.get("value"), Mapping):
         value = item["value"].get(name)
@@ -74,12 +73,12 @@ def _value(item: Mapping[str, Any], name: str) -> Any:
 
 
 def _rank(item: Mapping[str, Any]) -> int:
-    head = str(_value(item, "slot") or _value(item, "key") or "").removeprefix("customer:")
+    head = str(field_of(item, "slot") or field_of(item, "key") or "").removeprefix("customer:")
     head = head.split(":", 1)[0]
     return PRIORITY.index(head) if head in PRIORITY else len(PRIORITY)
 
 
-def _usable(content: Any) -> bool:
+def quotable(content: Any) -> bool:
     return isinstance(content, str) and bool(content.strip()) and screen_for_prompt(content) is None
 
 
@@ -88,16 +87,16 @@ def brief_points(items: Sequence[Mapping[str, Any]], zh: bool) -> tuple[list[str
     facts: list[str] = []
     said: list[str] = []
     ranked = sorted(
-        (i for i in items if _value(i, "origin") != "episode"), key=_rank
+        (i for i in items if field_of(i, "origin") != "episode"), key=_rank
     )  # stable: recall's order within a kind
     for item in ranked:
-        content = _value(item, "content")
-        if not _usable(content):
+        content = field_of(item, "content")
+        if not quotable(content):
             continue
         flat = " ".join(content.split())
         line = flat + (
             ("（待确认）" if zh else " (unconfirmed)")
-            if _value(item, "status") in ("pending", "unconfirmed")
+            if field_of(item, "status") in ("pending", "unconfirmed")
             else ""
         )
         if line not in facts:
@@ -105,13 +104,13 @@ def brief_points(items: Sequence[Mapping[str, Any]], zh: bool) -> tuple[list[str
             said.append(flat.casefold())
     quotes: list[str] = []
     for item in items:
-        content = _value(item, "content")
-        if _value(item, "origin") != "episode" or not _usable(content) or asks_only(content):
+        content = field_of(item, "content")
+        if field_of(item, "origin") != "episode" or not quotable(content) or asks_only(content):
             continue
         flat = " ".join(content.split())
         if any(s in flat.casefold() for s in said) or len(quotes) == MAX_EPISODES:
             continue  # a listed fact already says it
-        day = str(_value(item, "date") or "")[:10]
+        day = str(field_of(item, "date") or "")[:10]
         quote = f"“{flat}”"
         quotes.append(
             (f"{day} 你写道：{quote}" if zh else f"{day}, you wrote: {quote}") if day else quote
@@ -131,7 +130,7 @@ def account_brief(
     broad question, asks for a piece of writing, or recall failed this turn."""
     if not wants_brief(message, customer_id) or "recall" in degraded:
         return None
-    zh = bool(_CJK.search(message))
+    zh = bool(CJK.search(message))
     facts, quotes = brief_points(items, zh)
     name = customer_id or ("这个客户" if zh else "this customer")
     if not facts and not quotes:
@@ -146,78 +145,3 @@ def account_brief(
         lines += ["", "你之前的笔记：" if zh else "From your notes:", *(f"- {q}" for q in quotes)]
     head = f"关于 {name}，我记得：" if zh else f"What I have on {name}:"
     return "\n".join([head, *lines])
-
-
-_CONTACT_EN = re.compile(
-    r"^(?:so,?\s+|and\s+)?(?:how|what(?:'s|\s+is)\s+the\s+best\s+way)\s+"
-    r"(?:(?:should|do|can|could|would)\s+(?:i|we)\s+|to\s+)"
-    r"(?:contact|reach|get\s+(?:in\s+touch\s+with|hold\s+of))\s+"
-    r"(?P<who>[\w'’. -]{1,40}?)\s*\??$",
-    re.IGNORECASE,
-)
-_CONTACT_ZH = re.compile(
-    r"^(?:那)?(?:我)?(?:应该|應該|该|該)?(?:怎么|怎样|如何|怎麼|怎樣)(?:才能)?"
-    r"(?:联系|联络|聯繫|聯絡|找)(?P<who>[^，。,.!?！？]{1,16}?)(?:比较好|比較好|最好)?[？?。]?$"
-)
-_NOT_A_PERSON = re.compile(
-    r"\b(?:about|regarding|re|to|for|and|so|without|after|before)\b"
-    r"|谈|談|讨论|討論|说|說|问|問|聊|沟通|溝通|关于|關於|报价|報價|和|跟",
-    re.IGNORECASE,
-)
-
-
-def asks_how_to_contact(message: str) -> bool:
-    """Whether ``message`` only asks how to contact someone ("How should I contact Acme's
-    CTO?", "怎么联系王芳？"): one short question, nothing asked about what to say."""
-    text = " ".join(message.split())
-    m = _CONTACT_EN.match(text) or _CONTACT_ZH.match(text)
-    return m is not None and not _NOT_A_PERSON.search(m.group("who"))
-
-
-def contact_answer(
-    message: str,
-    customer_id: str,
-    items: Sequence[Mapping[str, Any]],
-    *,
-    degraded: Sequence[str] = (),
-) -> str | None:
-    """The reply to "how should I contact …?" from the recalled contact preferences, as
-    the notes state them; None when the message is another question, recall failed, or
-    no contact preference was recalled (the model answers). The 1.5B model, handed the
-    preference, wrote a letter to the customer instead (session 15, through ``ask``)."""
-    if "recall" in degraded or not asks_how_to_contact(message):
-        return None
-    lines: list[str] = []
-    for item in items:
-        content = _value(item, "content")
-        if _value(item, "origin") == "episode" or fact_kind(item) != "contact_preference":
-            continue
-        if not _usable(content):
-            continue
-        flat = " ".join(content.split())
-        label = fact_label(item, flat)
-        said = label is None or flat.casefold().startswith(label.split(",")[0].casefold())
-        line = f"- {flat}" if said else f"- {label}: {flat}"
-        if line not in lines:
-            lines.append(line)
-    if not lines:
-        return None
-    name = customer_id or "this customer"
-    head = f"Your notes on {name} say how they want to be contacted:"
-    if _CJK.search(message):
-        head = f"关于 {name} 的联系偏好，你的笔记写道："
-    return "\n".join([head, *lines])
-
-
-def rules_reply(
-    message: str,
-    customer_id: str,
-    items: Sequence[Mapping[str, Any]],
-    *,
-    degraded: Sequence[str] = (),
-) -> str | None:
-    """The reply written from the recalled facts (``account_brief``, ``contact_answer``),
-    or None when the model should answer."""
-    return account_brief(message, customer_id, items, degraded=degraded) or contact_answer(
-        message, customer_id, items, degraded=degraded
-    )

@@ -24,7 +24,7 @@ from langgraph.runtime import Runtime
 from memagent.core.context import Context
 from memagent.core.log_redaction import memagent_logger
 from memagent.core.state import State
-from memagent.nodes.brief_reply import rules_reply
+from memagent.nodes.fact_answer import rules_reply
 from memagent.nodes.note_ack import acknowledgement, asks_something
 from memagent.nodes.prompt_assembly import without_briefing
 from memagent.nodes.reply_repeat import repeated, without_replies
@@ -37,9 +37,10 @@ MAX_TOOL_ROUNDS = 2
 REPLY_TAG = "memagent:reply"
 """Tag on the reply model call, so streaming shows only reply tokens (not router JSON)."""
 NOTE_ACK = "memagent_note_ack"
-BRIEF = "memagent_brief"
-"""Name of a reply written from the recalled facts (``memagent.nodes.brief_reply``)."""
 """``name`` of a reply the rules wrote for a note (no model call), as Studio shows it."""
+BRIEF = "memagent_brief"
+"""``name`` of a reply written from the recalled facts (``memagent.nodes.brief_reply``,
+``memagent.nodes.fact_answer``)."""
 READ_ONLY_TOOLS = frozenset({"lookup_customer", "list_open_commitments", "search_memory"})
 """Tools that only read: a note (a message that asks nothing) never needs one."""
 
@@ -161,8 +162,8 @@ async def _canned_reply(
     screen_model: bool,
 ) -> AIMessage | None:
     """The reply written without the model, when there is one: a note's acknowledgement
-    (``note_reply``), or the brief of the recalled facts for a broad question
-    (``brief_reply``)."""
+    (``note_reply``), or the recalled facts for a broad question or a question about one
+    attribute (``brief_reply``)."""
     if note_reply:
         ack = await _acknowledge(message, state, runtime, screen_model)
         if ack is not None:
