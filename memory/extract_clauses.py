@@ -32,6 +32,7 @@ from memagent.memory.extract_cues import (
 from memagent.memory.extract_dated import dated_halves
 from memagent.memory.extract_dates import find_dates
 from memagent.memory.extract_entities import competitor_name
+from memagent.memory.extract_halves import CHANNEL
 from memagent.memory.hanzi_fold import to_simplified
 
 _CLAUSE_SPLIT = re.compile(
@@ -256,6 +257,15 @@ def _ahead(clause: str) -> bool:
     return not (NOT_AHEAD.search(clause) or today)
 
 
+_BILLING = re.compile(
+    r"\b(?:invoic\w*|billing|billed|payments?|pay(?:s|ing)?|net \d+|opex|capex|instal?l?ments?|"
+    r"purchase orders?|credit cards?|wire transfers?|upfront)\b"
+    r"|发票|發票|开票|開票|付款|账期|賬期|月结|月結|预付|預付|分期付|对公|對公|转账|轉賬",
+    re.I,
+)
+"""Payment and billing terms: a "prefers" about them is a requirement on the deal, not a
+contact preference."""
+
 _MIXED = re.compile(r"(?<=[A-Za-z])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z])")
 
 
@@ -302,6 +312,8 @@ def _category(clause: str) -> str | None:
             re.I,
         ):
             continue
+        if name == "contact_preference" and _BILLING.search(clause) and not CHANNEL.search(clause):
+            return "requirement"  # "prefers monthly invoices": how they pay, not how to reach them
         if name == "commitment" and not (has_date or re.search(r"next step|下一步", clause, re.I)):
             continue
         if name == "competitor" and not _rival_named(clause, bool(amounts)):

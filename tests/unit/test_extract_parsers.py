@@ -168,6 +168,12 @@ def test_clauses_and_labels() -> None:
         ("已经进入商务谈判阶段", "deal_stage"),
         ("Nice weather today", None),
         ("聊了聊他家孩子考研的事", None),
+        # how they pay is no contact preference, how they want to be reached is
+        ("the CFO prefers quarterly invoicing", "requirement"),
+        ("Procurement prefers a single annual invoice", "requirement"),
+        ("they prefer paying upfront", "requirement"),
+        ("she prefers invoices sent by email", "contact_preference"),
+        ("he prefers a short call on Mondays", "contact_preference"),
     ],
 )
 def test_categories(clause: str, category: str | None) -> None:
