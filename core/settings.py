@@ -145,8 +145,8 @@ class Settings(BaseSettings):
         "rules",
         description="A broad question about the account ('brief me before the call', "
         "'介绍一下这个客户') is answered with the recalled facts, and a question only about "
-        "the budget, who decides or how to contact someone with the recalled facts of that "
-        "kind, without a model call (rules), or by the model.",
+        "the budget, who decides, who holds a role or how to contact someone with the "
+        "recalled facts of that kind, without a model call (rules), or by the model.",
     )
     recall: Literal["hybrid", "dense", "keyword", "off"] = "hybrid"
     recall_feedback_weight: float = Field(

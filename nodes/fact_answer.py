@@ -1,18 +1,22 @@
 """A question about one attribute the notes hold is answered with the recalled facts.
 
 "How should I contact Acme's CTO?", "What is Lanhai's budget?", "Who decides at Acme?",
-"华信的预算是多少？" ask for one kind of fact that extraction files under its own key
-(``customer:contact_preference:…``, ``customer:budget``, ``customer:decision_maker``).
+"华信的预算是多少？", "谁负责采购？" ask for one kind of fact that extraction files under its
+own key (``customer:contact_preference:…``, ``customer:budget``, ``customer:decision_maker``,
+``customer:stakeholder:<person>:role``; a role question takes the facts about people that
+name the role).
 Handed the contact preference, the bundled 1.5B model answered the first with a letter to
 Acme (sessions 14 and 15, through ``ask``); it dropped "about" from "about 2 million"
 (session 14, Studio); and on a new session's cold prompt it takes 20-45 s for a line the
 notes already hold. So a message that is only such a question (``QUESTIONS``: one short
 question, nothing asked about what to say or do) is answered with the recalled facts of
-that kind, quoted as the notes state them (an uncertain one marked unconfirmed). Nothing of
-that kind recalled and no recalled note that might state it under another kind (``mention``):
-it says the notes do not hold it (the model invented a procurement lead as the decision
-maker, and "not confirmed yet" for a budget never given, session 15). Recall failed, a
-recalled note that might state it, or any other message: the model answers, as before.
+that kind, quoted as the notes state them (an uncertain one marked unconfirmed). None of
+that kind recalled: it says it found none and lists the facts it did find (``MAX_OTHERS``);
+in session 15 the model, asked "Who decides at Lanhai?" and "华信谁拍板？" with no decision
+maker stored, named the CTO and the procurement lead. Recall failed, or any other message:
+the model answers, as before.
+Several such questions in one message ("华信的预算是多少？谁负责采购？", the issue's example,
+where the model dropped "大概") are answered one after the other when each can be.
 Part of ``MEMAGENT_BRIEF_REPLY=rules`` (``rules_reply``), with the account brief.
 """
 
@@ -23,9 +27,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memagent.nodes.brief_reply import CJK, account_brief, field_of, quotable
+from memagent.nodes.brief_reply import CJK, account_brief, brief_points, field_of, quotable
 from memagent.nodes.briefing_labels import fact_kind, fact_label
 
+MAX_OTHERS = 5
+"""Recalled facts listed after "I found no …" (recall brings a handful, so not finding the
+kind among them is no proof that none is stored: the user sees what was found)."""
 _WHO = r"(?P<who>[\w&'’. -]{1,40}?)"
 _OF = r"(?:the\s+|their\s+|our\s+|[\w&.' -]{1,30}?(?:'s|’s)\s+)?"
 _FOR = r"(?:\s+(?:for|on|at|of)\s+[\w&.' -]{1,40})?"
@@ -34,16 +41,14 @@ _ZH_OWNER = r"(?:[\u4e00-\u9fffA-Za-z0-9]{1,12}?(?:的|那边|那邊|這邊|这�
 
 @dataclass(frozen=True)
 class Question:
-    """One kind of attribute question: the fact kinds that answer it, its phrasings, and
-    the reply's first line in English and Chinese (``{name}``: the customer)."""
+    """One kind of attribute question: the fact kinds that answer it, its phrasings, the
+    reply's first line in English and Chinese (``{name}``: the customer, ``{role}``: the
+    role asked about), and what it says when no fact of the kind was recalled."""
 
     kinds: tuple[str, ...]
     pattern: re.Pattern[str]
     head_en: str
     head_zh: str
-    mention: re.Pattern[str]
-    """Words of a recalled note that may state the answer under another kind: with one
-    present and no fact of the kind, the model reads the notes."""
     none_en: str
     none_zh: str
 
@@ -60,13 +65,8 @@ _CONTACT = Question(
     ),
     "Your notes on {name} say how they want to be contacted:",
     "关于 {name} 的联系偏好，你的笔记写道：",
-    re.compile(
-        r"e-?mail|phone|call|text|whatsapp|wechat|slack|teams|linkedin|contact|reach|"
-        r"微信|电话|電話|邮件|郵件|短信|钉钉|飞书|联系|聯繫|联络|聯絡",
-        re.IGNORECASE,
-    ),
-    "Your notes on {name} don't say how they want to be contacted.",
-    "关于 {name}，你的笔记里没有写联系偏好。",
+    "I found no contact preference for {name} in your notes.",
+    "关于 {name}，我没找到联系偏好的记录。",
 )
 _BUDGET = Question(
     ("budget",),
@@ -78,9 +78,8 @@ _BUDGET = Question(
     ),
     "Your notes on {name} about the budget:",
     "关于 {name} 的预算，你的笔记写道：",
-    re.compile(r"budget|spend|预算|預算|经费|經費|资金|資金", re.IGNORECASE),
-    "There is no budget for {name} in your notes yet.",
-    "关于 {name}，你的笔记里还没有预算。",
+    "I found no budget for {name} in your notes.",
+    "关于 {name}，我没找到预算的记录。",
 )
 _DECIDES = Question(
     ("decision_maker",),
@@ -94,14 +93,25 @@ _DECIDES = Question(
     ),
     "Your notes on {name} about who decides:",
     "关于 {name} 由谁拍板，你的笔记写道：",
+    "I found no note on who decides at {name}.",
+    "关于 {name}，我没找到谁拍板的记录。",
+)
+_ROLE = Question(
+    ("stakeholder", "decision_maker"),
     re.compile(
-        r"decid|decision|sign(?:s|ed)? off|final say|approv|拍板|决策|決策|决定|決定|说了算|說了算|审批|審批|批准",
+        r"^(?:(?:who\s+(?:handles|runs|owns|leads|manages|is\s+in\s+charge\s+of|is\s+responsible\s+for)"
+        rf"\s+(?:the\s+|their\s+)?(?P<role2>[A-Za-z][\w -]{{1,30}}?){_FOR}"
+        rf"|who(?:'s|\s+is|\s+are)\s+{_OF}(?P<role>[A-Za-z][\w -]{{1,30}}?){_FOR})\s*\??"
+        rf"|(?:{_ZH_OWNER}?(?:谁|誰)(?:是|负责|負責|管|在管|对接|對接)(?P<zrole>[\u4e00-\u9fffA-Za-z]{{1,12}}?)(?:的人)?"
+        rf"|{_ZH_OWNER}?(?P<zrole2>[\u4e00-\u9fffA-Za-z]{{1,8}}?)(?:负责人|負責人|那边|那邊)?是(?:谁|誰))[？?。]?)$",
         re.IGNORECASE,
     ),
-    "Your notes on {name} don't say who decides yet.",
-    "关于 {name}，你的笔记里还没有写谁拍板。",
+    "Your notes on {name} about {role}:",
+    "关于 {name} 的{role}，你的笔记写道：",
+    "I found no note on {role} at {name}.",
+    "关于 {name}，我没找到{role}的记录。",
 )
-QUESTIONS = (_CONTACT, _BUDGET, _DECIDES)
+QUESTIONS = (_CONTACT, _BUDGET, _DECIDES, _ROLE)
 
 _ABOUT_MORE = re.compile(
     r"\b(?:about|regarding|re|to|and|so|without|after|before)\b"
@@ -110,20 +120,53 @@ _ABOUT_MORE = re.compile(
 )
 """Words that make a contact question ask for more than a channel ("… about the renewal",
 "怎么联系王芳谈价格"): the model answers those."""
+_NOT_A_ROLE = re.compile(
+    r"\b(?:i|we|you|they|he|she|it|us|them|me|to|should|will|would|can|could|do|does|did|going|"
+    r"coming|meeting|calling|next|tomorrow|today|there|this|that|these|those|else|asking|about)\b"
+    r"|他们|他們|我们|我們|你们|你們|参加|參加|来|來|去|应该|應該|要|会|會",
+    re.IGNORECASE,
+)
+"""Words that make "who is/are …" ask about something else than a role ("who are we
+meeting tomorrow?", "谁来参加"): the model answers those."""
+_THEIR = re.compile(r"^(?:他们|他們|对方|對方|客户|客戶|她们|她們)的")
+_GENERIC = frozenset(
+    {"lead", "head", "manager", "person", "contact", "owner", "main", "key", "new", "current",
+     "the", "their", "our", "负责人", "負責人", "经理", "經理", "主管"}
+)  # fmt: skip
 
 
 def asked(message: str) -> Question | None:
     """The attribute question ``message`` only is, or None."""
+    found = _asked(message)
+    return found[0] if found else None
+
+
+def _asked(message: str) -> tuple[Question, str] | None:
+    """The attribute question ``message`` only is, with the role it names (role
+    questions: "Who is their CTO?" -> "CTO"), or None."""
     text = " ".join(message.split()).removeprefix("So ").removeprefix("so ")
     for question in QUESTIONS:
         m = question.pattern.match(text)
         if m is None:
             continue
-        who = m.groupdict().get("who") or m.groupdict().get("zwho") or ""
-        if question is _CONTACT and _ABOUT_MORE.search(who):
+        groups = {k: v for k, v in m.groupdict().items() if v}
+        if question is _CONTACT and _ABOUT_MORE.search(groups.get("who", groups.get("zwho", ""))):
             return None
-        return question
+        role = next((groups[k] for k in ("role", "role2", "zrole", "zrole2") if k in groups), "")
+        role = _THEIR.sub("", role)
+        if question is _ROLE and (_NOT_A_ROLE.search(role) or len(role.split()) > 3):
+            return None
+        return question, role.strip()
     return None
+
+
+def _role_terms(role: str) -> list[str]:
+    """The words a note about ``role`` must hold ("procurement lead" -> ["procurement"])."""
+    words = [w for w in re.split(r"[\s-]+", role.casefold()) if w]
+    for suffix in ("负责人", "負責人", "经理", "經理", "主管"):
+        words = [w.removesuffix(suffix) or w for w in words]
+    kept = [w for w in words if w not in _GENERIC]
+    return kept or words
 
 
 def asks_how_to_contact(message: str) -> bool:
@@ -131,13 +174,15 @@ def asks_how_to_contact(message: str) -> bool:
     return asked(message) is _CONTACT
 
 
-def _lines(question: Question, items: Sequence[Mapping[str, Any]], zh: bool) -> list[str]:
+def _lines(
+    question: Question, items: Sequence[Mapping[str, Any]], zh: bool, terms: Sequence[str]
+) -> list[str]:
     lines: list[str] = []
     for item in items:
         content = field_of(item, "content")
         if field_of(item, "origin") == "episode" or fact_kind(item) not in question.kinds:
             continue
-        if not quotable(content):
+        if not quotable(content) or (terms and not _mentions(content, terms)):
             continue
         flat = " ".join(content.split())
         label = fact_label(item, flat)
@@ -158,24 +203,47 @@ def fact_answer(
     degraded: Sequence[str] = (),
 ) -> str | None:
     """The reply to an attribute question (``asked``) from the recalled facts of its
-    kind, or None when the model should answer."""
-    question = None if "recall" in degraded else asked(message)
-    if question is None:
+    kind, or None when the model should answer. Several such questions in one message
+    ("华信的预算是多少？谁负责采购？") are answered one after the other, when every one
+    of them can be."""
+    if "recall" in degraded:
         return None
+    parts = [p for p in re.split(r"(?<=[?？])\s*", message.strip()) if p.strip()]
+    answers = [_answer(part, customer_id, items) for part in parts]
+    if not answers or any(a is None for a in answers):
+        return None
+    return "\n\n".join(a for a in answers if a)
+
+
+def _answer(message: str, customer_id: str, items: Sequence[Mapping[str, Any]]) -> str | None:
+    found = _asked(message)
+    if found is None:
+        return None
+    question, role = found
+    terms = _role_terms(role) if question is _ROLE else []
     zh = bool(CJK.search(message))
-    lines = _lines(question, items, zh)
+    lines = _lines(question, items, zh, terms)
     name = customer_id or ("这个客户" if zh else "this customer")
     if not lines:
-        if any(_states(question, item) for item in items):
-            return None  # a note may say it under another kind: the model reads them
-        return (question.none_zh if zh else question.none_en).format(name=name)
-    head = (question.head_zh if zh else question.head_en).format(name=name)
+        none = (question.none_zh if zh else question.none_en).format(name=name, role=role)
+        others = brief_points(items, zh)[0][:MAX_OTHERS]
+        if not others:
+            return none
+        return "\n".join(
+            [none, "我记得的：" if zh else "What I have:", *(f"- {o}" for o in others)]
+        )
+    head = (question.head_zh if zh else question.head_en).format(name=name, role=role)
     return "\n".join([head, *lines])
 
 
-def _states(question: Question, item: Mapping[str, Any]) -> bool:
-    content = field_of(item, "content")
-    return isinstance(content, str) and bool(question.mention.search(content))
+def _mentions(content: str, terms: Sequence[str]) -> bool:
+    low = content.casefold()
+    return any(
+        (t in low)
+        if CJK.search(t)
+        else re.search(rf"(?<![a-z0-9]){re.escape(t)}(?![a-z0-9])", low) is not None
+        for t in terms
+    )
 
 
 def contact_answer(
@@ -186,9 +254,9 @@ def contact_answer(
     degraded: Sequence[str] = (),
 ) -> str | None:
     """``fact_answer`` for "how should I contact …?" only."""
-    if not asks_how_to_contact(message):
+    if not asks_how_to_contact(message) or "recall" in degraded:
         return None
-    return fact_answer(message, customer_id, items, degraded=degraded)
+    return _answer(message, customer_id, items)
 
 
 def rules_reply(
