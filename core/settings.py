@@ -103,6 +103,12 @@ class Settings(BaseSettings):
         description="Threads of the local llama.cpp server (default: all cores but one).",
     )
     llm_timeout: float = Field(120.0, gt=0, description="Seconds per model call.")
+    llm_prestart: bool = Field(
+        True,
+        description="Start the local model server before the first turn needs it: when Studio "
+        "loads the graph and when `memagent chat` opens, so the first reply waits only for its "
+        "prompt (off: on the first turn).",
+    )
     prefix_reuse: bool = Field(
         True,
         description="Run background model calls (router, summary, extraction, rewriting) on "

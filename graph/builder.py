@@ -317,17 +317,32 @@ def build_default_graph(
     )
 
 
+def router_probe(settings: Settings) -> list[dict[str, str]]:
+    """The background server's start-up probe for this install: the tool router's system
+    prompt with the agent's tools and the date it will state (``llm.routing.router_probe``)."""
+    from datetime import date
+
+    from memagent.llm.routing import router_probe as probe
+
+    tools = make_tools(open_crm(settings.crm_location))  # the specs only: nothing is read
+    return probe(tools, settings.today or date.today())
+
+
 @functools.cache
 def studio_graph() -> CompiledStateGraph[State, Context, InputState, State]:
     """The agent without persistence, for ``langgraph dev`` / Studio (langgraph.json's
     ``memagent.graph.builder:graph``): built with the process's settings on first access,
-    which is also where the install's redaction key is pinned for log records."""
+    which is also where the install's redaction key is pinned for log records, and where
+    the local model server starts loading (``MEMAGENT_LLM_PRESTART``)."""
     from memagent.core.log_redaction import pin_redaction_key
     from memagent.core.redact import install_key
+    from memagent.llm.server import prestart_local_server
 
     settings = get_settings()
     pin_redaction_key(lambda: install_key(settings.home))  # read on the first record
-    return build_default_graph(settings).compile(name="memagent")
+    compiled = build_default_graph(settings).compile(name="memagent")
+    prestart_local_server(settings, router_probe(settings))  # loads while the user types
+    return compiled
 
 
 def graph() -> CompiledStateGraph[State, Context, InputState, State]:

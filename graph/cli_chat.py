@@ -8,6 +8,7 @@ the prompt leaves the chat.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from typing import Any
 
@@ -77,6 +78,7 @@ class Chat:
         note = "" if self.known else " (not in the CRM: memagent customers add)"
         scope = escape(f"session {self.session} · {self.user} about {self.customer}{note}")
         out.print(f"[dim]{scope} · /help for commands, /quit to leave[/]", highlight=False)
+        self.warm()
         while True:
             try:
                 line = out.input("[bold cyan]you>[/] ")
@@ -93,6 +95,12 @@ class Chat:
                     return
             else:
                 self.turn(text)
+
+    def warm(self) -> None:
+        """Have the local model start loading now, while the user types the first
+        message (best effort: the first turn starts it anyway and reports a failure)."""
+        with contextlib.suppress(OpError, Interrupted):
+            self.backend.call("llm.warm")
 
     def command(self, text: str) -> bool:
         """Answer a slash command here; False to leave the chat."""

@@ -97,6 +97,15 @@ def router_messages(
     ]
 
 
+def router_probe(tools: Sequence[ToolLike], today: date) -> list[dict[str, str]]:
+    """A one-token request whose system prompt is the router's for ``tools`` and ``today``
+    (the background server's start-up probe, ``memagent.llm.server``): evaluated at
+    start-up, it stays the server's cached prefix, and the first routed turn evaluates only
+    the conversation after it."""
+    system = router_messages("hi", tool_specs(tools), today)[0]
+    return [{"role": "system", "content": system.text}, {"role": "user", "content": "hi"}]
+
+
 def _router_format(specs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {
         "type": "json_schema",

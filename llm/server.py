@@ -34,6 +34,7 @@ from pathlib import Path
 
 import httpx
 
+from memagent.core.log_redaction import memagent_logger
 from memagent.core.settings import Settings
 from memagent.llm.model import (
     MODEL_FILENAME,
@@ -64,6 +65,7 @@ from memagent.llm.server_state import (
     terminate,
     write_state,
 )
+from memagent.prompts.system import SYSTEM_RULES
 
 __all__ = [  # the model-file names are re-exported: callers know them from here
     "MODEL_FILENAME",
@@ -86,6 +88,8 @@ __all__ = [  # the model-file names are re-exported: callers know them from here
     "model_path",
     "part_paths",
     "pid_alive",
+    "prestart_local_server",
+    "probe_messages",
     "read_state",
     "release",
     "reusable",
@@ -98,8 +102,11 @@ __all__ = [  # the model-file names are re-exported: callers know them from here
     "state_file",
     "terminate",
     "wait_ready",
+    "warm_local_servers",
     "write_state",
 ]
+
+logger = memagent_logger(__name__)
 
 # --- the server process -------------------------------------------------------------------
 
@@ -137,8 +144,22 @@ def startup_error(what: str, log: Path) -> LLMUnavailableError:
     )
 
 
-def wait_ready(proc: subprocess.Popen[bytes], base_url: str, log: Path, timeout: float) -> None:
-    """Poll until the model answers, then generate one token.
+def probe_messages(role: Role) -> list[dict[str, str]]:
+    """The start-up probe's request. The chat server's carries the assistant's fixed
+    system rules: evaluating them at start-up leaves them as the server's cached prefix,
+    so the first turn (and every new customer's after) evaluates only what follows them."""
+    hello = {"role": "user", "content": "hi"}
+    return [{"role": "system", "content": SYSTEM_RULES}, hello] if role == "chat" else [hello]
+
+
+def wait_ready(
+    proc: subprocess.Popen[bytes],
+    base_url: str,
+    log: Path,
+    timeout: float,
+    probe: list[dict[str, str]] | None = None,
+) -> None:
+    """Poll until the model answers, then generate one token for ``probe`` (default: "hi").
 
     The one-token probe catches builds that load fine but crash on the first
     batch (e.g. a llama.cpp compiled with AMX on a VM that faults on AMX).
@@ -155,7 +176,7 @@ def wait_ready(proc: subprocess.Popen[bytes], base_url: str, log: Path, timeout:
     try:
         httpx.post(
             f"{base_url}/chat/completions",
-            json={"messages": [{"role": "user", "content": "hi"}], "max_tokens": 1},
+            json={"messages": probe or probe_messages("background"), "max_tokens": 1},
             timeout=max(deadline - time.monotonic(), 10.0),
         ).raise_for_status()
     except httpx.HTTPError as e:
@@ -180,8 +201,12 @@ class LocalServer:
         owner: Owner = "auto",
         role: Role = "chat",
         startup_timeout: float = STARTUP_TIMEOUT_S,
+        probe: list[dict[str, str]] | None = None,
     ) -> None:
         self.settings = settings
+        self.probe = probe or probe_messages(role)
+        """The start-up probe's messages (``probe_messages``; the service gives the
+        background server the tool router's system prompt)."""
         self.owner: Owner = owner
         self.role: Role = role
         self.startup_timeout = startup_timeout
@@ -235,7 +260,7 @@ class LocalServer:
             self.proc.pid, port, str(model), self.owner, self.settings.context_window
         )
         try:
-            wait_ready(self.proc, state.base_url, log, self.startup_timeout)
+            wait_ready(self.proc, state.base_url, log, self.startup_timeout, self.probe)
         except BaseException:
             self._kill_child()
             raise
@@ -279,8 +304,13 @@ class LocalServer:
 
 # --- process-wide access ----------------------------------------------------------------
 
-_servers: dict[tuple[Path, Path | None, Path, int, Role], LocalServer] = {}
+ServerKey = tuple[Path, Path | None, Path, int, Role]
+_servers: dict[ServerKey, LocalServer] = {}
 _servers_lock = threading.Lock()
+"""Guards ``_servers`` and ``_start_locks``; never held while a server starts."""
+_start_locks: dict[ServerKey, threading.Lock] = {}
+"""One per server: a turn asking for the running chat server does not wait while the
+background server starts (Studio's pre-start starts one after the other)."""
 
 
 def close_local_servers() -> None:
@@ -307,7 +337,7 @@ def _exit_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
 
 
-def _server_key(settings: Settings, role: Role) -> tuple[Path, Path | None, Path, int, Role]:
+def _server_key(settings: Settings, role: Role) -> ServerKey:
     return (
         state_dir(settings),
         settings.gguf_path,
@@ -317,8 +347,11 @@ def _server_key(settings: Settings, role: Role) -> tuple[Path, Path | None, Path
     )
 
 
-def ensure_local_server(settings: Settings, role: Role = "chat") -> str:
-    """Base URL of a local server for ``settings`` (started on first use, reused after).
+def ensure_local_server(
+    settings: Settings, role: Role = "chat", probe: list[dict[str, str]] | None = None
+) -> str:
+    """Base URL of a local server for ``settings`` (started on first use, reused after;
+    ``probe``: its start-up request, see ``LocalServer``).
 
     Blocking: the first call may assemble the model and waits for the server's health
     check; async code calls ``aensure_local_server``. Stopped at interpreter exit unless
@@ -326,17 +359,54 @@ def ensure_local_server(settings: Settings, role: Role = "chat") -> str:
     """
     key = _server_key(settings, role)
     with _servers_lock:
+        if not _start_locks:
+            atexit.register(close_local_servers)
+            _exit_on_sigterm()
+        start_lock = _start_locks.setdefault(key, threading.Lock())
+    with start_lock:
         server = _servers.get(key)
         if server is not None and server.alive():
             return server.base_url
         if server is not None:
             server.close()
-        if not _servers:
-            atexit.register(close_local_servers)
-            _exit_on_sigterm()
-        server = LocalServer(settings, role=role).__enter__()
-        _servers[key] = server
+        server = LocalServer(settings, role=role, probe=probe).__enter__()
+        with _servers_lock:
+            _servers[key] = server
         return server.base_url
+
+
+def warm_local_servers(
+    settings: Settings, background_probe: list[dict[str, str]] | None = None
+) -> None:
+    """Start (or find) the chat server, then, with ``prefix_reuse`` on and a
+    ``background_probe`` given, the background server with that probe (the tool router's
+    system prompt): the first turn that needs a tool then waits for neither. Blocking."""
+    ensure_local_server(settings)
+    if background_probe is not None and settings.prefix_reuse:
+        ensure_local_server(settings, "background", background_probe)
+
+
+def prestart_local_server(
+    settings: Settings, background_probe: list[dict[str, str]] | None = None
+) -> threading.Thread | None:
+    """``warm_local_servers`` on a thread, returning at once (None when there is nothing
+    to start: ``MEMAGENT_BASE_URL`` set or ``MEMAGENT_LLM_PRESTART`` off), so the model
+    loads, and evaluates its fixed prompts, while the user is still typing: Studio calls it
+    when it loads the graph. A failure is logged; the first turn tries again and reports
+    it. Not a daemon thread: at exit, the start finishes and atexit stops the servers."""
+    if settings.base_url is not None or not settings.llm_prestart:
+        return None
+    _exit_on_sigterm()
+
+    def start() -> None:
+        try:
+            warm_local_servers(settings, background_probe)
+        except Exception as exc:
+            logger.warning("could not start the local model ahead of the first turn: %s", exc)
+
+    thread = threading.Thread(target=start, name="memagent-llm-prestart")
+    thread.start()
+    return thread
 
 
 async def aensure_local_server(settings: Settings, role: Role = "chat") -> str:

@@ -26,6 +26,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 # In-process CLI unless a test asks for the per-home service (the multi-terminal tests
 # do, with real processes): a test that forgets leaves no service process behind.
 os.environ.setdefault("MEMAGENT_SERVICE", "off")
+# No model server started because a test built Studio's graph or opened a chat; the tests
+# of the pre-start itself set it on (the process-level tests strip MEMAGENT_* anyway).
+os.environ.setdefault("MEMAGENT_LLM_PRESTART", "off")
 sys.path.insert(0, str(Path(__file__).parent / "support"))
 
 from fake_openai import FakeOpenAI, serve_fake_openai  # noqa: E402

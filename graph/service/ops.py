@@ -48,6 +48,13 @@ async def ping(res: Resources, args: dict[str, Any], emit: Emit) -> dict[str, An
     return {}
 
 
+@op("llm.warm")
+async def llm_warm(res: Resources, args: dict[str, Any], emit: Emit) -> dict[str, Any]:
+    """Start the local model server without waiting for it (``memagent chat`` opening)."""
+    res.warm_soon()
+    return {}
+
+
 # -- turns ------------------------------------------------------------------------------
 
 
@@ -66,7 +73,7 @@ async def turn(res: Resources, args: dict[str, Any], emit: Emit) -> dict[str, An
             session=session,
             on_token=lambda text: emit({"t": "token", "text": text}),
             on_saved=lambda taken: emit({"t": "saved", "taken": taken}),
-            prepare=res.warm_model,
+            prepare=res.start_model,
         )
     except Exception as exc:
         line, code = describe(exc)

@@ -21,6 +21,7 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
+from memagent.core.log_redaction import memagent_logger
 from memagent.graph.agent import Agent, aopen_agent, checkpointer_factory, store_factory
 from memagent.graph.builder import build_default_graph
 from memagent.graph.jobs import Outbox, open_queue
@@ -34,9 +35,20 @@ STORE_OPENER: StoreOpener = store_factory
 tests swap in an in-memory one."""
 
 
+logger = memagent_logger(__name__)
+
+
 def _require_writable(path: str | Path) -> None:
     if not str(path).startswith(("http://", "https://")):  # a server is written to remotely
         require_writable(path)
+
+
+def _warm_done(task: asyncio.Task[None]) -> None:
+    """A failed pre-start is only logged: the first turn starts the model again and
+    reports what went wrong."""
+    if not task.cancelled() and task.exception() is not None:
+        logger.warning("could not start the local model ahead of the first turn: %s",
+                       task.exception())  # fmt: skip
 
 
 class Resources:
@@ -50,6 +62,7 @@ class Resources:
         self._store: BaseStore | None = None
         self._queue: Outbox | None = None
         self._sessions: tuple[Graph, BaseCheckpointSaver[Any]] | None = None
+        self._warming: asyncio.Task[None] | None = None
         self.read_only = unwritable_reason(settings.home) is not None
         """The home cannot be written: everything opens read-only."""
 
@@ -116,14 +129,33 @@ class Resources:
             return self._sessions
 
     async def warm_model(self) -> None:
-        """Start (or find) the local model server off the event loop, so other requests
-        are served while it loads; a no-op with ``MEMAGENT_BASE_URL``. Turns await it
-        after their message is checkpointed, so a failure here keeps the message."""
+        """Start (or find) the local model servers off the event loop: the chat server,
+        then the background one with the tool router's prompt evaluated; a no-op with
+        ``MEMAGENT_BASE_URL``."""
         if self.settings.base_url is not None:
             return
-        from memagent.llm.server import aensure_local_server
+        from memagent.graph.builder import router_probe
+        from memagent.llm.server import warm_local_servers
 
-        await aensure_local_server(self.settings)
+        await asyncio.to_thread(warm_local_servers, self.settings, router_probe(self.settings))
+
+    def warm_soon(self, *, turn: bool = False) -> None:
+        """``warm_model`` in the background, not awaited, unless it is running already.
+        ``memagent chat`` asks when it opens (the model loads while the user types; not
+        with pre-start off); a turn asks right after its message is saved, so what it does
+        first (recall) overlaps the start, and a turn answered without the model (a note)
+        does not wait for it. The turn's first model call waits for the start under way
+        and reports its failure; the message is saved before."""
+        if self._warming is not None and not self._warming.done():
+            return
+        if self.settings.base_url is not None or not (turn or self.settings.llm_prestart):
+            return
+        self._warming = asyncio.get_running_loop().create_task(self.warm_model())
+        self._warming.add_done_callback(_warm_done)
+
+    async def start_model(self) -> None:
+        """A turn's ``prepare``: ``warm_soon(turn=True)``."""
+        self.warm_soon(turn=True)
 
     def jobs_busy(self) -> bool:
         """A job is running, or one is due now (the worker is about to take it)."""

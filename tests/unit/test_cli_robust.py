@@ -83,6 +83,7 @@ def invalid_values(tmp: Path) -> dict[str, str]:
         "llm_threads": "0",
         "llm_timeout": "0",
         "prefix_reuse": "maybe",
+        "llm_prestart": "soon",
         "qdrant_url": "localhost:6333",
         "database_url": "mysql://localhost/memagent",
         "extract_lease_s": "0",
