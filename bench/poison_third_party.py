@@ -49,7 +49,7 @@ def language(text: str) -> str:
         return "mixed" if len(re.findall(r"[A-Za-z]", text)) > 20 else "zh"
     if re.search(r"[\u0400-\u04ff\u0600-\u06ff\u0900-\u097f\u3040-\u30ff\uac00-\ud7af]", text):
         return "other script"
-    return "en"
+    return "latin script"
 
 
 def wheel(folder: Path, prefix: str) -> zipfile.ZipFile:

@@ -144,9 +144,9 @@ async def local_llm_lifetime() -> AsyncIterator[None]:
     try:
         yield
     finally:
-        from memagent.llm.server import close_local_servers
+        from memagent.llm.server import shutdown_local_servers
 
-        await asyncio.to_thread(close_local_servers)
+        await asyncio.to_thread(shutdown_local_servers)
 
 
 def open_outbox(settings: Settings) -> Outbox | None:

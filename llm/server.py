@@ -68,43 +68,15 @@ from memagent.llm.server_state import (
 from memagent.prompts.system import SYSTEM_RULES
 
 __all__ = [  # the model-file names are re-exported: callers know them from here
-    "MODEL_FILENAME",
-    "PIP_HINT",
-    "LLMUnavailableError",
-    "STARTUP_TIMEOUT_S",
-    "LocalServer",
-    "ModelAssemblyError",
-    "Owner",
-    "Role",
-    "ServerState",
-    "aensure_local_server",
-    "assemble_model",
-    "close_local_servers",
-    "ensure_local_server",
-    "free_port",
-    "is_verified",
-    "live_clients",
-    "log_file",
-    "model_path",
-    "part_paths",
-    "pid_alive",
-    "prestart_local_server",
-    "probe_messages",
-    "read_state",
-    "release",
-    "reusable",
-    "serve_foreground",
-    "server_command",
-    "server_lock",
-    "serving",
-    "startup_error",
-    "state_dir",
-    "state_file",
-    "terminate",
-    "wait_ready",
-    "warm_local_servers",
+    "MODEL_FILENAME", "PIP_HINT", "LLMUnavailableError", "STARTUP_TIMEOUT_S", "LocalServer",
+    "ModelAssemblyError", "Owner", "Role", "ServerState", "aensure_local_server",
+    "assemble_model", "close_local_servers", "ensure_local_server", "free_port", "is_verified",
+    "live_clients", "log_file", "model_path", "part_paths", "pid_alive",
+    "prestart_local_server", "probe_messages", "read_state", "release", "reusable",
+    "serve_foreground", "server_command", "server_lock", "serving", "shutdown_local_servers",
+    "startup_error", "state_dir", "state_file", "terminate", "wait_ready", "warm_local_servers",
     "write_state",
-]
+]  # fmt: skip
 
 logger = memagent_logger(__name__)
 
@@ -232,7 +204,7 @@ class LocalServer:
     def __enter__(self) -> LocalServer:
         model = model_path(self.settings)
         self._file = state_file(self._dir, model, self.role)
-        with server_lock(self._dir):
+        with server_lock(self._dir, role=self.role):
             state = read_state(self._file)
             if (
                 state is not None
@@ -259,11 +231,18 @@ class LocalServer:
         state = ServerState(
             self.proc.pid, port, str(model), self.owner, self.settings.context_window
         )
+        with _servers_lock:
+            _starting.add(self.proc)
+            if _shutting_down.is_set():  # the host left while this start was on its way
+                self.proc.terminate()
         try:
             wait_ready(self.proc, state.base_url, log, self.startup_timeout, self.probe)
         except BaseException:
             self._kill_child()
             raise
+        finally:
+            with _servers_lock:
+                _starting.discard(self.proc)
         state.clients = [] if self.owner == "serve" else [os.getpid()]
         write_state(self._file, state)
         self.state = state
@@ -285,7 +264,7 @@ class LocalServer:
         """Leave the server; stop it when nobody else uses it (or when we serve it)."""
         if self.state is None or self._file is None:
             return
-        with server_lock(self._dir):
+        with server_lock(self._dir, role=self.role):
             current = read_state(self._file)
             mine = current is not None and current.pid == self.state.pid
             state = current if current is not None and mine else self.state
@@ -308,6 +287,10 @@ ServerKey = tuple[Path, Path | None, Path, int, Role]
 _servers: dict[ServerKey, LocalServer] = {}
 _servers_lock = threading.Lock()
 """Guards ``_servers`` and ``_start_locks``; never held while a server starts."""
+_starting: set[subprocess.Popen[bytes]] = set()
+"""Servers this process spawned that are not ready yet: stopped with the others, so a host
+leaving while a pre-start is under way (Studio closed early) leaves no orphan."""
+_shutting_down = threading.Event()
 _start_locks: dict[ServerKey, threading.Lock] = {}
 """One per server: a turn asking for the running chat server does not wait while the
 background server starts (Studio's pre-start starts one after the other)."""
@@ -324,6 +307,16 @@ def close_local_servers() -> None:
             with contextlib.suppress(Exception):
                 server.close()
         _servers.clear()
+        for proc in _starting:  # its start fails and says so; nobody else uses it yet
+            with contextlib.suppress(Exception):
+                proc.terminate()
+
+
+def shutdown_local_servers() -> None:
+    """``close_local_servers`` on the way out (atexit, Studio's lifespan): a start still
+    under way on another thread (a pre-start) is refused from now on."""
+    _shutting_down.set()
+    close_local_servers()
 
 
 def _exit_on_sigterm() -> None:
@@ -360,7 +353,7 @@ def ensure_local_server(
     key = _server_key(settings, role)
     with _servers_lock:
         if not _start_locks:
-            atexit.register(close_local_servers)
+            atexit.register(shutdown_local_servers)
             _exit_on_sigterm()
         start_lock = _start_locks.setdefault(key, threading.Lock())
     with start_lock:
@@ -393,7 +386,8 @@ def prestart_local_server(
     to start: ``MEMAGENT_BASE_URL`` set or ``MEMAGENT_LLM_PRESTART`` off), so the model
     loads, and evaluates its fixed prompts, while the user is still typing: Studio calls it
     when it loads the graph. A failure is logged; the first turn tries again and reports
-    it. Not a daemon thread: at exit, the start finishes and atexit stops the servers."""
+    it. A daemon thread: leaving does not wait for a start, ``shutdown_local_servers``
+    stops the server it is starting and refuses new ones."""
     if settings.base_url is not None or not settings.llm_prestart:
         return None
     _exit_on_sigterm()
@@ -404,7 +398,7 @@ def prestart_local_server(
         except Exception as exc:
             logger.warning("could not start the local model ahead of the first turn: %s", exc)
 
-    thread = threading.Thread(target=start, name="memagent-llm-prestart")
+    thread = threading.Thread(target=start, name="memagent-llm-prestart", daemon=True)
     thread.start()
     return thread
 

@@ -73,16 +73,17 @@ def write_state(path: Path, state: ServerState) -> None:
 
 
 def server_lock(
-    directory: Path, timeout: float = STARTUP_TIMEOUT_S + 30
+    directory: Path, timeout: float = STARTUP_TIMEOUT_S + 30, role: Role = "chat"
 ) -> AbstractContextManager[None]:
-    """Exclusive lock over the state files: held while checking, starting or stopping."""
+    """Exclusive lock over one role's state file: held while checking, starting or
+    stopping that server (one per role, so leaving the chat server never waits while the
+    background one starts)."""
+    path = directory / ("server.lock" if role == "chat" else f"server-{role}.lock")
     return exclusive_file_lock(
-        directory / "server.lock",
+        path,
         timeout=timeout,
         poll_s=0.1,
-        on_timeout=lambda: LLMUnavailableError(
-            f"timed out waiting for the LLM server lock {directory / 'server.lock'}"
-        ),
+        on_timeout=lambda: LLMUnavailableError(f"timed out waiting for the LLM server lock {path}"),
     )
 
 

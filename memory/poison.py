@@ -52,6 +52,7 @@ from memagent.memory.poison_ngram import expand_encoded
 from memagent.memory.poison_quotes import described_spans, mask, reported_spans
 from memagent.memory.poison_rules import RULES as _GENERAL_RULES
 from memagent.memory.poison_rules import Rule
+from memagent.memory.poison_rules_known import KNOWN_RULES
 from memagent.memory.poison_rules_ops import OPS_RULES
 from memagent.memory.poison_rules_orders import ORDER_RULES
 from memagent.memory.poison_rules_reader import READER_RULES
@@ -60,7 +61,7 @@ if TYPE_CHECKING:
     from memagent.memory.poison_model import PoisonClassifier
 
 THRESHOLD = 1.0
-RULES: tuple[Rule, ...] = _GENERAL_RULES + OPS_RULES + ORDER_RULES + READER_RULES
+RULES: tuple[Rule, ...] = _GENERAL_RULES + OPS_RULES + ORDER_RULES + READER_RULES + KNOWN_RULES
 """The general table, the enterprise-format table, the business-change table and the table of
 orders handed to the machine reading a note, together."""
 

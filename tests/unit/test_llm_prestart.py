@@ -130,7 +130,7 @@ def test_prestart_starts_the_server_that_the_first_turn_then_reuses(
 ) -> None:
     settings, record = stub
     thread = prestart_local_server(settings)
-    assert thread is not None and not thread.daemon
+    assert thread is not None and thread.daemon  # leaving never waits for a start
     thread.join(timeout=60)
     assert not thread.is_alive()
     state = next((settings.home / "llm").glob("server-*.json"))
@@ -292,3 +292,55 @@ def test_the_running_chat_server_is_handed_out_while_the_background_one_starts(
     finally:
         release.set()
         background.join(30)
+
+
+def test_leaving_while_a_server_starts_stops_it(
+    stub: tuple[Settings, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Studio closed while the pre-start is still loading the model: the server being
+    started is stopped with the others, not orphaned in its own session."""
+    settings, _ = stub
+    release = threading.Event()
+    real_wait = llm_server.wait_ready
+
+    def wait_ready(proc: Any, url: str, log: Path, timeout: float, probe: Any = None) -> None:
+        release.wait(30)  # still loading
+        real_wait(proc, url, log, timeout, probe)
+
+    monkeypatch.setattr(llm_server, "wait_ready", wait_ready)
+    failures: list[Exception] = []
+
+    def start() -> None:
+        try:
+            llm_server.ensure_local_server(settings)
+        except Exception as exc:
+            failures.append(exc)
+
+    starting = threading.Thread(target=start)
+    starting.start()
+    deadline = time.monotonic() + 30
+    while not llm_server._starting:
+        assert time.monotonic() < deadline, "the server was never spawned"
+        time.sleep(0.05)
+    (proc,) = list(llm_server._starting)
+    llm_server.close_local_servers()
+    assert proc.wait(timeout=30) is not None
+    release.set()
+    starting.join(30)
+    assert failures and isinstance(failures[0], llm_server.LLMUnavailableError)
+    assert not list((settings.home / "llm").glob("server-*.json"))
+
+
+def test_no_server_starts_once_the_process_is_shutting_down(
+    stub: tuple[Settings, Path],
+) -> None:
+    """A pre-start still on its way when Studio shuts down starts nothing that outlives it."""
+    settings, record = stub
+    llm_server.shutdown_local_servers()
+    try:
+        with pytest.raises(llm_server.LLMUnavailableError):
+            llm_server.ensure_local_server(settings)
+    finally:
+        llm_server._shutting_down.clear()
+    assert not list((settings.home / "llm").glob("server-*.json")) and not requests(record)
+    assert not llm_server._starting
