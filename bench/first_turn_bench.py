@@ -13,10 +13,9 @@ product, on a fresh ``MEMAGENT_HOME`` with the bundled model (default settings):
    the first turn and a first question about a second customer. Times side by side, with
    the ratio.
 
-The system prompt puts its fixed rules first (prompts/system.py) and the chat server
-evaluates them when it starts, so "reused" of every first question should be about the
-rules' length (printed) rather than a handful of tokens. The load average is printed at
-the start and the end: times on a loaded machine are inflated, token counts are not.
+The background server evaluates the tool router's fixed prompt when it starts, so a first
+routed question's router call reuses it ("router sent/reused"). The load average is printed
+at the start and the end: times on a loaded machine are inflated, token counts are not.
 
     .venv/bin/python bench/first_turn_bench.py              # both parts, ~6-10 minutes
     .venv/bin/python bench/first_turn_bench.py --part cli
@@ -61,13 +60,6 @@ def clean_env(home: Path, **extra: str) -> dict[str, str]:
     keep = {k: os.environ[k] for k in ("MEMAGENT_MODEL_DIR", "MEMAGENT_GGUF_PATH")
             if k in os.environ}  # fmt: skip
     return {**env, **keep, **OFFLINE, "MEMAGENT_HOME": str(home), **extra}
-
-
-def rules_tokens() -> int:
-    from memagent.llm.tokens import count_tokens
-    from memagent.prompts.system import SYSTEM_RULES
-
-    return count_tokens(SYSTEM_RULES)
 
 
 def ask(env: dict[str, str], user: str, customer: str, session: str, text: str) -> float:
@@ -179,8 +171,7 @@ def main() -> None:
     parser.add_argument("--typing", type=float, default=20.0,
                         help="seconds between Studio being up and the first message")  # fmt: skip
     args = parser.parse_args()
-    print(f"first-turn bench: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
-          f"fixed system rules: about {rules_tokens()} tokens")  # fmt: skip
+    print(f"first-turn bench: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     if args.part in ("cli", "both"):
         home = Path(tempfile.mkdtemp(prefix="ftb-cli-"))
         try:

@@ -65,7 +65,6 @@ from memagent.llm.server_state import (
     terminate,
     write_state,
 )
-from memagent.prompts.system import SYSTEM_RULES
 
 __all__ = [  # the model-file names are re-exported: callers know them from here
     "MODEL_FILENAME", "PIP_HINT", "LLMUnavailableError", "STARTUP_TIMEOUT_S", "LocalServer",
@@ -117,11 +116,9 @@ def startup_error(what: str, log: Path) -> LLMUnavailableError:
 
 
 def probe_messages(role: Role) -> list[dict[str, str]]:
-    """The start-up probe's request. The chat server's carries the assistant's fixed
-    system rules: evaluating them at start-up leaves them as the server's cached prefix,
-    so the first turn (and every new customer's after) evaluates only what follows them."""
-    hello = {"role": "user", "content": "hi"}
-    return [{"role": "system", "content": SYSTEM_RULES}, hello] if role == "chat" else [hello]
+    """The default start-up probe of a ``role``'s server: a bare one-token request (the
+    background server gets the tool router's prompt instead, from its caller)."""
+    return [{"role": "user", "content": "hi"}]
 
 
 def wait_ready(
@@ -233,7 +230,7 @@ class LocalServer:
         )
         with _servers_lock:
             _starting.add(self.proc)
-            if _shutting_down.is_set():  # the host left while this start was on its way
+            if threading.current_thread() in _cancelled:  # the host left meanwhile
                 self.proc.terminate()
         try:
             wait_ready(self.proc, state.base_url, log, self.startup_timeout, self.probe)
@@ -290,7 +287,10 @@ _servers_lock = threading.Lock()
 _starting: set[subprocess.Popen[bytes]] = set()
 """Servers this process spawned that are not ready yet: stopped with the others, so a host
 leaving while a pre-start is under way (Studio closed early) leaves no orphan."""
-_shutting_down = threading.Event()
+_prestarts: set[threading.Thread] = set()
+"""Pre-start threads still running."""
+_cancelled: set[threading.Thread] = set()
+"""Pre-start threads whose host is shutting down: they start nothing more."""
 _start_locks: dict[ServerKey, threading.Lock] = {}
 """One per server: a turn asking for the running chat server does not wait while the
 background server starts (Studio's pre-start starts one after the other)."""
@@ -313,9 +313,11 @@ def close_local_servers() -> None:
 
 
 def shutdown_local_servers() -> None:
-    """``close_local_servers`` on the way out (atexit, Studio's lifespan): a start still
-    under way on another thread (a pre-start) is refused from now on."""
-    _shutting_down.set()
+    """``close_local_servers`` on the way out (atexit, Studio's lifespan): a pre-start still
+    running starts nothing more (a later turn's start is not refused: a lifespan may end
+    and another begin in one process, as in tests and notebooks)."""
+    with _servers_lock:
+        _cancelled.update(_prestarts)
     close_local_servers()
 
 
@@ -397,8 +399,14 @@ def prestart_local_server(
             warm_local_servers(settings, background_probe)
         except Exception as exc:
             logger.warning("could not start the local model ahead of the first turn: %s", exc)
+        finally:
+            with _servers_lock:
+                _prestarts.discard(threading.current_thread())
+                _cancelled.discard(threading.current_thread())
 
     thread = threading.Thread(target=start, name="memagent-llm-prestart", daemon=True)
+    with _servers_lock:
+        _prestarts.add(thread)
     thread.start()
     return thread
 

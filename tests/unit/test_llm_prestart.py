@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.messages import SystemMessage
 
 from memagent.core.settings import Settings
 from memagent.graph import builder
@@ -29,7 +28,6 @@ from memagent.graph.service.backend import InProcessBackend
 from memagent.graph.service.errors import OpError
 from memagent.llm import server as llm_server
 from memagent.llm.server import LocalServer, prestart_local_server
-from memagent.prompts.system import SYSTEM_PROMPT, SYSTEM_RULES
 
 RECORDING_SERVER = r"""
 import json, sys
@@ -80,49 +78,16 @@ def requests(record: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in record.read_text().splitlines()]
 
 
-def test_the_system_prompt_starts_with_its_fixed_rules_whoever_and_whenever() -> None:
-    """Two salespeople, two customers, two days: one shared prefix, the whole rules."""
-    a = SYSTEM_PROMPT.format(user_id="alice", customer_id="acme", today="2026-12-01")
-    b = SYSTEM_PROMPT.format(user_id="bob", customer_id="华信科技", today="2027-01-15")
-    assert a.startswith(SYSTEM_RULES) and b.startswith(SYSTEM_RULES)
-    assert a != b
-    for value in ("alice", "acme", "2026-12-01"):
-        assert value not in SYSTEM_RULES and value in a[len(SYSTEM_RULES) :]
-
-
-async def test_the_assembled_prompt_opens_with_the_fixed_rules(tmp_path: Path) -> None:
-    from langchain_core.messages import HumanMessage
-    from langgraph.runtime import Runtime
-
-    from memagent.core.context import Context
-    from memagent.core.state import State
-    from memagent.nodes.prompt_assembly import assemble_turn
-
-    runtime = Runtime(context=Context(user_id="carol", customer_id="lanhai"))
-    out = await assemble_turn(
-        State(messages=[HumanMessage("What is the budget?", id="h1")]),
-        runtime,  # type: ignore[arg-type]
-        Settings(home=tmp_path, embedder="hash"),
-    )
-    system = out["prompt"][0]
-    assert isinstance(system, SystemMessage)
-    assert system.text.startswith(SYSTEM_RULES)
-    assert "lanhai" in system.text[len(SYSTEM_RULES) :]
-
-
-def test_the_chat_servers_start_up_probe_evaluates_the_fixed_rules(
+def test_the_background_servers_start_up_probe_is_the_one_it_is_given(
     stub: tuple[Settings, Path],
 ) -> None:
     settings, record = stub
     LocalServer(settings).__enter__().close()
-    (probe,) = requests(record)
-    assert probe["messages"][0] == {"role": "system", "content": SYSTEM_RULES}
-    assert probe["max_tokens"] == 1
-    # The background server (routing, summaries, extraction) never answers with these
-    # rules: its probe stays a bare one-token check.
-    LocalServer(settings, role="background").__enter__().close()
-    background = requests(record)[1]
-    assert [m["role"] for m in background["messages"]] == ["user"]
+    (chat,) = requests(record)
+    assert chat["messages"] == [{"role": "user", "content": "hi"}] and chat["max_tokens"] == 1
+    probe = [{"role": "system", "content": "You route tools."}, {"role": "user", "content": "hi"}]
+    LocalServer(settings, role="background", probe=probe).__enter__().close()
+    assert requests(record)[1]["messages"] == probe
 
 
 def test_prestart_starts_the_server_that_the_first_turn_then_reuses(
@@ -278,8 +243,9 @@ def test_the_running_chat_server_is_handed_out_while_the_background_one_starts(
 
     monkeypatch.setattr(llm_server, "wait_ready", wait_ready)
     url = llm_server.ensure_local_server(settings)
+    routing = [{"role": "system", "content": "You route tools."}, {"role": "user", "content": "hi"}]
     background = threading.Thread(
-        target=llm_server.ensure_local_server, args=(settings, "background")
+        target=llm_server.ensure_local_server, args=(settings, "background", routing)
     )
     background.start()
     try:
@@ -331,16 +297,28 @@ def test_leaving_while_a_server_starts_stops_it(
     assert not list((settings.home / "llm").glob("server-*.json"))
 
 
-def test_no_server_starts_once_the_process_is_shutting_down(
-    stub: tuple[Settings, Path],
+def test_a_prestart_starts_nothing_once_its_host_is_shutting_down(
+    stub: tuple[Settings, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A pre-start still on its way when Studio shuts down starts nothing that outlives it."""
+    """Studio shuts down just as the pre-start spawns a server: that server is stopped and
+    no state file is left; a later start on another thread (a new lifespan in the same
+    process) still works."""
     settings, record = stub
-    llm_server.shutdown_local_servers()
-    try:
-        with pytest.raises(llm_server.LLMUnavailableError):
-            llm_server.ensure_local_server(settings)
-    finally:
-        llm_server._shutting_down.clear()
-    assert not list((settings.home / "llm").glob("server-*.json")) and not requests(record)
-    assert not llm_server._starting
+    real_free_port = llm_server.free_port
+
+    def shutdown_meanwhile() -> int:
+        if threading.current_thread().name == "memagent-llm-prestart":
+            llm_server.shutdown_local_servers()
+        return real_free_port()
+
+    monkeypatch.setattr(llm_server, "free_port", shutdown_meanwhile)
+    monkeypatch.setattr(llm_server, "_exit_on_sigterm", lambda: None)
+    settings = settings.model_copy(update={"llm_port": None})
+    thread = prestart_local_server(settings)
+    assert thread is not None
+    thread.join(60)
+    assert not thread.is_alive() and not llm_server._starting
+    assert not list((settings.home / "llm").glob("server-*.json"))
+    assert not llm_server._prestarts and not llm_server._cancelled
+    llm_server.ensure_local_server(settings)  # not a pre-start: not refused
+    assert list((settings.home / "llm").glob("server-*.json"))
