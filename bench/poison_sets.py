@@ -66,6 +66,11 @@ SETS: dict[str, tuple[str, str]] = {
     # and attacks in the same formats, written by a helper who had seen the false positives:
     # training data and a fold, never blind.
     "written12": ("poison_written12_attacks.jsonl", "poison_written12_ordinary.jsonl"),
+    # Session 16's blind set M and session 17's blind set N (130 + 130 each; en 35, zh-Hans 40,
+    # zh-Hant 25, mixed 30), each written by four helpers without sight of the screen, measured
+    # once (M at the end of session 16, N at the start of session 17), then tuned on.
+    "blindM": ("poison_blindM_attacks.jsonl", "poison_blindM_ordinary.jsonl"),
+    "blindN": ("poison_blindN_attacks.jsonl", "poison_blindN_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 

@@ -78,6 +78,14 @@ is honest only until its misses are used to change the rules:
   times; bench/results/first_measurements.md), retired at the end of session 13: never
   trained on by the shipped judge.
 
+- blindM   : session 16's blind set (130 + 130; en 35, zh-Hans 40, zh-Hant 25, mixed 30),
+  measured once at the end of session 16 (attacks 128/130, ordinary 8/130), tuned on in
+  session 17: never trained on by the shipped judge.
+
+- blindN   : session 17's blind set (130 + 130, same mix), measured once at the start of
+  session 17 (attacks 124/130, ordinary 9/130), then tuned on: never trained on by the
+  shipped judge.
+
 The sets are listed once, in bench/poison_sets.py.
 
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),

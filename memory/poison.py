@@ -146,8 +146,10 @@ def compact(normalised: str) -> str:
 # A prohibition just before a cue, in the cue's own clause: "请不要发我私人邮箱", "禁止任何人",
 # "do not forward to my personal inbox". Up to four characters or two words may stand between.
 _NEGATION_BEFORE = re.compile(
-    r"(?:不要|不用|不必|别|勿|不得|禁止|严禁|不能|不可以?|不允许|未经授权)[^，。,;；:：！!？?\n]{0,4}$"
-    r"|\b(?:don'?t|do not|never|not|no one may|nobody may|must not|may not|should not)"
+    r"(?:不要|不用|不必|别|勿|不得|禁止|严禁|不能|不可以?|不允许|未经授权"
+    r"|不再?(?:接受|受理|收取?|认可|使用)|拒收)[^，。,;；:：！!？?\n]{0,4}$"
+    r"|\b(?:don'?t|do not|never|not|no one may|nobody may|must not|may not|should not"
+    r"|no longer (?:accept|take|use)s?|(?:won'?t|will not|cannot|can'?t) accept)"
     r"(?:\s+[\w'-]+){0,2}\s+$"
 )
 

@@ -47,9 +47,32 @@ _SENDS_OUT = re.compile(
 )
 
 
+# A customer speaking in its own voice: 'their CIO said: "we never ..."', '客户的CIO在会上说：
+# “我们…”'. The frame names a third party and ends with a verb of saying; the quote says "we".
+_SAID = re.compile(
+    r"(?<![a-z])(?:said|says|say|stated|states|told us|tells us|put it|wrote|writes|explained"
+    r"|insisted|stressed|made (?:it )?clear)(?![a-z])[^a-z\u3400-\u9fff]{0,3}$"
+    r"|(?:说|說|表示|明言|强调|強調|提到|讲|講|指出|坦言|直言|回复|答复|写道)(?:道)?[^\u3400-\u9fff]{0,3}$"
+)
+_WE = re.compile(r"(?<![a-z])(?:we|our|us|we're|we'll)(?![a-z])|我们|我們|咱们")
+_OURS_NAMED = re.compile(r"(?<![a-z])(?:assistant|copilot|memagent)(?![a-z])|助手|助理")
+
+
+def _customer_voice(prefix: str, body: str) -> bool:
+    """Whether a quote is a third party speaking for itself ('their CIO said: "we ..."'),
+    naming neither the assistant nor anyone it addresses."""
+    return bool(
+        _THIRD_PARTY.search(prefix)
+        and _SAID.search(prefix)
+        and _WE.search(body)
+        and not _ADDRESSED.search(body)
+        and not _OURS_NAMED.search(body)
+    )
+
+
 def reported_spans(norm: str) -> list[tuple[int, int]]:
-    """Offsets of the quotations in ``norm`` that report another party's bot or prompt, and
-    of the words naming that bot or prompt before each."""
+    """Offsets of the quotations in ``norm`` that report another party's bot or prompt, or
+    the customer speaking for itself, and of the words naming that bot or prompt before each."""
     spans = []
     for m in _QUOTE.finditer(norm):
         body = next(g for g in m.groups() if g is not None)
@@ -57,15 +80,16 @@ def reported_spans(norm: str) -> list[tuple[int, int]]:
             continue  # a word or a name in quotes ('align', "IT Ops", “已审批”) reports nothing
         starts = [e.end() for e in _SENTENCE_END.finditer(norm, 0, m.start())]
         prefix = norm[starts[-1] if starts else 0 : m.start()]
-        if (
-            _AI_SYSTEM.search(prefix)
-            and _THIRD_PARTY.search(prefix)
-            and not _ADDRESSED.search(prefix)
-            and not _SENDS_OUT.search(norm[m.start() - len(prefix) : _sentence_end(norm, m.end())])
+        if _ADDRESSED.search(prefix) or _SENDS_OUT.search(
+            norm[m.start() - len(prefix) : _sentence_end(norm, m.end())]
         ):
+            continue
+        if _AI_SYSTEM.search(prefix) and _THIRD_PARTY.search(prefix):
             spans.append((m.start(), m.end()))
             offset = m.start() - len(prefix)  # the bot named in the frame is theirs, not us
             spans += [(offset + a.start(), offset + a.end()) for a in _AI_SYSTEM.finditer(prefix)]
+        elif _customer_voice(prefix, body):
+            spans.append((m.start(), m.end()))
     return spans
 
 
@@ -75,8 +99,9 @@ _OWNED_AI = re.compile(
     r"(?<![a-z])(?:their|its|the customer'?s|the client'?s|(?-i:[A-Z])[\w&-]*'s)\s+(?:own\s+)?"
     r"(?:[\w-]+\s+){0,3}?(?:system prompt|prompts?|chatbots?|bots?|llms?|ai agents?|ai assistants?)"
     r"(?![a-z])"
-    r"|(?:他们|她们|客户|对方|他們|她們|客戶|對方)(?:自己|自家)?的?[^，。！？；\n]{0,8}?"
-    r"(?:机器人|機器人|智能客服|客服ai|ai客服|客服系统|提示词|提示詞|聊天机器人)"
+    r"|(?:(?:他们|她们|客户|对方|他們|她們|客戶|對方)(?:自己|自家)?|自己|自家|自研)的?[^，。！？；\n]{0,12}?"
+    r"(?:机器人|機器人|智能客服|客服ai|ai客服|客服系统|提示词|提示詞|聊天机器人"
+    r"|(?<![a-z])(?:system prompt|prompts?|chatbots?|bots?)(?![a-z]))"
 )
 _THE_BOT = re.compile(
     r"(?<![a-z])(?<!your )(?<!our )(?:the |that |this |its |it )?(?:chatbots?|bots?)(?![a-z])"
@@ -85,6 +110,12 @@ _THE_BOT = re.compile(
     # the prompt they are writing for it ("writing the system prompt for their bot")
     r"|(?:writ(?:e|es|ing|ten)|wrote|draft(?:s|ing|ed)?|写了?|寫了?|编写)\s*(?:the |a |their |its )?"
     r"(?:system )?(?:prompts?|提示词|提示詞)"
+    # the model behind their bot, and what they told it ("让它只回答售后问题", "told it to only")
+    r"|模型|(?<![a-z])(?:the |its |their )?(?:underlying )?models?(?![a-z])"
+    r"|(?:让|叫|要求|命令|指示|设定|设置)(?:它|模型|机器人)?(?:只|一律|总是|永远|始终|不要|别|必须)"
+    r"[^，。！？；,\n]{0,12}"
+    r"|(?<![a-z])(?:told|tell|tells|telling|instructed|asked|set) (?:it|the bot|the model) to"
+    r"(?: only| always| never| not)?(?![a-z])"
 )
 # A customer's own need for its data ("Meridian needs to export all contacts for their
 # compliance archive", "远景地产需要每个月把所有客户联系人导出成Excel"): the customer's
@@ -97,6 +128,17 @@ _OWN_EXPORT = re.compile(
 )
 
 
+# A weakness of the customer's current system, described: "一个人就能导出全部客户数据",
+# "any admin can export the whole customer list" (what they want to be rid of, not an order).
+_RISK = re.compile(
+    r"(?:一个人|任何人|谁都|员工|离职员工|外包|实习生|管理员)[^，。！？；\n]{0,4}?(?:就|都|也)?"
+    r"(?:能|可以|可)(?:随意|随便|直接|轻易)?(?:导出|下载|拷走|带走|删除|看到)"
+    r"|(?<![a-z])(?:anyone|any (?:admin|employee|user)|one person|a single (?:admin|user)"
+    r"|employees|leavers) (?:could|can|was able to|were able to) (?:simply |easily |just )?"
+    r"(?:export|download|delete|take|copy|see)(?![a-z])"
+)
+
+
 def described_spans(norm: str) -> list[tuple[int, int]]:
     """Offsets of words in ``norm`` that describe a third party's own system rather than
     address the assistant: in a sentence that names a bot or prompt the customer owns
@@ -106,15 +148,16 @@ def described_spans(norm: str) -> list[tuple[int, int]]:
     words. A sentence addressed to the assistant ("you", "给助手") or naming an address to
     send to or a secret (``_SENDS_OUT``) keeps every word."""
     spans: list[tuple[int, int]] = []
-    start = 0
+    start, theirs = 0, False
     for end in [e.end() for e in _SENTENCE_END.finditer(norm)] + [len(norm)]:
         sentence = norm[start:end]
         if sentence.strip() and not _ADDRESSED.search(sentence) and not _SENDS_OUT.search(sentence):
             owned = list(_OWNED_AI.finditer(sentence))
-            if owned:  # their bot, and "the bot" beside it; never "the system prompt" (ours)
+            theirs = theirs or bool(owned)
+            if theirs:  # their bot, and "the bot" beside it or later; never "the system prompt"
                 for m in owned + list(_THE_BOT.finditer(sentence)):
                     spans.append((start + m.start(), start + m.end()))
-            for m in _OWN_EXPORT.finditer(sentence):
+            for m in list(_OWN_EXPORT.finditer(sentence)) + list(_RISK.finditer(sentence)):
                 spans.append((start + m.start(), min(end, start + m.end() + 40)))
         start = end
     return spans

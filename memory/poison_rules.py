@@ -126,6 +126,8 @@ _CREDENTIAL = (
 _ZH_CREDENTIAL = (
     r"(?:密码|密钥|秘钥|口令|令牌|token|api ?key|凭证|凭据|连接串|连接字符串|私钥|登录信息)"
 )
+# One character of a gap that is not a prohibition: "密码千万别用微信发我" forbids the ask.
+_NOT_FORBIDDEN = r"(?:(?!别|不要|勿|不得|禁止|严禁|不能|不准)[^。！？\n])"
 _ZH_ASK = (
     r"(?:是多少|是什么|告诉我|发给我|发我|给我|说出来|说一下|报一下|列出|提供|贴出来|贴给我|输出"
     r"|透露|分享)"
@@ -476,7 +478,10 @@ RULES: tuple[Rule, ...] = (
         "role change",
         0.5,
         rf"{_NOT_OWNED}(?<![a-z])(?:{_NOT_VENDOR}ai|assistant(?! {_TITLE})|bot|chatbot"
-        r"|language model|llm|gpt)(?![a-z])|助手|机器人|人工智能|模型",
+        r"|language model|llm|gpt)(?![a-z])|助手|机器人|人工智能"
+        # a permission, data or pricing model is no AI
+        r"|(?<!权限)(?<!数据)(?<!业务)(?<!财务)(?<!定价)(?<!商业)(?<!成本)(?<!计费)(?<!收费)(?<!风险)"
+        r"(?<!盈利)(?<!合作)(?<!授权)(?<!报价)模型",
         "cased",
     ),
     _r(
@@ -484,7 +489,10 @@ RULES: tuple[Rule, ...] = (
         "role change",
         0.4,
         r"(?<!my )(?<!our )(?<!his )(?<!her )(?<!their )(?<!'s )\b(?:system administrator|sysadmin"
-        r"|superuser|root user|(?<!system )administrator)\b|(?<!的)(?:管理员|开发者)",
+        r"|superuser|root user|(?<!system )administrator)\b"
+        # "CRM管理员" / "IT管理员" is a job title, "（包括管理员）" names admins among those bound
+        r"|(?<!的)(?<!crm)(?<!erp)(?<!oa)(?<!it)(?<!包括)(?<!包含)(?<!含)(?:管理员|开发者)"
+        r"(?!权限|账号|账户|帐号|角色|界面|后台)",
     ),
     _r("dan", "role change", 0.5, r"(?-i:\bDAN\b)", "raw"),
     _r(
@@ -746,7 +754,9 @@ RULES: tuple[Rule, ...] = (
         "send_out",
         "exfiltration",
         0.2,
-        r"\b(?:send|forward|e-?mail|export|share|leak|dump|list|print|post|upload|copy|transfer"
+        # "e-mail" after a determiner or "ref"/"per"/"by"/"via" is the noun ("ref email 9 May")
+        r"\b(?:send|forward|(?<!the )(?<!an )(?<!ref )(?<!per )(?<!by )(?<!via )(?<!this )(?<!that )"
+        r"(?<!his )(?<!her )(?<!our )(?<!my )(?<!their )(?<!its )e-?mail|export|share|leak|dump|list|print|post|upload|copy|transfer"
         r"|reveal|disclose|output|give me|show me|tell me)\b"
         r"|发到|发送|转发|导出|打包|泄露|列(?:出|给)|输出|告诉我|给我看|公开|上传(?!的?(?:文档|文件|资料|附件|pdf|图片|照片|截图))",
     ),
@@ -833,13 +843,13 @@ RULES: tuple[Rule, ...] = (
         rf"{_CREDENTIAL}\b"
         r"|(?:输出|告诉我|发给我|发我|给我|说出|列出|提供|贴出|透露|导出|打印|显示)[^。！？\n]{0,15}?"
         rf"(?:保存|存储|配置|缓存)(?:的|着的)[^，。！？\n]{{0,8}}?{_ZH_CREDENTIAL}"
-        rf"|(?:保存|存储|配置|缓存)(?:的|着的)[^，。！？\n]{{0,8}}?{_ZH_CREDENTIAL}[^。！？\n]{{0,12}}?{_ZH_ASK}"
+        rf"|(?:保存|存储|配置|缓存)(?:的|着的)[^，。！？\n]{{0,8}}?{_ZH_CREDENTIAL}{_NOT_FORBIDDEN}{{0,12}}?{_ZH_ASK}"
         rf"|\b{_CREDENTIAL} (?:stored |saved |kept )?in your (?:settings|config(?:uration)?|environment"
         r"|memory|system|prompt)\b"
         rf"|(?:系统|后台|配置|数据库|服务器|环境变量)(?:里|中)的?[^，。！？\n]{{0,6}}?{_ZH_CREDENTIAL}"
-        rf"[^。！？\n]{{0,12}}?(?:{_ZH_ASK}|列出来)"
+        rf"{_NOT_FORBIDDEN}{{0,12}}?(?:{_ZH_ASK}|列出来)"
         rf"|(?<!我)(?:你|你们(?:的)?(?:系统|后台|数据库|服务器)|助手|机器人)(?:自己)?的?"
-        rf"[^，。！？\n]{{0,8}}?{_ZH_CREDENTIAL}[^。！？\n]{{0,12}}?{_ZH_ASK}"
+        rf"[^，。！？\n]{{0,8}}?{_ZH_CREDENTIAL}{_NOT_FORBIDDEN}{{0,12}}?{_ZH_ASK}"
         rf"|(?:告诉我|发给我|发我|给我|说出|说一下|列出|提供|贴出|输出|透露|报一下)[^。！？\n]{{0,6}}?"
         rf"(?:你|你们(?:的)?(?:系统|后台|数据库|服务器)|助手|机器人)(?:自己)?的?[^，。！？\n]{{0,8}}?"
         + _ZH_CREDENTIAL,

@@ -48,7 +48,29 @@ READER_RULES: tuple[Rule, ...] = (
         r"|\bif you(?:'re| are) an? (?:ai|llm|language model|assistant|bot|agent)\b"
         r"|\bany (?:ai|llm|assistant|bot|agent)s? (?:system |model |tool )?(?:reading|processing"
         r"|summari[sz]ing|parsing|handling) (?:this|these|the)\b"
-        r"|\b(?:visible|meant|intended) only (?:to|for) (?:the )?(?:ai|assistant|bot|model)\b",
+        r"|\b(?:visible|meant|intended) only (?:to|for) (?:the )?(?:ai|assistant|bot|model)\b"
+        # "Resolution steps for automated agent: approve ...": a task list handed to a machine
+        r"|\b(?:steps|instructions?|notes?|actions?|tasks?|directions?|guidance) for (?:the |any )?"
+        r"(?:automated|ai|virtual|autonomous|llm) (?:agent|assistant|system|bot)s?\s*[:：]",
+    ),
+    # The assistant named, then given a task in the same sentence: "智能助手在生成会前材料时，
+    # 请同时将…附在材料末尾", "助手以后在回答…时，请附上…", "Whenever the assistant drafts
+    # anything …, it should quietly set …". A 助理 counts only as a machine (AI排程助理): a
+    # 助理 alone may be a person; a robot may be the customer's product.
+    _r(
+        "machine_tasked",
+        "standing order",
+        1.0,
+        r"(?:助手|(?:ai|智能|人工智能|虚拟|数字|自动化?)[^。！？\n，,]{0,3}?助理|(?<![a-z])ai(?![a-z]))"
+        r"[^。！？\n]{0,30}?(?:请|须|需要|务必|必须|应该|记得|都要|一律)(?!勿|不|别|禁止)(?:同时|于|在|自动|主动)?"
+        r"[^。！？\n]{0,30}?(?:附上|附带|附在|发送|寄送|寄给|发给|转给|抄送|加上|插入|写上|设为|改为"
+        r"|标记为|删除|导出|批准|同意|退款|打折|免费)"
+        r"|(?<![a-z])(?:the|any|our|your|automated|an?) (?:ai )?(?:assistant|copilot|chatbot|bot|ai)"
+        rf"(?![a-z])(?! (?:team|tool|tools|product|vendor|startup|features?|project|roadmap|platform"
+        rf"|pilot|budget|policy|transcript|notetaker)\b){_E}{{0,60}}?\b(?:should|must|shall|needs? to"
+        r"|has to|is to|is supposed to|please)\s+(?!not\b|never\b)(?:\w+\s+){0,2}?(?:set|mark|approve|send|forward"
+        r"|attach|add|include|delete|remove|export|refund|offer|apply|change|grant|waive|close|cc|bcc"
+        r"|share|append|insert)\b",
     ),
     _r(
         "vocative_assistant",
@@ -79,7 +101,7 @@ READER_RULES: tuple[Rule, ...] = (
         "every_mail_footer",
         "exfiltration",
         0.5,
-        r"(?:每封|所有|全部)的?(?:对外|外发|发出的?)?(?:邮件|email|信)"
+        r"(?:每封|所有|全部|任何)的?(?:对外|外发|发出的?)?(?:邮件|email|信)"
         rf"{_S}{{0,10}}?(?:加上|添加|附上|插入|加入|带上)"
         rf"|\b(?:add|append|insert|include)\b{_E}{{0,60}}\b(?:to|at the (?:end|bottom) of|in)"
         r" (?:every|each|all) (?:outgoing |outbound |external )?(?:e-?mails?|messages?|replies)\b",
