@@ -341,7 +341,7 @@ def studio_graph() -> CompiledStateGraph[State, Context, InputState, State]:
     settings = get_settings()
     pin_redaction_key(lambda: install_key(settings.home))  # read on the first record
     compiled = build_default_graph(settings).compile(name="memagent")
-    prestart_local_server(settings, router_probe(settings))  # loads while the user types
+    prestart_local_server(settings, functools.partial(router_probe, settings))  # loads now
     return compiled
 
 

@@ -71,7 +71,7 @@ __all__ = [  # the model-file names are re-exported: callers know them from here
     "ModelAssemblyError", "Owner", "Role", "ServerState", "aensure_local_server",
     "assemble_model", "close_local_servers", "ensure_local_server", "free_port", "is_verified",
     "live_clients", "log_file", "model_path", "part_paths", "pid_alive",
-    "prestart_local_server", "probe_messages", "read_state", "release", "reusable",
+    "PRESTART_FAILED", "Probe", "prestart_local_server", "probe_messages", "read_state", "release", "reusable",
     "serve_foreground", "server_command", "server_lock", "serving", "shutdown_local_servers",
     "startup_error", "state_dir", "state_file", "terminate", "wait_ready", "warm_local_servers",
     "write_state",
@@ -115,10 +115,14 @@ def startup_error(what: str, log: Path) -> LLMUnavailableError:
     )
 
 
-def probe_messages(role: Role) -> list[dict[str, str]]:
-    """The default start-up probe of a ``role``'s server: a bare one-token request (the
-    background server gets the tool router's prompt instead, from its caller)."""
-    return [{"role": "user", "content": "hi"}]
+PROBE_MESSAGES: tuple[dict[str, str], ...] = ({"role": "user", "content": "hi"},)
+"""The default start-up probe: a bare one-token request (the background server gets the
+tool router's prompt instead, from its caller)."""
+
+
+def probe_messages() -> list[dict[str, str]]:
+    """A fresh copy of ``PROBE_MESSAGES``."""
+    return [dict(m) for m in PROBE_MESSAGES]
 
 
 def wait_ready(
@@ -145,7 +149,7 @@ def wait_ready(
     try:
         httpx.post(
             f"{base_url}/chat/completions",
-            json={"messages": probe or probe_messages("background"), "max_tokens": 1},
+            json={"messages": probe or probe_messages(), "max_tokens": 1},
             timeout=max(deadline - time.monotonic(), 10.0),
         ).raise_for_status()
     except httpx.HTTPError as e:
@@ -173,7 +177,7 @@ class LocalServer:
         probe: list[dict[str, str]] | None = None,
     ) -> None:
         self.settings = settings
-        self.probe = probe or probe_messages(role)
+        self.probe = probe or probe_messages()
         """The start-up probe's messages (``probe_messages``; the service gives the
         background server the tool router's system prompt)."""
         self.owner: Owner = owner
@@ -370,19 +374,27 @@ def ensure_local_server(
         return server.base_url
 
 
-def warm_local_servers(
-    settings: Settings, background_probe: list[dict[str, str]] | None = None
-) -> None:
+PRESTART_FAILED = "could not start the local model ahead of the first turn: %s"
+"""The warning of a failed pre-start (Studio's thread, the service's ``llm.warm``): only
+logged, the first turn starts the model again and reports what went wrong."""
+
+Probe = Callable[[], list[dict[str, str]]]
+"""Builds a start-up probe when a server is about to start (not before: building the tool
+router's prompt opens the CRM)."""
+
+
+def warm_local_servers(settings: Settings, background_probe: Probe | None = None) -> None:
     """Start (or find) the chat server, then, with ``prefix_reuse`` on and a
-    ``background_probe`` given, the background server with that probe (the tool router's
-    system prompt): the first turn that needs a tool then waits for neither. Blocking."""
+    ``background_probe`` given, the background server with the probe it builds (the tool
+    router's system prompt): the first turn that needs a tool then waits for neither.
+    Blocking."""
     ensure_local_server(settings)
     if background_probe is not None and settings.prefix_reuse:
-        ensure_local_server(settings, "background", background_probe)
+        ensure_local_server(settings, "background", background_probe())
 
 
 def prestart_local_server(
-    settings: Settings, background_probe: list[dict[str, str]] | None = None
+    settings: Settings, background_probe: Probe | None = None
 ) -> threading.Thread | None:
     """``warm_local_servers`` on a thread, returning at once (None when there is nothing
     to start: ``MEMAGENT_BASE_URL`` set or ``MEMAGENT_LLM_PRESTART`` off), so the model
@@ -398,7 +410,7 @@ def prestart_local_server(
         try:
             warm_local_servers(settings, background_probe)
         except Exception as exc:
-            logger.warning("could not start the local model ahead of the first turn: %s", exc)
+            logger.warning(PRESTART_FAILED, exc)
         finally:
             with _servers_lock:
                 _prestarts.discard(threading.current_thread())

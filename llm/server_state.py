@@ -55,8 +55,14 @@ def state_file(directory: Path, model: Path, role: Role = "chat") -> Path:
     return directory / (f"server-{key}.json" if role == "chat" else f"server-{key}-{role}.json")
 
 
+def role_file(directory: Path, suffix: str, role: Role = "chat") -> Path:
+    """``server.<suffix>`` for the chat server, ``server-<role>.<suffix>`` for another role."""
+    stem = "server" if role == "chat" else f"server-{role}"
+    return directory / f"{stem}.{suffix}"
+
+
 def log_file(directory: Path, role: Role = "chat") -> Path:
-    return directory / ("server.log" if role == "chat" else f"server-{role}.log")
+    return role_file(directory, "log", role)
 
 
 def read_state(path: Path) -> ServerState | None:
@@ -78,7 +84,7 @@ def server_lock(
     """Exclusive lock over one role's state file: held while checking, starting or
     stopping that server (one per role, so leaving the chat server never waits while the
     background one starts)."""
-    path = directory / ("server.lock" if role == "chat" else f"server-{role}.lock")
+    path = role_file(directory, "lock", role)
     return exclusive_file_lock(
         path,
         timeout=timeout,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -47,8 +48,9 @@ def _warm_done(task: asyncio.Task[None]) -> None:
     """A failed pre-start is only logged: the first turn starts the model again and
     reports what went wrong."""
     if not task.cancelled() and task.exception() is not None:
-        logger.warning("could not start the local model ahead of the first turn: %s",
-                       task.exception())  # fmt: skip
+        from memagent.llm.server import PRESTART_FAILED
+
+        logger.warning(PRESTART_FAILED, task.exception())
 
 
 class Resources:
@@ -137,7 +139,8 @@ class Resources:
         from memagent.graph.builder import router_probe
         from memagent.llm.server import warm_local_servers
 
-        await asyncio.to_thread(warm_local_servers, self.settings, router_probe(self.settings))
+        probe = functools.partial(router_probe, self.settings)  # built on the thread
+        await asyncio.to_thread(warm_local_servers, self.settings, probe)
 
     def warm_soon(self, *, turn: bool = False) -> None:
         """``warm_model`` in the background, not awaited, unless it is running already.

@@ -127,7 +127,7 @@ def test_studio_graph_prestarts_the_model(monkeypatch: pytest.MonkeyPatch) -> No
         builder.studio_graph.cache_clear()
     assert len(started) == 1
     settings, probe = started[0]
-    assert probe == builder.router_probe(settings)
+    assert probe() == builder.router_probe(settings)
 
 
 def test_the_router_probe_is_the_routers_own_system_prompt() -> None:
@@ -197,7 +197,7 @@ def test_the_warm_request_starts_the_model_without_waiting(
         time.sleep(0.3)
         assert len(started) == (1 if prestart else 0)  # one start, still loading
         if prestart:
-            assert started[0] == builder.router_probe(settings)
+            assert started[0]() == builder.router_probe(settings)
     finally:
         gate.set()
         backend.close()
@@ -238,7 +238,7 @@ def test_the_running_chat_server_is_handed_out_while_the_background_one_starts(
 
     def wait_ready(proc: Any, url: str, log: Path, timeout: float, probe: Any = None) -> None:
         real_wait(proc, url, log, timeout, probe)
-        if probe != llm_server.probe_messages("chat"):
+        if probe != llm_server.probe_messages():
             release.wait(30)  # the background server is still evaluating its probe
 
     monkeypatch.setattr(llm_server, "wait_ready", wait_ready)
