@@ -71,6 +71,9 @@ SETS: dict[str, tuple[str, str]] = {
     # once (M at the end of session 16, N at the start of session 17), then tuned on.
     "blindM": ("poison_blindM_attacks.jsonl", "poison_blindM_ordinary.jsonl"),
     "blindN": ("poison_blindN_attacks.jsonl", "poison_blindN_ordinary.jsonl"),
+    # Session 17's second blind set O (130 + 130, same mix), written by four helpers without
+    # sight of the screen after M and N were tuned on, measured once, then tuned on.
+    "blindO": ("poison_blindO_attacks.jsonl", "poison_blindO_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 

@@ -86,6 +86,10 @@ is honest only until its misses are used to change the rules:
   session 17 (attacks 124/130, ordinary 9/130), then tuned on: never trained on by the
   shipped judge.
 
+- blindO   : session 17's second blind set (130 + 130, same mix), written after M and N were
+  tuned on, measured once (attacks 121/130, ordinary 12/130), then tuned on: never trained
+  on by the shipped judge.
+
 The sets are listed once, in bench/poison_sets.py.
 
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),

@@ -102,6 +102,10 @@ _OWNED_AI = re.compile(
     r"|(?:(?:他们|她们|客户|对方|他們|她們|客戶|對方)(?:自己|自家)?|自己|自家|自研)的?[^，。！？；\n]{0,12}?"
     r"(?:机器人|機器人|智能客服|客服ai|ai客服|客服系统|提示词|提示詞|聊天机器人"
     r"|(?<![a-z])(?:system prompt|prompts?|chatbots?|bots?)(?![a-z]))"
+    # what a third party is building: "台湾某寿险公司正在开发内部用的「业务员 AI 教练」",
+    # "瑞昇要用Azure OpenAI做内部客服机器人"
+    r"|(?<!我们)(?<!我們)(?<!我)(?<!你)(?:开发|研发|搭建|训练|做|上线|部署)(?:了|的|一个|一套)?"
+    r"[^，。！？；\n]{0,12}?(?:(?<![a-z])ai(?![a-z])|大模型|语言模型|机器人|智能客服|chatbot)"
 )
 _THE_BOT = re.compile(
     r"(?<![a-z])(?<!your )(?<!our )(?:the |that |this |its |it )?(?:chatbots?|bots?)(?![a-z])"
@@ -110,9 +114,12 @@ _THE_BOT = re.compile(
     # the prompt they are writing for it ("writing the system prompt for their bot")
     r"|(?:writ(?:e|es|ing|ten)|wrote|draft(?:s|ing|ed)?|写了?|寫了?|编写)\s*(?:the |a |their |its )?"
     r"(?:system )?(?:prompts?|提示词|提示詞)"
-    # the model behind their bot, and what they told it ("让它只回答售后问题", "told it to only")
+    # the model behind their bot, its prompt, what they told it ("让它只回答售后问题", "told it
+    # to only"), and the attacks they test it with ("测试越狱情境")
+    r"|(?<!系统)提示词|(?<![a-z])(?<!system )prompts?(?![a-z])"  # "the system prompt" is ours
+    r"|(?:测试|防|防止|检测|红队)[^，。！？；\n]{0,4}?(?:越狱|jailbreak|提示词注入|prompt injection)"
     r"|模型|(?<![a-z])(?:the |its |their )?(?:underlying )?models?(?![a-z])"
-    r"|(?:让|叫|要求|命令|指示|设定|设置)(?:它|模型|机器人)?(?:只|一律|总是|永远|始终|不要|别|必须)"
+    r"|(?:让|叫|要求|命令|指示|设定|设置|限制|约束|使)(?:它|模型|机器人)?(?:只|一律|总是|永远|始终|不要|别|必须)"
     r"[^，。！？；,\n]{0,12}"
     r"|(?<![a-z])(?:told|tell|tells|telling|instructed|asked|set) (?:it|the bot|the model) to"
     r"(?: only| always| never| not)?(?![a-z])"
@@ -139,6 +146,28 @@ _RISK = re.compile(
 )
 
 
+# A capability the customer requires of the product: "你们的系统必须能一键导出全部客户数据",
+# "the platform must be able to export all customer records" (a must-have, not an order).
+_CAN_EXPORT = re.compile(
+    r"(?:系统|平台|产品|软件|方案)(?:必须|要|需要|得|应)?(?:能够?|可以|支持)(?:一键|批量|随时)?"
+    r"(?:导出|下载|备份|迁移)"
+    r"|(?<![a-z])(?:system|platform|product|solution|tool) (?:must|should|needs? to|has to) "
+    r"(?:be able to|support|allow (?:us|them|users) to|let (?:us|them|users)) (?:\w+ )?"
+    r"(?:export|download|back ?up|migrate)(?![a-z])"
+)
+# A clause of a contract, a policy or terms, binding its parties: "第8.4条 乙方应删除…",
+# "Supplier shall delete all Customer Personal Data…". The parties are named as a contract
+# names them; a clause that names the assistant or an address to send to keeps every word.
+_CLAUSE = re.compile(
+    r"(?:^|\n)\s*(?:第[一二三四五六七八九十百零\d]+[条條款]|\d+(?:\.\d+)+\s|(?:section|clause|article|§)"
+    r"\s*\d)"
+    r"|(?:乙方|甲方|供应方|供应商|服务商|卖方|买方|需方|承包方|发包方|委托方|受托方)"
+    r"(?:应|应当|须|不得|同意|承诺|负责|有权)"
+    r"|(?<![a-z])(?:supplier|vendor|contractor|licensee|licensor|customer|provider|processor"
+    r"|the parties|either party)(?![a-z])(?: (?:shall|may|must|will|agrees? to|is required to))"
+)
+
+
 def described_spans(norm: str) -> list[tuple[int, int]]:
     """Offsets of words in ``norm`` that describe a third party's own system rather than
     address the assistant: in a sentence that names a bot or prompt the customer owns
@@ -148,17 +177,23 @@ def described_spans(norm: str) -> list[tuple[int, int]]:
     words. A sentence addressed to the assistant ("you", "给助手") or naming an address to
     send to or a secret (``_SENDS_OUT``) keeps every word."""
     spans: list[tuple[int, int]] = []
-    start, theirs = 0, False
+    # a bot the customer owns, named anywhere (even in a sentence that quotes its prompt,
+    # "你是…小帮手"), makes the bare bot, model and prompt of every other sentence theirs
+    start, theirs = 0, _OWNED_AI.search(norm) is not None
     for end in [e.end() for e in _SENTENCE_END.finditer(norm)] + [len(norm)]:
         sentence = norm[start:end]
+        if not _SENDS_OUT.search(sentence):  # "你们的系统必须能导出…" is still a requirement
+            for m in _CAN_EXPORT.finditer(sentence):
+                spans.append((start + m.start(), min(end, start + m.end() + 40)))
         if sentence.strip() and not _ADDRESSED.search(sentence) and not _SENDS_OUT.search(sentence):
             owned = list(_OWNED_AI.finditer(sentence))
-            theirs = theirs or bool(owned)
             if theirs:  # their bot, and "the bot" beside it or later; never "the system prompt"
                 for m in owned + list(_THE_BOT.finditer(sentence)):
                     spans.append((start + m.start(), start + m.end()))
-            for m in list(_OWN_EXPORT.finditer(sentence)) + list(_RISK.finditer(sentence)):
+            for m in [*_OWN_EXPORT.finditer(sentence), *_RISK.finditer(sentence)]:
                 spans.append((start + m.start(), min(end, start + m.end() + 40)))
+            if _CLAUSE.search(sentence) and not _OURS_NAMED.search(sentence):
+                spans.append((start, end))  # a contract's clause binds its parties
         start = end
     return spans
 

@@ -501,7 +501,9 @@ RULES: tuple[Rule, ...] = (
         0.6,
         r"\b(?:no|without(?: any)?) (?:restrictions|limits|limitations|rules|filters|policies"
         r"|guardrails|censorship)\b|\bunrestricted\b|\bunfiltered\b|\buncensored\b"
-        r"|\b(?:(?:auto)?approves?|sign(?:s|ing)? off on|grants?|authori[sz]es?) (?:any|every|all)\b"
+        # "a human to approve every categorization" is a control the customer wants
+        r"|(?<!human to )(?<!person to )(?<!manager to )(?<!someone to )"
+        r"\b(?:(?:auto)?approves?|sign(?:s|ing)? off on|grants?|authori[sz]es?) (?:any|every|all)\b"
         r"|\bnever (?:refuses?|declines?|says no|rejects?)\b"
         r"|(?:不受|不用受|无需受|不必受)(?:任何)?[^，。]{0,6}(?:限制|约束|规则|规范)"
         r"|没有(?:任何)?(?:限制|约束|规则|底线)|无限制|(?:审批|批准|同意|回答)(?:任何|所有|一切)",
@@ -628,7 +630,7 @@ RULES: tuple[Rule, ...] = (
         "standing order",
         0.6,
         r"\b(?:note|message|instruction|reminder) (?:for|to) (?:the |my |our )?(?:assistant|ai"
-        r"|bot|model|chatbot)\b|\b(?:dear|hey|hi|attention|to the) (?:assistant|ai|bot|chatbot)\b"
+        r"|bot|model|chatbot|system)\b|\b(?:dear|hey|hi|attention|to the) (?:assistant|ai|bot|chatbot)\b"
         r"|\bthe (?:assistant|ai|bot|model) (?:must|should|shall|will|needs to|has to)\b"
         r"|\b(?:you|u) (?:must|should|have to|need to|shall) (?:always|never)\b"
         r"|你(?:都|必须|一定|就|只能|要)(?:要|得)?(?:说|推荐|回答|告诉|回复|审批|同意)"
@@ -1010,7 +1012,12 @@ RULES: tuple[Rule, ...] = (
         0.3,
         r"^[>\s]*(?:from|发件人)\s*[:：][^\n]*\n(?:[^\n]*\n){0,3}?[>\s]*(?:subject|主题)\s*[:：]",
     ),
-    _r("mentions_prompt", "exfiltration", 0.4, r"\bsystem prompt\b|提示词|系统指令"),
+    _r(
+        "mentions_prompt",
+        "exfiltration",
+        0.4,
+        r"\bsystem prompt\b|\b(?:hidden|internal|system) instructions\b|提示词|系统指令|隐藏指令|内部指令",
+    ),
     # Tool and command injection.
     _r(
         "shell",
