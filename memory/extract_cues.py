@@ -73,6 +73,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"签了合同|签了(?=[！!。，]|$)|已签约|入围|短名单|有流失风险|续约有风险|进入(?:采购|招标|商务)", re.I)),
     ("contact_preference", re.compile(
         r"\b(?:prefers?|preferred|only reads|only answers|email only|by email|via email|"
+        r"only takes (?:meetings|calls) on|"
         r"can'?t stand|don'?t call|do not call|no calls|hates? (?:phone|calls|email|teams|zoom)|"
         r"reach (?:him|her|them)|best (?:way|time) to|contact (?:him|her|them)|text (?:him|her)|"
         r"(?:a )?texts?|texting|whatsapp|signal|wechat|linkedin|slack|e-?mails?|phone calls?|calls?|"
@@ -248,13 +249,16 @@ STANCE = re.compile(
     r"(?:lov(?:es?|ed)|lik(?:es?|ed)) (?:the|our) [\w-]+|(?:keeps? )?push(?:es|ing)? (?:back )?on (?:price|pricing|cost|terms|discount)|"
     r"price[- ]sensitive|"
     r"(?:pushing|pushes|wants) to switch|(?:actually|really|genuinely) (?:likes?|loves?|prefers?) [A-Z]\w+|"
-    r"project owner|owns the project|final approval|final decision|lukewarm|(?:cool|cold|warm(?:ing)?(?: up)?) "
+    r"project owner|owns the project|final approval|final decision|lukewarm|"
+    r"(?:is|seems|was|sounds|looks|stays|remains) (?:very |quite |rather |pretty |fairly |somewhat |mildly "
+    r"|strongly |cautiously |now )?(?:positive|negative)|(?:cool|cold|warm(?:ing)?(?: up)?) "
     r"(?:on|to|towards?) (?:us|the idea|it|our)|not a fan|hostile|friendly|an ally|our ally|unenthusiastic)\b"
     r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"
     r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|[持有]保留|[很最]?挺我们|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目|"
     r"看重|只负责推荐|不是(?:最终)?决策人|调走|不再负责|不再是|要(?:她|他)签|都要[\u4e00-\u9fff]{1,3}签|挺认可|"
     r"冷淡|冷漠|不冷不热|友好|担心|顾虑|不太感冒|很感兴趣|有兴趣|感兴趣|没表态|未表态|不表态|观望|没点头|点头了|"
-    r"是粉丝|头号粉丝|最大的?支持者|不置可否",
+    r"是粉丝|头号粉丝|最大的?支持者|不置可否|失望|印象(?:不错|很好|挺好|一般|不好|很差|较差)|有意见|有看法"
+    r"|很重视|非常重视|不重视|最关心|比较关心|很关心|更关心|很在意|比较在意|态度",
     re.I,
 )
 

@@ -478,7 +478,11 @@ RULES: tuple[Rule, ...] = (
         "role change",
         0.5,
         rf"{_NOT_OWNED}(?<![a-z])(?:{_NOT_VENDOR}ai|assistant(?! {_TITLE})|bot|chatbot"
-        r"|language model|llm|gpt)(?![a-z])|助手|机器人|人工智能"
+        r"|language model|llm|gpt)(?![a-z])"
+        # "ai机器人", "AI图像定损", "ai故障预警": a feature of a product, not an addressee
+        r"(?!\s?(?:机器人|客服|故障|图像|预警|识别|算法|模型|大模型|能力|功能|质检|定损|审核|分析|应用"
+        r"|平台|产品|技术|项目|方案|芯片|训练|推理|工具|中台|视觉|语音|翻译|外呼|写作|排班|选品))"
+        r"|助手|机器人|人工智能"
         # a permission, data or pricing model is no AI
         r"|(?<!权限)(?<!数据)(?<!业务)(?<!财务)(?<!定价)(?<!商业)(?<!成本)(?<!计费)(?<!收费)(?<!风险)"
         r"(?<!盈利)(?<!合作)(?<!授权)(?<!报价)模型",
@@ -633,8 +637,9 @@ RULES: tuple[Rule, ...] = (
         r"|bot|model|chatbot|system)\b|\b(?:dear|hey|hi|attention|to the) (?:assistant|ai|bot|chatbot)\b"
         r"|\bthe (?:assistant|ai|bot|model) (?:must|should|shall|will|needs to|has to)\b"
         r"|\b(?:you|u) (?:must|should|have to|need to|shall) (?:always|never)\b"
-        r"|你(?:都|必须|一定|就|只能|要)(?:要|得)?(?:说|推荐|回答|告诉|回复|审批|同意)"
-        r"|(?:助手|机器人|ai|模型)(?:必须|要|应该|需要)"
+        r"|你(?:以后|今后|往后|从现在起|从今以后)?(?:都|必须|一定|就|只能|要|一律|总是|永远|始终)(?:要|得)?"
+        r"(?:说|推荐|回答|告诉|回复|审批|同意|报价|打折|给)"
+        r"|(?:助手|机器人|ai|模型)(?:必须|要|应该|需要)(?!能|能够|可以|支持|具备|有|达到|对接)"
         r"|^[>\s]*(?:assistant|ai|bot|chatbot|agent|copilot|助手|机器人)\s*[,，]",
     ),
     _r(
@@ -760,7 +765,7 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:send|forward|(?<!the )(?<!an )(?<!ref )(?<!per )(?<!by )(?<!via )(?<!this )(?<!that )"
         r"(?<!his )(?<!her )(?<!our )(?<!my )(?<!their )(?<!its )e-?mail|export|share|leak|dump|list|print|post|upload|copy|transfer"
         r"|reveal|disclose|output|give me|show me|tell me)\b"
-        r"|发到|发送|转发|导出|打包|泄露|列(?:出|给)|输出|告诉我|给我看|公开|上传(?!的?(?:文档|文件|资料|附件|pdf|图片|照片|截图))",
+        r"|发到|发送|转发|导出|打包|泄露|列(?:出|给)|输出|告诉我|给我看|公开(?!招标|招投标|采购|课|信息|透明)|上传(?!的?(?:文档|文件|资料|附件|pdf|图片|照片|截图))",
     ),
     _r(
         "to_me",
@@ -768,7 +773,8 @@ RULES: tuple[Rule, ...] = (
         0.4,
         r"\b(?:to|into) (?:me|my (?:private |personal |own )?(?:email|inbox|mailbox|address|account"
         r"|drive|phone|gmail))\b"
-        r"|\bto (?:[\w.+-]+@[\w-]+\.|\[email#)|发给我|发到我|发送给我|发我|到我的(?:邮箱|手机|微信)",
+        # "发我们" sends to us (the vendor), not to one person's own inbox
+        r"|\bto (?:[\w.+-]+@[\w-]+\.|\[email#)|(?:发给我|发到我|发送给我|发我)(?!们)|到我的(?:邮箱|手机|微信)",
         negatable=True,
     ),
     _r(
@@ -1003,7 +1009,9 @@ RULES: tuple[Rule, ...] = (
         "competitor",
         "standing order",
         0.3,
-        rf"(?:\b(?:competitors?|rivals?|the competition)\b|竞争对手|竞品|友商|对手|同行){_NOT_LABEL}",
+        # "竞品有…", "竞品在看的有…": who competes is a fact, not a line about them
+        rf"(?:\b(?:competitors?|rivals?|the competition)\b|(?:竞争对手|竞品|友商|对手|同行)"
+        rf"(?!有|是|在|包括|方面|还有|主要|那边|:|：)){_NOT_LABEL}",
     ),
     # A pasted mail header ("From: ... Subject: ...") frames its body as someone else's message.
     _r(
