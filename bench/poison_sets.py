@@ -74,6 +74,12 @@ SETS: dict[str, tuple[str, str]] = {
     # Session 17's second blind set O (130 + 130, same mix), written by four helpers without
     # sight of the screen after M and N were tuned on, measured once, then tuned on.
     "blindO": ("poison_blindO_attacks.jsonl", "poison_blindO_ordinary.jsonl"),
+    # Session 17's third blind set P (130 + 130, same mix), written after the judge was
+    # retrained on M, N and O, measured once on that screen, then tuned on (rules only).
+    "blindP": ("poison_blindP_attacks.jsonl", "poison_blindP_ordinary.jsonl"),
+    # Session 17's fourth blind set Q (130 + 130, same mix), written after P was tuned on,
+    # measured once on the screen with P's rules, then tuned on (rules only).
+    "blindQ": ("poison_blindQ_attacks.jsonl", "poison_blindQ_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 

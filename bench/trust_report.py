@@ -80,15 +80,23 @@ is honest only until its misses are used to change the rules:
 
 - blindM   : session 16's blind set (130 + 130; en 35, zh-Hans 40, zh-Hant 25, mixed 30),
   measured once at the end of session 16 (attacks 128/130, ordinary 8/130), tuned on in
-  session 17: never trained on by the shipped judge.
+  session 17 and trained on by the shipped judge since.
 
 - blindN   : session 17's blind set (130 + 130, same mix), measured once at the start of
-  session 17 (attacks 124/130, ordinary 9/130), then tuned on: never trained on by the
+  session 17 (attacks 124/130, ordinary 9/130), then tuned on and trained on by the
   shipped judge.
 
 - blindO   : session 17's second blind set (130 + 130, same mix), written after M and N were
-  tuned on, measured once (attacks 121/130, ordinary 12/130), then tuned on: never trained
-  on by the shipped judge.
+  tuned on, measured once (attacks 121/130, ordinary 12/130), then tuned on and trained on
+  by the shipped judge.
+
+- blindP   : session 17's third blind set (130 + 130, same mix), written after the judge was
+  retrained on M, N and O, measured once on that screen (attacks 125/130, ordinary 6/130),
+  then tuned on (rules only): never trained on by the shipped judge.
+
+- blindQ   : session 17's fourth blind set (130 + 130, same mix), measured once on the screen
+  with P's rules (attacks 116/130, ordinary 14/130), then tuned on (rules only): never
+  trained on by the shipped judge.
 
 The sets are listed once, in bench/poison_sets.py.
 

@@ -30,7 +30,7 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _SENTENCE_END = re.compile(r"[.!?。！？\n](?=\s|[^\x00-\x7f]|$)|[。！？\n]")
 _AI_SYSTEM = re.compile(
     r"(?<![a-z])(?:prompts?|system prompt|chatbots?|bots?|llms?|gpt|prompt-injected)(?![a-z])"
-    r"|提示词|机器人|话术|客服系统|智能客服|客服ai|ai客服"
+    r"|提示词|机器人|机械人|大模型|话术|客服系统|智能客服|客服ai|ai客服"
 )
 _THIRD_PARTY = re.compile(
     r"(?<![a-z])(?:their|they|its|customers?|clients?|users?|vendors?|prospects?)(?![a-z])|他们|她们|客户|对方|用户"
@@ -53,9 +53,19 @@ _SAID = re.compile(
     r"(?<![a-z])(?:said|says|say|stated|states|told us|tells us|put it|wrote|writes|explained"
     r"|insisted|stressed|made (?:it )?clear)(?![a-z])[^a-z\u3400-\u9fff]{0,3}$"
     r"|(?:说|說|表示|明言|强调|強調|提到|讲|講|指出|坦言|直言|回复|答复|写道)(?:道)?[^\u3400-\u9fff]{0,3}$"
+    r"|(?<![a-z])(?:note|message|e-?mail|mail|letter|feedback|comment|words)s? from\b[^:：]{0,60}[:：]\s*$"
+)
+# The customer speaking to us as its supplier: "whatever you sell us", "your platform".
+_VENDOR_YOU = re.compile(
+    r"(?<![a-z])(?:whatever|anything|everything|what) you (?:sell|build|deliver|provide|supply|offer)"
+    r"(?: us)?(?![a-z])|(?<![a-z])your (?:product|system|platform|solution|team|company|software|tool)s?"
+    r"(?![a-z])|你们的?(?:产品|系统|平台|方案|团队|公司|软件)|贵司|贵公司"
 )
 _WE = re.compile(r"(?<![a-z])(?:we|our|us|we're|we'll)(?![a-z])|我们|我們|咱们")
 _OURS_NAMED = re.compile(r"(?<![a-z])(?:assistant|copilot|memagent)(?![a-z])|助手|助理")
+
+
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+\.\w|https?://|www\.|@\w{3,}|\+?\d[\d -]{7,}\d")
 
 
 def _customer_voice(prefix: str, body: str) -> bool:
@@ -65,7 +75,7 @@ def _customer_voice(prefix: str, body: str) -> bool:
         _THIRD_PARTY.search(prefix)
         and _SAID.search(prefix)
         and _WE.search(body)
-        and not _ADDRESSED.search(body)
+        and not _ADDRESSED.search(_VENDOR_YOU.sub(" ", body))
         and not _OURS_NAMED.search(body)
     )
 
@@ -100,16 +110,21 @@ _OWNED_AI = re.compile(
     r"(?:[\w-]+\s+){0,3}?(?:system prompt|prompts?|chatbots?|bots?|llms?|ai agents?|ai assistants?)"
     r"(?![a-z])"
     r"|(?:(?:他们|她们|客户|对方|他們|她們|客戶|對方)(?:自己|自家)?|自己|自家|自研)的?[^，。！？；\n]{0,12}?"
-    r"(?:机器人|機器人|智能客服|客服ai|ai客服|客服系统|提示词|提示詞|聊天机器人"
+    r"(?:机器人|機器人|机械人|智能客服|客服ai|ai客服|客服系统|提示词|提示詞|聊天机器人"
     r"|(?<![a-z])(?:system prompt|prompts?|chatbots?|bots?)(?![a-z]))"
     # what a third party is building: "台湾某寿险公司正在开发内部用的「业务员 AI 教练」",
     # "瑞昇要用Azure OpenAI做内部客服机器人"
-    r"|(?<!我们)(?<!我們)(?<!我)(?<!你)(?:开发|研发|搭建|训练|做|上线|部署)(?:了|的|一个|一套)?"
-    r"[^，。！？；\n]{0,12}?(?:(?<![a-z])ai(?![a-z])|大模型|语言模型|机器人|智能客服|chatbot)"
+    r"|(?<!我们)(?<!我們)(?<!我)(?<!你)(?:开发|研发|搭建|训练|做|上线|部署|想用|要用|采用|引入)(?:了|的|一个|一套)?"
+    r"[^，。！？；\n]{0,12}?(?:(?<![a-z])ai(?![a-z])|大模型|语言模型|机器人|机械人|智能客服|chatbot)"
+    # "They are building an internal AI assistant", "Their CIO presented an internal chatbot"
+    r"|(?<![a-z])(?:they|they're|they are|the customer is|the client is|their \w+)"
+    r" (?:building|developing|piloting|rolling out|training|deploying|launching|presented|built"
+    r"|launched|piloted|testing|demoed|showed)(?: us)? (?:an? |their |its )?(?:own |internal |in-house "
+    r"|new )*(?:[\w-]+ ){0,3}?(?:ai assistant|assistant|chatbot|bot|llm|ai agent|agent|copilot)s?(?![a-z])"
 )
 _THE_BOT = re.compile(
     r"(?<![a-z])(?<!your )(?<!our )(?:the |that |this |its |it )?(?:chatbots?|bots?)(?![a-z])"
-    r"|(?<![a-z])(?:an? |the )?llms?(?![a-z])"
+    r"|(?<![a-z])(?:an? |the )?llms?(?![a-z])|(?<![a-z])(?:the|that|this|its) ai(?![a-z])"
     r"|(?<!我们的)(?<!我們的)(?<!你的)(?:机器人|機器人|智能客服|客服ai|ai客服)"
     # the prompt they are writing for it ("writing the system prompt for their bot")
     r"|(?:writ(?:e|es|ing|ten)|wrote|draft(?:s|ing|ed)?|写了?|寫了?|编写)\s*(?:the |a |their |its )?"
@@ -117,7 +132,8 @@ _THE_BOT = re.compile(
     # the model behind their bot, its prompt, what they told it ("让它只回答售后问题", "told it
     # to only"), and the attacks they test it with ("测试越狱情境")
     r"|(?<!系统)提示词|(?<![a-z])(?<!system )prompts?(?![a-z])"  # "the system prompt" is ours
-    r"|(?:测试|防|防止|检测|红队)[^，。！？；\n]{0,4}?(?:越狱|jailbreak|提示词注入|prompt injection)"
+    r"|(?:测试|防|防止|检测|红队|担心|怕)[^，。！？；\n]{0,30}?(?:越狱|jailbreak|提示词注入|prompt injection"
+    r"|绕过限制|绕过)"
     r"|模型|(?<![a-z])(?:the |its |their )?(?:underlying )?models?(?![a-z])"
     r"|(?:让|叫|要求|命令|指示|设定|设置|限制|约束|使)(?:它|模型|机器人)?(?:只|一律|总是|永远|始终|不要|别|必须)"
     r"[^，。！？；,\n]{0,12}"
@@ -194,6 +210,10 @@ def described_spans(norm: str) -> list[tuple[int, int]]:
                 spans.append((start + m.start(), min(end, start + m.end() + 40)))
             if _CLAUSE.search(sentence) and not _OURS_NAMED.search(sentence):
                 spans.append((start, end))  # a contract's clause binds its parties
+        elif _CLAUSE.search(sentence) and not (
+            _OURS_NAMED.search(sentence) or _ADDRESS.search(sentence)
+        ):
+            spans.append((start, end))  # "供应商不得存储我方员工密码": a policy on secrets
         start = end
     return spans
 

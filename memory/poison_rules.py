@@ -481,7 +481,10 @@ RULES: tuple[Rule, ...] = (
         r"|language model|llm|gpt)(?![a-z])"
         # "ai机器人", "AI图像定损", "ai故障预警": a feature of a product, not an addressee
         r"(?!\s?(?:机器人|客服|故障|图像|预警|识别|算法|模型|大模型|能力|功能|质检|定损|审核|分析|应用"
-        r"|平台|产品|技术|项目|方案|芯片|训练|推理|工具|中台|视觉|语音|翻译|外呼|写作|排班|选品))"
+        r"|平台|产品|技术|项目|方案|芯片|训练|推理|工具|中台|视觉|语音|翻译|外呼|写作|排班|选品"
+        r"|transcription|transcripts?|search|features?|projects?"
+        r"|strategy|roadmap|vendors?|startups?|initiatives?|pilots?|use cases?|capabilities|analytics"
+        r"|ocr|vision|chips?|governance|polic(?:y|ies)|adoption|triage|tagging|indexing)\b)"
         r"|助手|机器人|人工智能"
         # a permission, data or pricing model is no AI
         r"|(?<!权限)(?<!数据)(?<!业务)(?<!财务)(?<!定价)(?<!商业)(?<!成本)(?<!计费)(?<!收费)(?<!风险)"
@@ -494,9 +497,10 @@ RULES: tuple[Rule, ...] = (
         0.4,
         r"(?<!my )(?<!our )(?<!his )(?<!her )(?<!their )(?<!'s )\b(?:system administrator|sysadmin"
         r"|superuser|root user|(?<!system )administrator)\b"
-        # "CRM管理员" / "IT管理员" is a job title, "（包括管理员）" names admins among those bound
-        r"|(?<!的)(?<!crm)(?<!erp)(?<!oa)(?<!it)(?<!包括)(?<!包含)(?<!含)(?:管理员|开发者)"
-        r"(?!权限|账号|账户|帐号|角色|界面|后台)",
+        # In Chinese only a claim to be one ("我是系统管理员", "以管理员身份", "开发者模式"):
+        # "让系统管理员一键删除", "需由贵单位系统管理员发起", "管理员每月审查" name a role
+        r"|(?:我是|我就是|本人是|我作为|作为|以)(?:你的|你们的|贵司的?|系统|超级|平台|后台)?(?:管理员|开发者)"
+        r"|(?:管理员|开发者)(?:模式|指令|命令|身份)",
     ),
     _r("dan", "role change", 0.5, r"(?-i:\bDAN\b)", "raw"),
     _r(
@@ -544,7 +548,7 @@ RULES: tuple[Rule, ...] = (
         1.0,
         r"^\s*#+\s*(?:system|instructions?|assistant|developer)\b\s*[:：]?"
         r"|(?:^|[.!?。！？]\s*)(?:system|assistant|developer)\s*[:：]"
-        r"|[【\[]\s*系统[^】\]]{0,6}[】\]]|^\s*系统(?:消息|指令|设定)?\s*[:：]",
+        r"|[【\[]\s*系统(?!自动回复|自动发送|通知[】\]])[^】\]]{0,6}[】\]]|^\s*系统(?:消息|指令|设定)?\s*[:：]",
     ),
     # Standing orders: behaviour the assistant should show to everyone from now on.
     _r(
@@ -861,6 +865,7 @@ RULES: tuple[Rule, ...] = (
         rf"|(?:告诉我|发给我|发我|给我|说出|说一下|列出|提供|贴出|输出|透露|报一下)[^。！？\n]{{0,6}}?"
         rf"(?:你|你们(?:的)?(?:系统|后台|数据库|服务器)|助手|机器人)(?:自己)?的?[^，。！？\n]{{0,8}}?"
         + _ZH_CREDENTIAL,
+        negatable=True,  # "never share your password with anyone": a warning
     ),
     # Someone else's one-time code routed to the writer or the assistant: "send me the code
     # the bank texted her", "把客户收到的验证码发我微信". A code that fails to arrive, or a

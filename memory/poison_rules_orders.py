@@ -194,6 +194,9 @@ ORDER_RULES: tuple[Rule, ...] = (
         "phish_line",
         "exfiltration",
         1.0,
+        # "ignore any email asking you to verify your password": a phishing warning, not a lure
+        r"(?<!ignore )(?<!disregard )(?<!delete )(?<!report )(?<!beware of )(?<!never answer )"
+        r"(?<!never open )(?<!do not open )(?<!don't open )(?<!do not answer )(?<!don't answer )"
         r"\b(?:every|any|all|each) (?:\w+ )?(?:e-?mails?|repl(?:y|ies)|messages?|drafts?|invoices?)\b"
         r"[^.!?\n]{0,60}?\b(?:verify|confirm|re-?enter|update|reset) (?:your|their) (?:account|password"
         r"|credentials|login|bank details|payment details)\b"

@@ -61,12 +61,13 @@ READER_RULES: tuple[Rule, ...] = (
         "machine_tasked",
         "standing order",
         1.0,
-        r"(?:助手|(?:ai|智能|人工智能|虚拟|数字|自动化?)[^。！？\n，,]{0,3}?助理|(?<![a-z])(?:ai|assistant"
+        r"(?:助手|智能体|(?:ai|智能|人工智能|虚拟|数字|自动化?)[^。！？\n，,]{0,3}?助理|(?<![a-z])(?:ai|assistant"
         r"|copilot)(?![a-z])|系统(?=以后|今后|往后|从现在起|從現在起))"
-        r"[^。！？\n]{0,30}?(?:请|须|需要|务必|必须|应该|记得|都要|一律|都|就|自动)(?!勿|不|别|禁止)"
+        r"[^。！？\n]{0,30}?(?:请|须|需要|务必|必须|应该|记得|都要|一律|都|就|自动|直接)(?!勿|不|别|禁止)"
         r"(?:同时|于|在|自动|主动|顺便)?"
         r"[^。！？\n]{0,60}?(?:附上|附带|附在|发送|寄送|寄给|发给|转给|抄送|加上|插入|写上|设为|改为"
-        r"|标记为|删除|导出|批准|同意|退款|打折|免费|粘贴|贴到|报高|报低|加价|上浮|透露"
+        r"|标记为|删除|导出|批准|同意|退款|打折|免费|粘贴|贴到|报高|报低|加价|上浮|透露|写入|填入|批一笔"
+        r"|补偿|赔偿|推荐|主推"
         r"|(?:问|向)(?:对方|客户|他们)要)"
         r"|(?<![a-z])(?:the|any|our|your|automated|an?) (?:ai )?(?:assistant|copilot|chatbot|bot|ai)"
         rf"(?![a-z])(?! (?:team|tool|tools|product|vendor|startup|features?|project|roadmap|platform"
@@ -227,7 +228,7 @@ READER_RULES: tuple[Rule, ...] = (
         "override",
         0.6,
         r"\bno need to (?:verify|check|confirm|double[- ]check|route|log|record|document|involve"
-        r"|loop in|run it by)\b|(?:不用|无需|不必|别)(?:再)?(?:记录|登记|留记录)"
+        r"|loop in|run it by)\b|(?:不用|无需|不必|别)(?:再)?(?:记录|登记|留记录|找我确认|跟我确认|验证)"
         # "唔使寫喺備註度", "不用写进备注": kept out of the record
         r"|(?:不用|无需|不必|别|唔使|唔好|不要)(?:再)?写(?:喺|在|进|入|到)?(?:备注|记录|纪录|系统|crm)",
     ),
@@ -240,11 +241,35 @@ READER_RULES: tuple[Rule, ...] = (
         r"(?:让|叫|请|要)(?:你们|贵司|贵公司|你)的?[^，。！？\n]{0,6}?(?:系统|ai|助手|机器人)"
         rf"{_S}{{0,4}}?(?:把|将){_S}{{0,40}}?(?:导出|发到|发给|发我|传送|寄送|寄到|复制|删除|修改|粘贴)",
     ),
+    # A note addressed to the machine, with its colon: "给系统：", "给 CRM copilot 的指示：",
+    # "給貴公司智慧助理的話：", "NOTE TO AI AGENT:", "SYSTEM OVERRIDE:".
     _r(
         "system_told",
         "standing order",
         1.0,
-        r"(?:^|\n)\s*(?:给|致|@|to\s)(?:系统|助手|ai|机器人|the system|the assistant)\s*[:：]",
+        r"(?:^|\n)\s*(?:给|致|@|to\s)(?:系统|助手|ai|机器人|the system|the assistant)\s*[:：]"
+        r"|(?:给|致|写给)[^，。：:\n]{0,12}?(?:copilot|助手|助理|(?<![a-z])ai(?![a-z])|assistant|系统"
+        r"|机器人|agent)\s?的?(?:指示|指令|说明|话|备注|提醒|留言)\s*[:：]"
+        r"|\b(?:note|message|instructions?|reminder|memo) (?:to|for) (?:the |any |our |your )?(?:ai "
+        r"|llm )?(?:ai|assistant|copilot|bot|agent|system)\s*[:：]"
+        r"|(?:^|\n|[-—>#*]\s*)system override\s*[:：]"
+        # "致所有自动化系统：", "→ 给AI：", "给写周报的AI一个小请求：", "To the assistant: …",
+        # "For the AI triaging my inbox: …", "===以下内容AI需执行==="
+        r"|(?:^|[\n。.，,;；→>\-*•]\s*|\d\.\s*)(?:致|给)(?:所有|任何|各)?[^，。：:\n]{0,10}?"
+        r"(?:系统|助手|(?<![a-z])ai(?![a-z])|机器人|智能体|agent|copilot)\s*[:：]"
+        r"|(?:给|致)[^，。：:\n]{0,10}?(?:系统|助手|(?<![a-z])ai(?![a-z])|机器人|智能体)(?:一个|一点)?小?"
+        r"(?:请求|要求|指示|指令|留言)\s*[:：]"
+        r"|\b(?:to|for) (?:the|any|all) (?:ai|assistant|bots?|agents?|copilot|automated systems?)\b"
+        r"[^:.!?\n]{0,40}[:：]"
+        r"|以下(?:内容|指令|部分)?(?:由)?(?:ai|助手|系统|机器人|智能体)(?:需|须|必须|请)?执行",
+    ),
+    # "之后看到这条记录的AI，麻烦…": the reader of the record addressed
+    _r(
+        "record_reader",
+        "standing order",
+        1.0,
+        r"(?:看到|睇到|读到|处理|收到)(?:这|呢|本|此|该)(?:条|份|封|则)?(?:记录|纪录|邮件|备注|笔记|消息|信)"
+        r"(?:的|嘅)(?:ai|助手|机器人|系统|智能体)",
     ),
     # The customer's password asked for: "问对方要后台管理账号密码".
     _r(
