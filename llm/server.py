@@ -67,15 +67,46 @@ from memagent.llm.server_state import (
 )
 
 __all__ = [  # the model-file names are re-exported: callers know them from here
-    "MODEL_FILENAME", "PIP_HINT", "LLMUnavailableError", "STARTUP_TIMEOUT_S", "LocalServer",
-    "ModelAssemblyError", "Owner", "Role", "ServerState", "aensure_local_server",
-    "assemble_model", "close_local_servers", "ensure_local_server", "free_port", "is_verified",
-    "live_clients", "log_file", "model_path", "part_paths", "pid_alive",
-    "PRESTART_FAILED", "Probe", "prestart_local_server", "probe_messages", "read_state", "release", "reusable",
-    "serve_foreground", "server_command", "server_lock", "serving", "shutdown_local_servers",
-    "startup_error", "state_dir", "state_file", "terminate", "wait_ready", "warm_local_servers",
+    "MODEL_FILENAME",
+    "PIP_HINT",
+    "LLMUnavailableError",
+    "STARTUP_TIMEOUT_S",
+    "LocalServer",
+    "ModelAssemblyError",
+    "Owner",
+    "Role",
+    "ServerState",
+    "aensure_local_server",
+    "assemble_model",
+    "close_local_servers",
+    "ensure_local_server",
+    "free_port",
+    "is_verified",
+    "live_clients",
+    "log_file",
+    "model_path",
+    "part_paths",
+    "pid_alive",
+    "PRESTART_FAILED",
+    "Probe",
+    "prestart_local_server",
+    "probe_messages",
+    "read_state",
+    "release",
+    "reusable",
+    "serve_foreground",
+    "server_command",
+    "server_lock",
+    "serving",
+    "shutdown_local_servers",
+    "startup_error",
+    "state_dir",
+    "state_file",
+    "terminate",
+    "wait_ready",
+    "warm_local_servers",
     "write_state",
-]  # fmt: skip
+]
 
 logger = memagent_logger(__name__)
 
@@ -115,14 +146,10 @@ def startup_error(what: str, log: Path) -> LLMUnavailableError:
     )
 
 
-PROBE_MESSAGES: tuple[dict[str, str], ...] = ({"role": "user", "content": "hi"},)
-"""The default start-up probe: a bare one-token request (the background server gets the
-tool router's prompt instead, from its caller)."""
-
-
 def probe_messages() -> list[dict[str, str]]:
-    """A fresh copy of ``PROBE_MESSAGES``."""
-    return [dict(m) for m in PROBE_MESSAGES]
+    """The default start-up probe: a bare one-token request (the background server gets the
+    tool router's prompt instead, from its caller)."""
+    return [{"role": "user", "content": "hi"}]
 
 
 def wait_ready(

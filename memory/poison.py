@@ -72,34 +72,16 @@ _HOMOGLYPHS = str.maketrans(
     "аеорсхуікјѕԁһԛԝӏАЕОРСХУІКЈЅНМТВαεοριτυνκχΑΕΟΡΙΤΥΝΚΧΜΗΒ",
     "aeopcxyikjsdhqwlAEOPCXYIKJSHMTBaeopitvvkxAEOPITYNKXMHB",
 )
-# Traditional -> Simplified for the characters rules and their neighbours use, so "系統", "管理員"
-# and "其他客戶的報價" read like "系统", "管理员", "其他客户的报价". Only characters that are
-# not also a different Simplified word are listed (not 覆, 乾, 著, 係, 餘, 幹, 麵).
+# Traditional -> Simplified: the judge's one-for-one table (``hanzi_fold``), without the
+# characters that are also a different Simplified word, plus the rules' own pairs it lacks,
+# so "系統", "管理員", "貴公司" and "其他客戶的報價" read like "系统", "管理员", "贵公司", "其他客户的报价".
+_AMBIGUOUS = "覆乾著係餘幹麵"
 _OWN_FOLD = dict(
-    zip(
-        "統員機設規則無視過濾關閉審資預價電話號碼聯繫郵記憶訂單報戶別數據訊帳賬競爭對說訴"
-        "遠總須薦銷從現開後會發執運調腳刪毀導轉洩輸顯複復給讓這個們為請將時間問題應該權憑"
-        "證鑰營維護變檢隱範製於裡裏麼麽達務產質騙譜謊詐壞爛虧損違罰負評賣買貨購採額優專業"
-        "級組織經濟嚴樣來與並還讀寫錯誤實際標準確認體驗線網絡庫門處層條項內傳聲稱貼顧協議"
-        "約屬長張東鐘銀錢廠場億萬兩幣匯歷聽講談論詢諮紀檔頭區嗎啟啓動態僅隻夠誰邊進選擇適"
-        "構類計費稅險緊換觀點鏈結測試圍簽籤幫擔獲師剛習車馬鐵灣臺陸縣鄉愛畫劃貸賠償響頻擊"
-        "紙憂慮勢佈戲劇瀏覽頁鏡齊倉騰備註冊錄創義歸殺斷繼續擴壓財補雖沒",
-        "统员机设规则无视过滤关闭审资预价电话号码联系邮记忆订单报户别数据讯账账竞争对说诉"
-        "远总须荐销从现开后会发执运调脚删毁导转泄输显复复给让这个们为请将时间问题应该权凭"
-        "证钥营维护变检隐范制于里里么么达务产质骗谱谎诈坏烂亏损违罚负评卖买货购采额优专业"
-        "级组织经济严样来与并还读写错误实际标准确认体验线网络库门处层条项内传声称贴顾协议"
-        "约属长张东钟银钱厂场亿万两币汇历听讲谈论询咨纪档头区吗启启动态仅只够谁边进选择适"
-        "构类计费税险紧换观点链结测试围签签帮担获师刚习车马铁湾台陆县乡爱画划贷赔偿响频击"
-        "纸忧虑势布戏剧浏览页镜齐仓腾备注册录创义归杀断继续扩压财补虽没",
-        strict=True,
-    )
+    zip("帳復裡裏麽採諮啓隻稅籤馬臺劃騰註", "账复里里么采咨启只税签马台划腾注", strict=True)
 )
 _TRAD_TO_SIMP = str.maketrans(
-    {t: s for t, s in zip(TRADITIONAL, SIMPLIFIED, strict=True) if t not in "覆乾著係餘幹麵"}
-    | _OWN_FOLD
+    {t: s for t, s in zip(TRADITIONAL, SIMPLIFIED, strict=True) if t not in _AMBIGUOUS} | _OWN_FOLD
 )
-"""The judge's one-for-one fold (``hanzi_fold``) without the ambiguous characters, and the
-rules' own pairs: "貴公司", "轄區", "辨識" read as Simplified too."""
 _LEET = str.maketrans("013457@$", "oieastas")
 _CJK = r"\u3400-\u9fff\uf900-\ufaff"
 # Single characters split by one separator: "i g n o r e", "i.g.n.o.r.e", "p-r-o-m-p-t".

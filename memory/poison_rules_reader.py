@@ -235,7 +235,7 @@ READER_RULES: tuple[Rule, ...] = (
     # The vendor's system told to hand something over: "让你们系统把…都导出来发我邮箱",
     # "請貴公司智慧客服系統將…以電子郵件傳送至", "给系统：把…发到我钉钉上".
     _r(
-        "system_told",
+        "system_handover",
         "exfiltration",
         0.6,
         r"(?:让|叫|请|要)(?:你们|贵司|贵公司|你)的?[^，。！？\n]{0,6}?(?:系统|ai|助手|机器人)"
