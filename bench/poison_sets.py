@@ -80,6 +80,10 @@ SETS: dict[str, tuple[str, str]] = {
     # Session 17's fourth blind set Q (130 + 130, same mix), written after P was tuned on,
     # measured once on the screen with P's rules, then tuned on (rules only).
     "blindQ": ("poison_blindQ_attacks.jsonl", "poison_blindQ_ordinary.jsonl"),
+    # Session 18's blind set R (130 + 130, same mix), written by four helpers from a spec
+    # re-written after the machine was reset, measured once on session 17's final screen
+    # (main 7e3ad2c), then tuned on (rules, and the judge's training).
+    "blindR": ("poison_blindR_attacks.jsonl", "poison_blindR_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 

@@ -92,11 +92,15 @@ is honest only until its misses are used to change the rules:
 
 - blindP   : session 17's third blind set (130 + 130, same mix), written after the judge was
   retrained on M, N and O, measured once on that screen (attacks 125/130, ordinary 6/130),
-  then tuned on (rules only): never trained on by the shipped judge.
+  then tuned on (rules), and trained on by the judge retrained in session 18.
 
 - blindQ   : session 17's fourth blind set (130 + 130, same mix), measured once on the screen
-  with P's rules (attacks 116/130, ordinary 14/130), then tuned on (rules only): never
-  trained on by the shipped judge.
+  with P's rules (attacks 116/130, ordinary 14/130), then tuned on (rules), and trained on by
+  the judge retrained in session 18.
+
+- blindR   : session 18's first blind set (130 + 130, same mix), measured once on session 17's
+  final screen (attacks 110/130, ordinary 7/130), then tuned on (rules: the machine
+  addressed with an order, a risk of abuse described) and trained on by the judge.
 
 The sets are listed once, in bench/poison_sets.py.
 

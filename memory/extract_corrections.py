@@ -85,6 +85,10 @@ _REWRITES = [
     # "演示不是周二了，改到周四" / "决策人不是王总了，换成李总" / "不是SAP，是Oracle"
     (re.compile(_NOT_ZH + _OLD + r"了?[，,]\s*(?P<verb>改到|推迟到|延到|提前到|挪到)"), r"\g<verb>"),
     (re.compile(_NOT_ZH + _OLD + r"了?[，,]\s*(?:换成了?|改成了?|而是|变成了?|是|係|系(?!统))"), "是"),
+    # "They're on MasterControl today — no sorry, it's TrackWise": taken back mid-sentence
+    (re.compile(r"\b(?P<lead>on|is|are|uses?|using|runs? on)\s+" + _OLD + r"(?:\s+(?:today|now|currently))?"
+                r"\s*[—–-]+\s*(?:no,?\s*)?(?:sorry|wait|actually),?\s*(?:it'?s|it is|they'?re on|make that)\s+",
+                re.I), r"\g<lead> "),
 ]  # fmt: skip
 
 
@@ -103,7 +107,7 @@ CORRECTS = re.compile(
 )
 _NOT_TAIL = re.compile(
     r"\s*[,，]\s*(?:(?:而|并)?不是|唔係|唔系|唔是|\bnot\b|\brather than\b)\s*(?:[^,，;；。.!?！？]|\.(?=\d)){1,20}?(?:了)?"
-    r"(?=\s*(?:[;；。!?！？]|\.(?!\d)|$))",
+    r"(?=\s*(?:[;；。!?！？]|\.(?!\d)|$|[,，]\s*[A-Za-z\u4e00-\u9fff]+\s+(?:just|already|has|have|had|emailed|said|told|confirmed)\b))",
     re.I,
 )
 """The old value a correction names after the new one: "最后拍板的是陈怡君，不是林董",

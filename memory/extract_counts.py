@@ -13,14 +13,25 @@ import re
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amounts
 from memagent.memory.extract_cues import COUNT, COUNT_AFTER, COUNT_ANY
 
-_CN_FIGURE = re.compile(rf"[{CN_NUM}]*[十百千万][{CN_NUM}]*(?=[多余来]?[个家座台位名所间条人])")
+_CN_FIGURE = re.compile(
+    rf"(?<![\d.])[{CN_NUM}]*[十百千万][{CN_NUM}]*(?=[多余来]?[个家座台位名所间条人])"
+)
 """A Chinese numeral with a magnitude ("六千", "一万二千") right before a measure word."""
 _TAIL = re.compile(r"^([一二两三四五六七八九])$")
 _PEOPLE = re.compile(
     r"(?P<noun>[\u4e00-\u9fff]{2,4}?)(?:规模|总数|人数)?(?:约|大约|大概|差不多|共|总共|有|近|超过)?"
-    r"(?P<n>\d[\d,]*)\s*(?:多|余|来)?(?:人|位|名)(?![\u4e00-\u9fff])"
+    r"(?P<n>\d[\d,]*(?:\.\d+)?\s*万?)\s*(?:多|余|来)?(?:人|位|名)(?![\u4e00-\u9fff])"
 )
 """A head count given by a measure word, with the people it counts named before it."""
+_NOUN_FIRST = re.compile(
+    r"(?:^|(?<=[^\u4e00-\u9fff]))(?:目前|现在|其中|另外|他们的?|我们的?|对方)?"
+    r"(?P<noun>[\u4e00-\u9fff]{2,6}?)(?:规模|总数|数量)?(?:共|总共|一共|约|大约|大概|有|达|超过|近|将近)"
+    r"(?P<n>\d[\d,.]*\s*(?:万|千)?)\s*(?:多|余)?(?:个|家|条|亩|平方米|平米|台|辆|间|所|座|套|张|吨|件|笔|架"
+    r"|艘|栋|户|公里)(?=\s*(?:[，,。；;、！!？?）)]|$))"
+)
+"""A count that names the thing first, with a measure word after the figure ("在管项目共19个",
+"耕地约180万亩", "日均咨询量约2万条"), ending its clause (in a run-on note the words after
+it are another fact)."""
 
 
 def _figure(m: re.Match[str]) -> str:
@@ -53,6 +64,10 @@ def counted(clause: str) -> tuple[str, str] | None:
         return m.group("n").replace(",", ""), m.group("noun")
     m = COUNT_ANY.search(clause)
     if m is None or parse_amounts(clause[m.start() : m.end()]):
-        return None
+        f = _NOUN_FIRST.search(clause)
+        if f is None or parse_amounts(clause[f.start() : f.end()]):
+            return None
+        noun = re.sub(r"^(?:的|有|和|及|其中|另外|他们|他們|我们|目前|现在)", "", f.group("noun"))
+        return f.group("n").replace(",", "").strip(), noun
     noun = m.group("noun") or m.group("znoun") or m.group("zunit")
     return m.group("n").replace(",", "").strip(), noun

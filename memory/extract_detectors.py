@@ -17,7 +17,8 @@ from memagent.memory.extract_hedges import is_approximate, is_uncertain
 from memagent.memory.write_path import Candidate
 
 _CORRECTION = re.compile(
-    r"^\s*(?:no[,.!:]|nope\b|actually\b|correction\b|sorry,? i meant|i meant|wait,)"
+    r"^\s*(?:(?:oh|ah|um+|hmm+|ok|okay|sorry|and)[,!.]?\s+)*(?:no[,.!:]|nope\b|actually\b|correction\b"
+    r"|sorry,? i meant|i meant|wait,)"
     r"|^\s*(?:不对|不是的|更正|纠正一下|说错了|其实是|刚才说错)",
     re.I,
 )
@@ -102,7 +103,8 @@ _DECIDER_EN = re.compile(
 )
 _DECIDER_ZH = re.compile(
     r"(?:决策人|拍板的人|负责拍板的|最终决定的人|签字的人)(?:是|为)(?P<who>[\u4e00-\u9fffA-Za-z]{1,8})"
-    r"|(?P<who2>[\u4e00-\u9fffA-Za-z]{1,8}?)[ \t]*(?:来|最终)?(?:拍板|说了算|是决策人|做最终决定|签字确认)"
+    # "王磊不是决策人", "他说了不算": a denial names nobody
+    r"|(?P<who2>[\u4e00-\u9fffA-Za-z]{1,8}?)(?<![不非没])[ \t]*(?:来|最终)?(?:拍板|说了算|是决策人|做最终决定|签字确认)"
     r"|要(?P<who3>[\u4e00-\u9fff]{1,4}?)(?:签字|审批|批准)"
 )
 _CHANNELS = [

@@ -61,6 +61,7 @@ SURNAMES = (
     "沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
     "葛柯温俞庞樊殷施洪童祝翟倪骆焦岳伍聂耿苗霍裴邢缪凌阎滕饶萧赖詹颜翁卓阮麦庄巫邝"
     "柏鲍冉祁靳晏佟揭粟苟姬邬闵喻褚臧卜乔屈易"
+    "常关车尚谷章鲁毕艾梅管宁辛席桂蓝郎游甘欧季练古左牛涂景符钮"
 )
 _ZH_TITLES = (
     r"(?:首席[\u4e00-\u9fff]{2,4}官|[A-Z]{2,4}|(?:vp|svp|evp|avp|cto|ceo|cfo|cio|coo|cmo|cso|cpo|ciso"
@@ -79,6 +80,12 @@ _ZH_NAME = (
     + SURNAMES
     + r"][\u4e00-\u9fff]{1,2})"
 )
+_ZH_LATIN_NAME = (
+    r"(?:(?:Khun|Tan Sri|Dato'?|Datuk|Pak|Bu|Mr\.?|Ms\.?|Mrs\.?|Dr\.?) )?"
+    r"[A-Z][a-z]+(?: (?:bin |binti |van |de )?[A-Z][a-z]+){1,2}"
+)
+"""A foreign full name inside Chinese text ("CEO是Khun Somchai", "Priya Nair是COO"): a
+capital, lower-case letters, and at least two words (a product is rarely two such words)."""
 _ZH_DEPT = r"(?:处|部|科|中心|室|局|组)"
 _ZH_DEPT_NAME = r"[\u4e00-\u9fffA-Z]{1,6}" + _ZH_DEPT
 _ZH_PATTERNS = [
@@ -98,6 +105,8 @@ _ZH_PATTERNS = [
     re.compile(r"(?P<name>" + _ZH_NAME + r")[（(](?P<role>[^）)]{0,12}(?:" + _ZH_TITLES + r"|" + _ZH_DEPT + r")[^）)]{0,6})[）)]"),
     re.compile(r"(?P<role>" + _ZH_DEPT_NAME + r")的?(?P<name>" + _ZH_NAME + r")(?P<title>" + _ZH_TITLES + r")"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?(?P<name>" + _ZH_NAME + r")(?![\u4e00-\u9fff]{0,0}[主总经部处])"),
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?\s?(?P<name>" + _ZH_LATIN_NAME + r")(?=\s?[，。、；,;（(]|$)"),
+    re.compile(r"(?:^|(?<=[：:，,。；\s]))(?P<name>" + _ZH_LATIN_NAME + r")\s?是(?:他们的|我们的|对方的)?(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")"),
     # "技术长（CTO）陈磊": the title's English short form may stand between it and the name
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:[（(][A-Za-z]{2,6}[）)])?[ \u3000]?(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")(?P<role>" + _ZH_TITLES + r")"),
@@ -108,7 +117,10 @@ _ZH_PATTERNS = [
 _ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只聊谈最负不没别]$")
 _NOT_ZH_NAME = re.compile(
     r"周[末一二三四五六日天内]|万一|高层|董事|方案|金额|程序|钱[少多]|于是|林业|温度|温和|焦点|施工|凌晨|祝福|庞大|"
-    r"童装|岳阳|洪水|方[面向式法便]"
+    r"童装|岳阳|洪水|方[面向式法便]|"
+    # words that start with a surname of the longer list
+    r"常[务规用见年态驻委]|管[理副道控辖线]|关[系注于键联心闭]|符合|车[型间辆载队]|尚[未且]|谷歌|章程|毕竟|"
+    r"宁[可愿]|辛苦|席位|蓝[图牙]|游[戏客]|欧[洲元美]|季[度节]|练习|左右|景[区点]|古[典代老]|涂[料装层]"
 )
 _ZH_TITLE_ONLY = re.compile(_ZH_TITLES)
 """Words that start like a surname but are not a name."""

@@ -17,8 +17,8 @@ from memagent.core.types import Turn
 from memagent.memory.extract_account import account_detail
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import counted
+from memagent.memory.extract_corrections import CORRECTS, current_amount, target_date
 from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
-from memagent.memory.extract_corrections import current_amount, target_date
 from memagent.memory.extract_cues import EVENT_RES
 from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.extract_entities import competitor_name
@@ -87,7 +87,7 @@ def fact_key(category: str, clause: str, person: str | None, dates: list[DateHit
     ):
         category = "timeline"  # "they want the contract signed by Dec 21" is a date first
     if category in ("timeline", "commitment") and dates:
-        if event is None and context and (_RESCHEDULE.search(clause) or is_uncertain(clause)):
+        if event is None and context and (_moves(clause) or is_uncertain(clause)):
             return context, target_date(clause, dates).iso
         if event:  # one date per event, whether a deadline of theirs or a commitment of ours
             return f"deadline:{event}", target_date(clause, dates).iso
@@ -133,6 +133,12 @@ _DEAL_VALUE = re.compile(
 
 
 _TRIAL = re.compile(r"\b(?:pilot\w*|trial\w*|test\w*|poc)\b|试点|试用|测试|POC", re.I)
+
+
+def _moves(clause: str) -> bool:
+    """A clause that moves or corrects a date without naming its event ("push it to Jan 6",
+    "Correction: the deadline is October 1, not the 15th"): it keeps the talk's key."""
+    return bool(_RESCHEDULE.search(clause) or CORRECTS.search(clause))
 
 
 SINGLE_VALUED = ("budget", "decision_maker", "deal_stage", "deal_value", "seats", "team_size")

@@ -244,6 +244,8 @@ def learned_facts(
             # a correction is the rules' to apply to the fact it corrects, never a new fact
             continue
         content = fact_text(line)
+        if not content:  # "不是80万" with its old value dropped says nothing new
+            continue
         scored.append(
             (
                 margin,

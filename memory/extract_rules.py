@@ -47,7 +47,7 @@ from memagent.memory.extract_detectors import (
 )
 from memagent.memory.extract_entities import introduced_names, known_names, last_person
 from memagent.memory.extract_hedges import is_uncertain
-from memagent.memory.extract_keys import dated_event
+from memagent.memory.extract_keys import dated_event, text_hash
 from memagent.memory.extract_lowercase import capitalised_names
 from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_recount import recounted
@@ -72,8 +72,12 @@ _ABBREVIATIONS = ("Dr", "Mr", "Ms", "Mrs", "vs", "incl", "approx", "etc", "Inc",
                   "ca", "Ca", "Mio", "Mrd")  # fmt: skip
 _SPLIT = re.compile(
     r"(?<=[。！？；\n])\s*|" + "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS) + r"(?<=[.!?;])\s+"
+    # "Budget £220k — actually she corrected herself: £250k": a correction after a dash
+    r"|\s+[—–-]+\s+(?=(?:actually|correction)\b)"
+    r"|\s*(?:——|—)\s*(?=(?:更正|纠正|不对|其实是|说错了))"
 )
-"""Sentence ends; "Dr. Helen", "Dir. of Engineering", "incl. implementation" and "1,3 Mio. EUR" go on."""
+"""Sentence ends; "Dr. Helen", "Dir. of Engineering", "incl. implementation" and "1,3 Mio. EUR" go on;
+and a dash before a correction ("£220k — actually … £250k")."""
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*[。！]?$|\b(?:can you|could you|do you|would you)\b", re.I)
 _HYPOTHETICAL = re.compile(
     r"(?<!asked )(?<!asks )(?<!ask )(?<!check )(?<!see )(?<!wondering )(?<!know )(?<!whether )(?<!sure )"
@@ -286,14 +290,19 @@ def _merge(old: list[Candidate], facts: list[SalesFact], turn: Turn, correction:
     return out
 
 
-def _dated(c: Candidate, sentence: str, ref: datetime) -> Candidate:
+def _dated(c: Candidate, sentence: str, ref: datetime, moved: str | None = None) -> Candidate:
     """A deadline only the older detector read: keyed by its own content (deadlines are
-    many per account) and valued by its absolute date."""
+    many per account) and valued by its absolute date. ``moved``: the deadline key the
+    talk was about, when the sentence corrects a date without naming its event
+    ("Correction: the deadline is October 1, not the 15th")."""
     if c.attribute != "deadline":
         return c
     dates = find_dates(sentence, ref)
     value = dates[-1].iso if dates else c.value
-    return c.model_copy(update={"attribute": content_key("deadline", c.content), "value": value})
+    key = content_key("deadline", c.content)
+    if moved and c.correction and key.split(":", 1)[1] == text_hash(c.content):
+        key = moved
+    return c.model_copy(update={"attribute": key, "value": value})
 
 
 def _named(c: Candidate) -> Candidate:
@@ -422,7 +431,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                    for c in _sentence_candidates(piece, turn, context_attr)]  # fmt: skip
             prior = last_person(" ".join(sentences[:j])) or prior_turn_person
             facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
-            found = [_named(_dated(c, s, ref)) for c in _merge(old, facts, turn, correction)
+            found = [_named(_dated(c, s, ref, event)) for c in _merge(old, facts, turn, correction)
                      if not OUR_SIDE.search(c.content) and not ASIDE.search(c.content)]  # fmt: skip
             # "Brian wants calls" after "Brian Foley, VP of Lending": the memory says who
             found = [c.model_copy(update={"content": with_full_names(c.content, names)})

@@ -35,7 +35,8 @@ _PREFERENCE = re.compile(
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
-    r"^\s*(?:no[,.! ]|actually\b|correction\b|sorry,? (?:i meant|it's)|wait,)"
+    r"^\s*(?:(?:oh|ah|um+|hmm+|ok|okay|and)[,!.]?\s+)*(?:no[,.! ]|actually\b|correction\b"
+    r"|sorry,? (?:i meant|it's)|wait,)"
     r"|(?:不对|不是.{0,8}是|更正|纠正|说错了|其实是)",
     re.IGNORECASE,
 )

@@ -298,6 +298,8 @@ class LLMExtractor:
     """Structured-output extraction with the rules as a gate."""
 
     name = "llm"
+    learned: Fallback | None = LEARNED
+    """The learned fallback beside the rules in the hybrid path (None: the rules alone)."""
 
     def __init__(self, model: BaseChatModel, *, gate: bool = True, system: str = EXTRACTION_SYSTEM,
                  user: str = EXTRACTION_USER, with_rules: bool = True,
@@ -346,11 +348,16 @@ class LLMExtractor:
         return with_rule_facts(to_candidates(items, turns), rules)
 
     async def _hybrid(self, turns: Sequence[Turn], context: Sequence[Turn]) -> ExtractionResult:
-        """The rules' facts, plus what the model reads in the clauses no rule fact covers
-        (a few lines per call); a chunk the model fails on loses only its own lines. The
+        """The rules' facts and the learned fallback's, plus what the model reads in the
+        clauses none of them covers (a few lines per call); a chunk the model fails on
+        loses only its own lines. The
         earlier messages (``context``) lead the prompt after the fixed system part, so
         the server reuses that prefix across the chunks of one job."""
         rules = rules_with_context(turns, context)[0]
+        # the learned fallback too, as the rules extractor runs it: the model reads what
+        # neither read, so the LLM path never keeps less than the default path
+        if rules and self.learned is not None:
+            rules = [*rules, *self.learned(turns, rules, context)]
         earlier = " ".join(t.content for t in context)
         lines = uncovered_lines(turns, rules, earlier=earlier)
         if not lines:

@@ -53,6 +53,7 @@ from memagent.memory.poison_ngram import expand_encoded
 from memagent.memory.poison_quotes import described_spans, mask, reported_spans
 from memagent.memory.poison_rules import RULES as _GENERAL_RULES
 from memagent.memory.poison_rules import Rule
+from memagent.memory.poison_rules_addressed import ADDRESSED_RULES
 from memagent.memory.poison_rules_known import KNOWN_RULES
 from memagent.memory.poison_rules_ops import OPS_RULES
 from memagent.memory.poison_rules_orders import ORDER_RULES
@@ -62,9 +63,12 @@ if TYPE_CHECKING:
     from memagent.memory.poison_model import PoisonClassifier
 
 THRESHOLD = 1.0
-RULES: tuple[Rule, ...] = _GENERAL_RULES + OPS_RULES + ORDER_RULES + READER_RULES + KNOWN_RULES
-"""The general table, the enterprise-format table, the business-change table and the table of
-orders handed to the machine reading a note, together."""
+RULES: tuple[Rule, ...] = (
+    _GENERAL_RULES + OPS_RULES + ORDER_RULES + READER_RULES + KNOWN_RULES + ADDRESSED_RULES
+)
+"""The general table, the enterprise-format table, the business-change table, the table of
+orders handed to the machine reading a note, the stock phrasings and the machine addressed
+with an order, together."""
 
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u180e]")
 # Latin look-alikes from Cyrillic and Greek that survive NFKC.

@@ -183,6 +183,20 @@ _CLAUSE = re.compile(
 )
 
 
+# A risk of abuse described or asked about, not committed: "最担心的是客人叫机器人忽略规则",
+# "如果有人在对话里塞进恶意指令，你们怎么处理？", "RFP: describe how you prevent prompt injection".
+# The sentence is masked unless it names an address or secret to send, or orders "you".
+_WORRY = re.compile(
+    r"担心|顾虑|忧虑|防范|如何防|怎么办|怎么处理|怎么防|会不会|提示词注入|提示注入|注入攻击|恶意指令|诱导|越狱"
+    r"|(?<![a-z])(?:prompt injection|jailbreak|worried|concerned that|what if|how (?:do|would|will)"
+    r" you (?:handle|prevent|stop|deal))(?![a-z])"
+)
+_ORDER_YOU = re.compile(
+    r"请你|你要|你必须|你应|你以后|你今后|一律|就说|都说|统一回[复答]"
+    r"|(?<![a-z])(?:you (?:must|should|shall|will now|are now)|always (?:say|answer|reply))(?![a-z])"
+)
+
+
 def described_spans(norm: str) -> list[tuple[int, int]]:
     """Offsets of words in ``norm`` that describe a third party's own system rather than
     address the assistant: in a sentence that names a bot or prompt the customer owns
@@ -197,6 +211,12 @@ def described_spans(norm: str) -> list[tuple[int, int]]:
     start, theirs = 0, _OWNED_AI.search(norm) is not None
     for end in [e.end() for e in _SENTENCE_END.finditer(norm)] + [len(norm)]:
         sentence = norm[start:end]
+        if _WORRY.search(sentence) and not (
+            _SENDS_OUT.search(sentence) or _ORDER_YOU.search(sentence)
+        ):
+            spans.append((start, end))  # a risk described or asked about
+            start = end
+            continue
         if not _SENDS_OUT.search(sentence):  # "你们的系统必须能导出…" is still a requirement
             for m in _CAN_EXPORT.finditer(sentence):
                 spans.append((start + m.start(), min(end, start + m.end() + 40)))

@@ -12,7 +12,7 @@ from graph_fakes import scripted
 from memagent.core.types import Turn
 from memagent.llm.model import LLMUnavailableError
 from memagent.memory.extract_rules import extract_rules
-from memagent.memory.extractors import LLMExtractor, llm_extractor
+from memagent.memory.extractors import LLMExtractor, RulesExtractor, llm_extractor
 from memagent.memory.llm_hybrid import Line, SortedLine, dedupe, to_memory, uncovered_lines
 from memagent.memory.llm_items import LLMMemory
 from memagent.memory.write_path import Candidate
@@ -271,9 +271,25 @@ async def test_a_hedge_in_one_clause_of_a_long_note_leaves_the_others_confirmed(
     lines = uncovered_lines([turn], extract_rules([turn])[0])
     n = next(i for i, line in enumerate(lines, 1) if "评级四级" in line.text)
     model = scripted(_sorted((n, "requirement")))
-    res = await llm_extractor(model)([turn])
+    extractor = llm_extractor(model)
+    extractor.learned = None  # the model's reading of the line, not the learned fallback's
+    res = await extractor([turn])
     grading = [c for c in res.candidates if "评级四级" in c.content]
     assert grading and grading[0].confidence == 0.9, (res.candidates, res.reasons)
+
+
+async def test_the_hybrid_path_keeps_the_learned_fallbacks_facts() -> None:
+    # the default extractor stores what the learned fallback reads beside the rules; the
+    # LLM path keeps those too and sends the model only what neither read
+    text = ("今天去了恒达医院，他们明年要过智慧医院评级四级，所以时间比较紧，"
+            "卫宁报价好像比我们低，但是他也不确定具体多少")  # fmt: skip
+    turn = Turn("user", text, "m1", AT)
+    default = await RulesExtractor()([turn])
+    learned = [c for c in default.candidates if c.attribute.endswith(":learned")]
+    assert learned, default.candidates  # the fixture needs a fact only the fallback reads
+    res = await llm_extractor(scripted(_sorted()))([turn])
+    got = {c.content for c in res.candidates}
+    assert {c.content for c in learned} <= got, (got, res.reasons)
 
 
 def test_the_checks_read_traditional_characters() -> None:
