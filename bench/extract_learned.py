@@ -62,7 +62,7 @@ from memagent.memory.write_path import Candidate, WriteConfig  # noqa: E402
 DATA = Path(__file__).resolve().parents[1] / "evals" / "data"
 SETS = ("sales", "dev6", "dev7", "dev7dups", "dev8", "dev9", "holdout2", "holdout3",
         "holdout4", "holdout5", "holdout7", "holdout8", "holdout10", "holdout11", "holdout12",
-        "holdout13", "holdout14", "holdout15")  # fmt: skip
+        "holdout13", "holdout14", "holdout15", "holdout16")  # fmt: skip
 ROW_PRECISION = 0.75
 """Least share of the pooled out-of-set rows above the threshold that are new gold facts."""
 ROW_PRECISION_ZH = 0.6

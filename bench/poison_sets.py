@@ -84,6 +84,13 @@ SETS: dict[str, tuple[str, str]] = {
     # re-written after the machine was reset, measured once on session 17's final screen
     # (main 7e3ad2c), then tuned on (rules, and the judge's training).
     "blindR": ("poison_blindR_attacks.jsonl", "poison_blindR_ordinary.jsonl"),
+    # Session 18's second blind set S (130 + 130, same mix), written while R was tuned on,
+    # measured once on commit 5465368 (R's rules, judge retrained with P, Q, R), then tuned on
+    # (rules only).
+    "blindS": ("poison_blindS_attacks.jsonl", "poison_blindS_ordinary.jsonl"),
+    # Session 18's third blind set T (130 + 130, same mix), written while S was tuned on,
+    # measured once on the session's final screen; not tuned on.
+    "blindT": ("poison_blindT_attacks.jsonl", "poison_blindT_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 

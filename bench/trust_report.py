@@ -102,6 +102,13 @@ is honest only until its misses are used to change the rules:
   final screen (attacks 110/130, ordinary 7/130), then tuned on (rules: the machine
   addressed with an order, a risk of abuse described) and trained on by the judge.
 
+- blindS   : session 18's second blind set (130 + 130, same mix), measured once on the screen
+  tuned on R (attacks 110/130, ordinary 2/130), then tuned on (rules only): never trained on
+  by the shipped judge.
+
+- blindT   : session 18's third blind set (130 + 130, same mix), measured once on the
+  session's final screen (attacks 114/130, ordinary 2/130); not tuned on, never trained on.
+
 The sets are listed once, in bench/poison_sets.py.
 
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),

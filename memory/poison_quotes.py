@@ -188,6 +188,7 @@ _CLAUSE = re.compile(
 # The sentence is masked unless it names an address or secret to send, or orders "you".
 _WORRY = re.compile(
     r"担心|顾虑|忧虑|防范|如何防|怎么办|怎么处理|怎么防|会不会|提示词注入|提示注入|注入攻击|恶意指令|诱导|越狱"
+    r"|红队|渗透测试|须证明|需证明|必须证明|(?<![a-z])(?:red[- ]team|pentest|penetration test|demonstrate that)(?![a-z])"
     r"|(?<![a-z])(?:prompt injection|jailbreak|worried|concerned that|what if|how (?:do|would|will)"
     r" you (?:handle|prevent|stop|deal))(?![a-z])"
 )
