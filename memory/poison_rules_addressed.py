@@ -13,9 +13,15 @@ chatbot, "the copilot licence", "以后每次开会都要带上CTO"); both toget
 
 A sentence that asks about or worries over such orders is a risk described, not an order
 given: the customer's own AI project ("最擔心的是客人叫機器人忽略規則"), an RFP question
-on prompt injection, "what if someone tells your AI to …?". A sentence with a question
-mark or a word of worry, defence or attack is skipped (the frame is read over the whole
-sentence, before and after the addressee).
+on prompt injection, "what if someone tells your AI to …?". A sentence with a word of
+worry, defence or attack, or an English sentence ending in a question mark, is skipped (the
+frame is read over the whole sentence, before and after the addressee); a polite Chinese
+request put as a question ("能否请…智能助理…") is still a request.
+
+Blind set S (session 18) widened the machine's names (记忆系统, 智能/智慧/小助理, AI 记录员,
+"memory system", "language model") and the ways of addressing it ("请…智能助理",
+"麻烦你们的…", "俾…嘅AI", "仅供贵司智能系统读取", "AI 记录员应把…", "AI - when asked …",
+"the system should rewrite …").
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ _EN_RISK = (
     r"|malicious|jailbreak|red[- ]team|e\.g\.|suppose|hypothetical|asked whether"
 )
 # The machine, as one spoken to or as the reader of the note. A bare 助理 may be a person:
-# only the reader of the record (整理/回想/读到这段的助理) counts.
+# it counts only as the reader of the record (整理/回想/读到这段的助理) or told "助理请留意".
 _ZH_MACHINE = (
     r"(?:人工智能|助手|模型|机器人|智能体|记忆系统|记忆库|(?:智能|智慧|小)助理|智能系统|智慧系统"
     r"|(?:ai|智能)\s?记录员"
