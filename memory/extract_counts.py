@@ -23,6 +23,8 @@ _PEOPLE = re.compile(
     r"(?P<n>\d[\d,]*(?:\.\d+)?\s*万?)\s*(?:多|余|来)?(?:人|位|名)(?![\u4e00-\u9fff])"
 )
 """A head count given by a measure word, with the people it counts named before it."""
+_LEAD = r"的|有|和|及|其中|另外|他们|他們|我们"
+"""Words a lazy noun match may start with that belong to the clause, not the thing counted."""
 _NOUN_FIRST = re.compile(
     r"(?:^|(?<=[^\u4e00-\u9fff]))(?:目前|现在|其中|另外|他们的?|我们的?|对方)?"
     r"(?P<noun>[\u4e00-\u9fff]{2,6}?)(?:规模|总数|数量)?(?:共|总共|一共|约|大约|大概|有|达|超过|近|将近)"
@@ -57,7 +59,7 @@ def counted(clause: str) -> tuple[str, str] | None:
     "坐席规模约300个", "12个风电场", "340 member farms", "员工六千多人"), else None."""
     clause = with_figures(clause)
     if (p := _PEOPLE.search(clause)) and not parse_amounts(clause[p.start() : p.end()]):
-        noun = re.sub(r"^(?:的|有|和|及|其中|另外|他们|他們|我们)", "", p.group("noun"))
+        noun = re.sub(rf"^(?:{_LEAD})", "", p.group("noun"))
         return p.group("n").replace(",", ""), noun or "人"
     m = COUNT.search(clause) or COUNT_AFTER.search(clause)
     if m:
@@ -67,7 +69,7 @@ def counted(clause: str) -> tuple[str, str] | None:
         f = _NOUN_FIRST.search(clause)
         if f is None or parse_amounts(clause[f.start() : f.end()]):
             return None
-        noun = re.sub(r"^(?:的|有|和|及|其中|另外|他们|他們|我们|目前|现在)", "", f.group("noun"))
+        noun = re.sub(rf"^(?:{_LEAD}|目前|现在)", "", f.group("noun"))
         return f.group("n").replace(",", "").strip(), noun
     noun = m.group("noun") or m.group("znoun") or m.group("zunit")
     return m.group("n").replace(",", "").strip(), noun

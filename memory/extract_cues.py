@@ -208,6 +208,11 @@ BUDGET_WORDS = re.compile(
 )
 
 
+FILLERS = r"oh|ah|um+|hmm+|ok|okay|and"
+"""Words a spoken correction may open with ("Oh wait, correction: …", "ok, actually …"),
+skipped before the correction's own opening word."""
+
+
 COUNT = re.compile(
     r"(?:~|about |around |约|大概)?(?P<n>\d[\d,]*)\s*(?:\+\s*|多|余)?(?:(?:名|个|家|位|台|辆)[\u4e00-\u9fff]{0,3}?)?\s*(?P<noun>"
     r"trucks?|stores?|hotels?|sites?|plants?|branches|seats?|users?|licen[cs]es|employees|staff|warehouses|"

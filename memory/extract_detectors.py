@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import CN_NUM as _CN_NUM
 from memagent.memory.extract_amounts import cn_to_int, parse_amount
-from memagent.memory.extract_cues import TO_ASSISTANT
+from memagent.memory.extract_cues import FILLERS, TO_ASSISTANT
 from memagent.memory.extract_hedges import is_approximate, is_uncertain
 from memagent.memory.write_path import Candidate
 
 _CORRECTION = re.compile(
-    r"^\s*(?:(?:oh|ah|um+|hmm+|ok|okay|sorry|and)[,!.]?\s+)*(?:no[,.!:]|nope\b|actually\b|correction\b"
+    rf"^\s*(?:(?:{FILLERS}|sorry)[,!.]?\s+)*(?:no[,.!:]|nope\b|actually\b|correction\b"
     r"|sorry,? i meant|i meant|wait,)"
     r"|^\s*(?:不对|不是的|更正|纠正一下|说错了|其实是|刚才说错)",
     re.I,

@@ -47,7 +47,7 @@ from memagent.memory.extract_detectors import (
 )
 from memagent.memory.extract_entities import introduced_names, known_names, last_person
 from memagent.memory.extract_hedges import is_uncertain
-from memagent.memory.extract_keys import dated_event, text_hash
+from memagent.memory.extract_keys import dated_event, event_of
 from memagent.memory.extract_lowercase import capitalised_names
 from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_recount import recounted
@@ -299,9 +299,10 @@ def _dated(c: Candidate, sentence: str, ref: datetime, moved: str | None = None)
         return c
     dates = find_dates(sentence, ref)
     value = dates[-1].iso if dates else c.value
-    key = content_key("deadline", c.content)
-    if moved and c.correction and key.split(":", 1)[1] == text_hash(c.content):
-        key = moved
+    if moved and c.correction and not event_of(c.content):
+        key = moved  # no event of its own: the date the talk was about moves
+    else:
+        key = content_key("deadline", c.content)
     return c.model_copy(update={"attribute": key, "value": value})
 
 

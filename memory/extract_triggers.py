@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from memagent.memory.extract_cues import FILLERS
+
 _AMOUNT = re.compile(
     r"(?:[$€£¥￥]\s?\d)|(?:\d[\d,.]*\s*(?:k|m|bn|million|billion|thousand|dollars|usd|eur|rmb|"
     r"yuan)\b)|(?:\d[\d,.]*\s*(?:万|亿|千|元|块|美元|人民币))|(?:[一二三四五六七八九十两百千]+\s*(?:万|亿))",
@@ -35,7 +37,7 @@ _PREFERENCE = re.compile(
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
-    r"^\s*(?:(?:oh|ah|um+|hmm+|ok|okay|and)[,!.]?\s+)*(?:no[,.! ]|actually\b|correction\b"
+    rf"^\s*(?:(?:{FILLERS})[,!.]?\s+)*(?:no[,.! ]|actually\b|correction\b"
     r"|sorry,? (?:i meant|it's)|wait,)"
     r"|(?:不对|不是.{0,8}是|更正|纠正|说错了|其实是)",
     re.IGNORECASE,

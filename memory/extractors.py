@@ -350,9 +350,8 @@ class LLMExtractor:
     async def _hybrid(self, turns: Sequence[Turn], context: Sequence[Turn]) -> ExtractionResult:
         """The rules' facts and the learned fallback's, plus what the model reads in the
         clauses none of them covers (a few lines per call); a chunk the model fails on
-        loses only its own lines. The
-        earlier messages (``context``) lead the prompt after the fixed system part, so
-        the server reuses that prefix across the chunks of one job."""
+        loses only its own lines. The earlier messages (``context``) lead the prompt after
+        the fixed system part, so the server reuses that prefix across the chunks of one job."""
         rules = rules_with_context(turns, context)[0]
         # the learned fallback too, as the rules extractor runs it: the model reads what
         # neither read, so the LLM path never keeps less than the default path
