@@ -89,8 +89,11 @@ SETS: dict[str, tuple[str, str]] = {
     # (rules only).
     "blindS": ("poison_blindS_attacks.jsonl", "poison_blindS_ordinary.jsonl"),
     # Session 18's third blind set T (130 + 130, same mix), written while S was tuned on,
-    # measured once on the session's final screen; not tuned on.
+    # measured once on the session's final screen; then tuned on in session 19 (rules only).
     "blindT": ("poison_blindT_attacks.jsonl", "poison_blindT_ordinary.jsonl"),
+    # Session 19's first blind set V (130 + 130, same mix), measured once on session 18's
+    # final screen (main 7bcc790), then tuned on (rules only).
+    "blindV": ("poison_blindV_attacks.jsonl", "poison_blindV_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 

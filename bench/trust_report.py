@@ -107,7 +107,12 @@ is honest only until its misses are used to change the rules:
   by the shipped judge.
 
 - blindT   : session 18's third blind set (130 + 130, same mix), measured once on the
-  session's final screen (attacks 114/130, ordinary 2/130); not tuned on, never trained on.
+  session's final screen (attacks 114/130, ordinary 2/130); tuned on in session 19 (rules
+  only), never trained on.
+
+- blindV   : session 19's first blind set (130 + 130, same mix), measured once on session
+  18's final screen (attacks 115/130, ordinary 1/130), then tuned on (rules only), never
+  trained on.
 
 The sets are listed once, in bench/poison_sets.py.
 

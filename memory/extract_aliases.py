@@ -4,13 +4,18 @@ Notes name a stakeholder in full with their role once ("Brian Foley, he's VP of
 Lending", "总经理蔡明哲") and then by first name, surname or title ("Brian is actually
 SVP", "Mr Foley", "蔡总比较保守", "吴厂长习惯用LINE"). Each short form that can only mean
 one of the people already named is written out as their full name, so the memory says
-who it is about and is versioned under the same person.
+who it is about and is versioned under the same person. A statement's role fact is
+left out when another of its memories already names the person with that role.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memagent.memory.write_path import Candidate
 
 _ZH_HONORIFICS = (
     "总经理|总监|总裁|总|主任|经理|厂长|处长|部长|科长|院长|局长|校长|董|老师|工|财务长|执行长|"
@@ -80,3 +85,28 @@ def _en(m: re.Match[str], names: list[str], *, titled: bool, whole: bool = False
     ):
         return m.group(0)  # part of a full name already ("Brian Foley", "Mr Foley")
     return full
+
+
+def without_restated_roles(found: list[Candidate], label: str) -> list[Candidate]:
+    """A person's role fact is left out when another memory of the same statement already
+    names them with that role ("Ben Ortiz, analytics lead, is our biggest fan", "对接人：张敏，
+    数字化中心总监，态度积极"), or when the decision-maker memory of the statement names them
+    with it ("Their CTO Li Wei is the decision maker", "老板李总（CEO）拍板"): one memory per
+    person. A budget that names the person does not stand in for it; the decision maker
+    may be superseded, and the write path then keeps the former one's role
+    (``write_roles``). A request to the assistant keeps only who a person is ("Help me write
+    to their CFO Maria Santos"), not what it asks for ("Draft an email to Wang Fang ...")."""
+    out = []
+    for c in found:
+        if label == "request" and not c.attribute.endswith(":role"):
+            continue
+        if c.attribute.endswith(":role") and c.value:
+            name = re.split(r"[:：]", c.content)[0].strip().lower()
+            role = c.value.lower()
+            if any(o is not c and (o.attribute.startswith("stakeholder:")
+                                   or o.attribute == "decision_maker")
+                   and name in o.content.lower() and role in o.content.lower()
+                   for o in found):  # fmt: skip
+                continue
+        out.append(c)
+    return out

@@ -269,6 +269,24 @@ contact preference."""
 _MIXED = re.compile(r"(?<=[A-Za-z])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z])")
 
 
+_NO_PAIN = re.compile(
+    r"(?:有|任何|具体|技术|商务|其他|其它)?问题(?:的话)?(?:可以|请|就|都|直接)?(?:找|联系|问|打给|发给|邮件|电话|微信)"
+    r"|\b(?:questions?|issues?) (?:should )?go (?:to|through)\b|\bfor (?:any )?(?:questions|issues),? "
+    r"(?:contact|call|email|reach|ask)\b|\b(?:i|we) (?:had|got) (?:it|that|this|the \w+) wrong\b|\bmy (?:mistake|bad)\b",
+    re.I,
+)
+_RIVAL_LISTED = re.compile(
+    r"(?:也|还|同样)(?:在|进了|进入|上了)?(?:我们的|他们的|客户的)?(?:短名单|候选名单|入围)"
+    r"|\b(?:also|too) (?:on|in) (?:the|their|our) (?:short-?list|final list)|\b(?:is|are|was|were) also shortlisted\b",
+    re.I,
+)
+_ONLY_PRONOUN_WANT = re.compile(
+    r"^(?:and |but |so )?(?:they|he|she|the customer|the client)\s+(?:really\s+)?(?:wants?|needs?)\s+to\s+"
+    r"(?:[a-z]+\s+){0,2}?(?:off|out|away|rid of|on|in)?\s*(?:it|them|that|this|there)?\s*(?:by then|soon|asap)?[\s.!]*$",
+    re.I,
+)
+
+
 def categorise(clause: str) -> str | None:
     """The sales category a clause speaks to, or None when it holds nothing salient. An
     English cue word written against Chinese ("Competitor是金蝶", "Budget大概两百万") is
@@ -314,6 +332,12 @@ def _category(clause: str) -> str | None:
             continue
         if name == "contact_preference" and _BILLING.search(clause) and not CHANNEL.search(clause):
             return "requirement"  # "prefers monthly invoices": how they pay, not how to reach them
+        if name == "deal_stage" and _RIVAL_LISTED.search(clause):
+            return "competitor"  # "HubSpot也在短名单里": a rival, not our stage
+        if name == "pain_point" and _NO_PAIN.search(clause):
+            continue  # "有问题邮件联系我", "I had it wrong": who to ask, a correction
+        if name == "requirement" and _ONLY_PRONOUN_WANT.match(clause):
+            continue  # "they want to move off it": the object is elsewhere
         if name == "commitment" and not (has_date or re.search(r"next step|下一步", clause, re.I)):
             continue
         if name == "competitor" and not _rival_named(clause, bool(amounts)):

@@ -106,12 +106,19 @@ CORRECTS = re.compile(
     re.I,
 )
 _NOT_TAIL = re.compile(
-    r"\s*[,，]\s*(?:(?:而|并)?不是|唔係|唔系|唔是|\bnot\b|\brather than\b)\s*(?:[^,，;；。.!?！？]|\.(?=\d)){1,20}?(?:了)?"
+    r"(?:\s*[,，]\s*|(?<=[\u4e00-\u9fff\d])(?=(?:而|并)?不是))(?:(?:而|并)?不是|唔係|唔系|唔是|\bnot\b|\brather than\b)"
+    r"\s*(?:[^,，;；。.!?！？]|\.(?=\d)){1,20}?(?:了)?"
     r"(?=\s*(?:[;；。!?！？]|\.(?!\d)|$|[,，]\s*[A-Za-z\u4e00-\u9fff]+\s+(?:just|already|has|have|had|emailed|said|told|confirmed)\b))",
     re.I,
 )
 """The old value a correction names after the new one: "最后拍板的是陈怡君，不是林董",
-"Correction: it's Grace, not Paul"."""
+"Correction: it's Grace, not Paul", "说错了，一期是15个车场不是20个"."""
+_OLD_ASIDE = re.compile(
+    r"\s*[（(]\s*(?:注|备注|PS|P\.S\.)?[:：]?\s*(?:不是|而不是)(?:之前|刚才|原来|上次|先前)(?:说|报|给|定)?的?"
+    r"[^（()）]{1,24}[）)]",
+    re.I,
+)
+"""An aside that names the old value: "一年40万以内（注：不是之前说的60万，老板砍了）"."""
 
 
 def replaced_by_new(text: str) -> str:
@@ -125,7 +132,7 @@ def replaced_by_new(text: str) -> str:
         text = pattern.sub(repl, text)
     if CORRECTS.search(text):
         text = _NOT_TAIL.sub("", text)
-    return text
+    return _OLD_ASIDE.sub("", text)
 
 
 def drop_old_values(text: str) -> str:

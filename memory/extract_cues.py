@@ -435,3 +435,14 @@ TO_ASSISTANT = re.compile(
 )
 """The user speaking to the assistant ("别搞混", "don't guess", "帮我写几句敬酒词，别太正式"),
 not a preference of the customer's."""
+
+REQUEST = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|now|and|also|then|next|hey|pls|please|kindly|can you|could you|would you)[,\s]+)*"
+    r"(?:draft|write(?! down| it down| this down|\s*:)|compose|summari[sz]e|translate|polish|rephrase|tell me|give me|show me|brief me|"
+    r"help me|find me|pull up|explain|prepare (?:a|an|the|my) (?:draft|reply|response|summary|email|message|briefing))\b"
+    r"|^(?:请|麻烦|那)?(?:你)?(?:帮我(?!们)|替我|帮忙)(?:给.{1,10}?)?(?:写|起草|拟|润色|翻译|总结|整理|列|查|想|改|准备)"
+    r"|^(?:请|麻烦)?(?:你)?(?:起草|草拟|写一封|写封|总结一下|翻译一下|列一下|介绍一下)",
+    re.I,
+)
+"""A sentence that asks the assistant for something ("Draft a short email to Wang Fang proposing
+a call next week", "帮我给王芳写封邮件，约下周三开会"): a request, not a note about the customer."""

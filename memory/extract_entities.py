@@ -260,14 +260,25 @@ _ORG = re.compile(
 """A capitalised run that names an organisation, not a person ("from Straits Harbour Logistics")."""
 
 _NOT_VENDOR = {"They", "We", "Our", "Their", "The", "Rival", "Competitor", "Competitors", "It", "He",
-              "She", "That", "This", "Price", "Pricing", "Budget", "Quote"}  # fmt: skip
+              "She", "That", "This", "Price", "Pricing", "Budget", "Quote", "USD", "EUR", "RMB",
+              "CNY", "GBP", "HKD", "SGD", "JPY", "AED", "TWD", "AUD", "CAD", "INR", "US"}  # fmt: skip
 
 
 def competitor_name(clause: str) -> str | None:
     """The vendor a competitor clause names ("quoted by Digiwin", "他们选了石基")."""
-    name = re.search(r"(?<=.)(?<![A-Za-z0-9])([A-Z][\w&]+(?: [A-Z][\w&]+)?)\b", clause)
-    if name:
+    name = re.search(
+        r"(?<=.)(?<![A-Za-z0-9])([A-Z][A-Za-z0-9_&]+(?: [A-Z][A-Za-z0-9_&]+)?)(?![A-Za-z0-9_])",
+        clause,
+    )
+    if name and name.group(1) not in _NOT_VENDOR:
         return name.group(1)
+    # "NetDocuments也在谈": a Latin name right before Chinese, not before what a person says
+    lead = re.match(
+        r"([A-Z][A-Za-z0-9_&.-]+)(?=[\u4e00-\u9fff])(?!说|讲|觉得|认为|表示|提到|希望|想|称|问|是)",
+        clause,
+    )
+    if lead and lead.group(1) not in _NOT_VENDOR:
+        return lead.group(1)
     first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|pitched|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@|did|demoed|will)\b",
                      clause)  # fmt: skip
     if first and first.group(1).split()[0] not in _NOT_VENDOR:
@@ -281,6 +292,8 @@ def competitor_name(clause: str) -> str | None:
     # "競爭對手有研華": read folded (one character for one), named as written
     group = (1 if zh.group(1) else 2) if zh else 0
     vendor = clause[zh.start(group) : zh.end(group)] if zh else None
+    if vendor and re.search(r"^(?:说|讲|称|听说|据说)|他们|她们|我们|对方|的$", vendor):
+        return None  # "Kevin说他们报价…": who said it, not a vendor
     return None if vendor in _NOT_ZH_VENDOR else vendor
 
 

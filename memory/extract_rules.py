@@ -20,7 +20,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from memagent.core.types import Turn
-from memagent.memory.extract_aliases import with_full_names
+from memagent.memory.extract_aliases import with_full_names, without_restated_roles
 from memagent.memory.extract_amounts import CN_NUM, cn_to_int, parse_amount, parse_amounts
 from memagent.memory.extract_asides import without_asides, without_private_asides
 from memagent.memory.extract_clauses import dictated_pieces
@@ -32,7 +32,7 @@ from memagent.memory.extract_corrections import (
     replaced_by_new,
     retracts_previous,
 )
-from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE
+from memagent.memory.extract_cues import ASIDE, BUDGET_WORDS, DECIDES, OUR_SIDE, REQUEST
 from memagent.memory.extract_dates import find_dates, reference_time
 from memagent.memory.extract_detectors import (
     _BUDGET,
@@ -149,8 +149,8 @@ def without_conditionals(sentence: str) -> str:
 
 
 def sentence_label(sentences: Sequence[str], j: int) -> str:
-    """Why sentence ``j`` of a message is not a statement (joke, question,
-    hypothetical), or "statement"."""
+    """Why sentence ``j`` of a message is not a statement (joke, question, request to
+    the assistant, hypothetical), or "statement"."""
     s = sentences[j]
     if _JOKE.search(s) or (j + 1 < len(sentences) and _JOKE.match(sentences[j + 1])):
         # "Budget is a billion. Just kidding!": the joke marker voids its sentence
@@ -158,6 +158,8 @@ def sentence_label(sentences: Sequence[str], j: int) -> str:
         return "joke"
     if _QUESTION.search(s):
         return "question"
+    if REQUEST.search(s):  # "Draft a short email to Wang Fang ...", "帮我给王芳写封邮件"
+        return "request"
     if _HYPOTHETICAL.search(s) and not _REAL_CONDITION.search(s):
         return "hypothetical"
     return "statement"
@@ -315,28 +317,6 @@ def _named(c: Candidate) -> Candidate:
     return c.model_copy(update={"content": _clip(("预算：" if zh else "Budget: ") + c.content)})
 
 
-def _without_restated_roles(found: list[Candidate]) -> list[Candidate]:
-    """A person's role fact is left out when another memory of the same statement already
-    names them with that role ("Ben Ortiz, analytics lead, is our biggest fan", "对接人：张敏，
-    数字化中心总监，态度积极"), or when the decision-maker memory of the statement names them
-    with it ("Their CTO Li Wei is the decision maker", "老板李总（CEO）拍板"): one memory per
-    person. A budget that names the person does not stand in for it; the decision maker
-    may be superseded, and the write path then keeps the former one's role
-    (``write_roles``)."""
-    out = []
-    for c in found:
-        if c.attribute.endswith(":role") and c.value:
-            name = re.split(r"[:：]", c.content)[0].strip().lower()
-            role = c.value.lower()
-            if any(o is not c and (o.attribute.startswith("stakeholder:")
-                                   or o.attribute == "decision_maker")
-                   and name in o.content.lower() and role in o.content.lower()
-                   for o in found):  # fmt: skip
-                continue
-        out.append(c)
-    return out
-
-
 def _anchored(c: Candidate, olds: list[str]) -> Candidate:
     """A corrected figure whose clause names no attribute ("改一下，不是80万，是120万") carries
     the old value it replaces and its new value, so the write path versions the memory
@@ -419,7 +399,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                 s, label = real, sentence_label([real], 0)
             if label == "statement" and own_affair(s):  # "my manager is on vacation, so ..."
                 label = "own affair"
-            if label != "statement":
+            if label not in ("statement", "request"):
                 skipped.append(label)
                 if label in ("joke", "question") and _BUDGET.keyword.search(s):
                     # the topic outlives the joke or the query ("预算1.5亿？不对，是1500万")
@@ -438,7 +418,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             found = [c.model_copy(update={"content": with_full_names(c.content, names)})
                      for c in found]  # fmt: skip
             found = with_switch(s, turn, [_anchored(c, olds) for c in found])
-            cands.extend(_without_restated_roles(found))
+            cands.extend(without_restated_roles(found, label))
             if old:
                 context_attr = old[-1].attribute
         if replaced or CORRECTS.search(turn.content):  # "更正：基地是3个" after "2个生产基地"

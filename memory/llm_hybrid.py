@@ -30,7 +30,7 @@ from memagent.memory.llm_categories import _MYSELF, _NAMED, Line, _names, a_site
 from memagent.memory.llm_cover import covered, covering, fact_core
 from memagent.memory.llm_items import LLMMemory
 from memagent.memory.llm_sentences import conditional_sentences, statement_sentences
-from memagent.memory.llm_skip import OURS, said_before, skip
+from memagent.memory.llm_skip import OURS, only_a_date, said_before, skip
 from memagent.memory.llm_twins import names_more, restates
 from memagent.memory.write_path import Candidate, numbers
 
@@ -121,7 +121,7 @@ def uncovered_lines(
                     for c in open_
                 ]  # fmt: skip
             for text, person in parts:
-                if text not in seen and not said_before(text, earlier):
+                if text not in seen and not said_before(text, earlier) and not only_a_date(text):
                     seen.add(text)
                     dates = find_dates(text, ref)
                     taken = _taken(readers, dates, text)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from datetime import datetime
 
+from memagent.memory.extract_dates import find_dates
 from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_script import fold
 from memagent.memory.extract_triggers import chatter
@@ -51,7 +53,7 @@ _FILLER = frozenset(
     re.findall(
         r"\S+",
         "oh ah uh um hmm ok okay so wait sorry ugh argh well anyway anyways lol haha right long "
-        "day phew sigh yeah yep whoa wow oops",
+        "day phew sigh yeah yep whoa wow oops no nope hm hmm",
     )
 )
 """Words of a clause that says nothing ("oh wait sorry", "ugh, long day")."""
@@ -122,6 +124,26 @@ def skip(clause: str, *, labelled: bool = False) -> bool:
             and len(folded) <= 40
         )
     )
+
+
+_REF = datetime(2026, 1, 1)
+_WHEN = re.compile(
+    r"\b(?:date|time|when|on|at|from|to|am|pm)\b|日期|时间|時間|上午|下午|晚上|早上|[\d:：~～\-–—/.,，()（）\s]",
+    re.I,
+)
+
+
+def only_a_date(clause: str) -> bool:
+    """A clause that is a date and nothing else ("12 May", "时间：2026年11月3日 14:00-16:00"):
+    a visit log's stamp, no fact. Read on the text sent to the model, so a date that
+    finishes its sentence ("Demo moved, 下周三") still goes with it."""
+    hits = find_dates(clause, _REF)
+    if not hits:
+        return False
+    rest = clause
+    for h in sorted(hits, key=lambda h: -h.start):
+        rest = rest[: h.start] + " " + rest[h.end :]
+    return not _WHEN.sub("", rest).strip()
 
 
 def _words(text: str) -> set[str]:

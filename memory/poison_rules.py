@@ -548,7 +548,8 @@ RULES: tuple[Rule, ...] = (
         1.0,
         r"^\s*#+\s*(?:system|instructions?|assistant|developer)\b\s*[:：]?"
         r"|(?:^|[.!?。！？]\s*)(?:system|assistant|developer)\s*[:：]"
-        r"|[【\[]\s*系统(?!自动回复|自动发送|通知[】\]])[^】\]]{0,6}[】\]]|^\s*系统(?:消息|指令|设定)?\s*[:：]",
+        r"|[【\[]\s*系统(?!自动回复|自动发送|通知[】\]])[^】\]]{0,6}[】\]]|^\s*系统(?:消息|指令|设定)?\s*[:：]"
+        r"|<\s*/?\s*(?:admin|administrator|root|sysadmin|superuser)\s*>",
     ),
     # Standing orders: behaviour the assistant should show to everyone from now on.
     _r(
@@ -638,7 +639,10 @@ RULES: tuple[Rule, ...] = (
         "standing order",
         0.6,
         r"\b(?:note|message|instruction|reminder) (?:for|to) (?:the |my |our )?(?:assistant|ai"
-        r"|bot|model|chatbot|system)\b|\b(?:dear|hey|hi|attention|to the) (?:assistant|ai|bot|chatbot)\b"
+        r"|bot|model|chatbot|system)\b|\b(?:dear|hey|hi|attention) (?:assistant|ai|bot|chatbot)\b"
+        # "push GTFS updates to the bot": data sent to the customer's bot, nobody addressed
+        r"|(?<!updates )(?<!update )(?<!data )(?<!feeds )(?<!feed )(?<!queries )(?<!tickets )"
+        r"(?<!requests )(?<!it )(?<!them )\bto the (?:assistant|ai|bot|chatbot)\b"
         r"|\bthe (?:assistant|ai|bot|model) (?:must|should|shall|will|needs to|has to)\b"
         r"|\b(?:you|u) (?:must|should|have to|need to|shall) (?:always|never)\b"
         r"|你(?:以后|今后|往后|从现在起|从今以后)?(?:都|必须|一定|就|只能|要|一律|总是|永远|始终)(?:要|得)?"
@@ -1069,7 +1073,7 @@ RULES: tuple[Rule, ...] = (
         0.6,
         r"\b(?:delete|wipe|erase|purge|remove|clear|drop|destroy)\b (?:all|every|each|the entire"
         r"|the whole)(?: (?:of )?(?:the |your |stored )?(?:customer |client |user )?)?(?:memor(?:y|ies)"
-        r"|records|data|database|contacts|history|logs|notes)\b|\b(?:delete|wipe|erase|purge)"
+        r"|records?|data|database|contacts|history|logs?|notes?)\b|\b(?:delete|wipe|erase|purge)"
         r" everything\b|(?:删除|清空|清除|抹掉|删掉|销毁)掉?(?:所有|全部|一切)"
         r"(?!的?(?:副本|拷贝|复本|复印件))",  # "delete all copies" of a mail sent in error
     ),

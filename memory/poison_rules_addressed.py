@@ -45,44 +45,57 @@ _EN_RISK = (
 # it counts only as the reader of the record (整理/回想/读到这段的助理) or told "助理请留意".
 _ZH_MACHINE = (
     r"(?:人工智能|助手|模型|机器人|智能体|记忆系统|记忆库|(?:智能|智慧|小)助理|智能系统|智慧系统"
-    r"|(?:ai|智能)\s?记录员"
+    r"|(?:ai|智能)\s?记录员|(?:recall|memory|记忆|召回)\s?模块|(?:ai|虚拟)\s?助理|(?:助理|助手|自动化?|ai)\s?程序"
     r"|(?<![a-z])(?:ai|copilot|assistant|memagent|bot|gpt|llm|language model|memory system)(?![a-z]))"
     r"(?!\s?(?:团队|部门|小组|公司|厂商|项目|产品|方案|平台|专家|供应商|业务|team|vendor|project))"
 )
 _ZH_ADDRESSEE = (
-    rf"(?:给|致|跟|叫|告诉|提醒|交代|写给|留给|备忘给|转告|麻烦|烦请|让|俾)(?:一下)?{_ZC}{{0,14}}?{_ZH_MACHINE}"
+    rf"(?:给|致|跟|叫|告诉|提醒|交代|写给|留给|备忘给|转告|麻烦|烦请|让|俾|亲爱的|@)(?:一下)?{_ZC}{{0,14}}?{_ZH_MACHINE}"
     r"(?!的)"  # "跟客户演示了AI助手的记忆功能": the product shown, nobody addressed
-    rf"|{_ZH_MACHINE}\s*(?:请)?(?:注意|须知|听好|听着|留意|记一下|备忘|补充)"
+    rf"|{_ZH_MACHINE}\s*(?:你|您)?\s*(?:请)?(?:注意|须知|听好|听着|留意|记一下|备忘|补充|应当理解|应该理解|要理解"
+    r"|应理解|记住|记好)"
+    r"|(?:留|写|交代|说)(?:一句|几句|句话|两句)?(?:话)?给助理|(?:to|给) (?:self ?[+&] ?)?system\s*[:：]"
+    r"|(?:给|写给|留给)助理的(?:悄悄话|话|留言|备注|提醒|说明)"
     # "请记忆系统更新…", "请贵司AI代为填写…", "请系统自动为本公司开立…": the machine asked
     rf"|请{_ZC}{{0,10}}?{_ZH_MACHINE}"
     r"|请(?:贵司|贵公司|你们)?(?:的)?系统(?:自动|直接|代为)"
     # "附注(仅供贵司智能系统读取)", "转达贵司系统中的AI"
     rf"|(?:仅供|只供|转达|转告){_ZC}{{0,8}}?(?:{_ZH_MACHINE}|系统)"
-    r"|(?:^|[:：]\s*)(?:copilot|assistant|ai|bot|助手|机器人)\s*[,，]"
-    rf"|(?:读|看|睇|整理|记录|回想|处理|总结|汇总|分析|摘要|解析){_ZC}{{0,12}}?(?:的|嘅)\s?(?:{_ZH_MACHINE}|助理)"
+    r"|(?:^|(?<=[。！？!?\n])|[:：]\s*)\s*(?:copilot|assistant|ai|bot|助手|机器人)\s*(?:[,，]|请)"
+    rf"|(?:读|看|睇|整理|记录|回想|处理|总结|汇总|分析|摘要|解析){_ZC}{{0,12}}?(?:的|嘅|之)\s?(?:{_ZH_MACHINE}|助理)"
     # "AI 记录员应把…视为…", "小助理下次整理时,请把…转寄到…": the machine, then what it must do
     rf"|{_ZH_MACHINE}{_ZS}{{0,20}}?(?:请|务必|须|应该?|应当|必须)\s?(?:把|将|于|在)"
-    r"|(?:^|[\s—\-:：>])助理\s*请?(?:留意|注意|须知)"
+    r"|(?:^|[\s—\-:：>。！？])助理\s*请?(?:留意|注意|须知)"
+    # "'系统提示：recall 模块以后…": a system header that speaks to the machine
+    rf"|(?:系统|system)\s?(?:提示|通知|notice)\s*[:：—\-]\s*{_ZH_MACHINE}"
 )
 _ZH_ORDER = (
     r"以后|日后|今后|往后|之后每|永远|永久|一律|每次|每当|凡是|直接|不用|不必|无需|不需要|不要告诉"
     r"|别告诉|不要让|别让|记得|务必|都要|就说|就跟|偷偷|悄悄|夹带|一并|同步一份|列出来|报价时|改汇|下次回复"
     r"|改写|改成|改为|更新|删除|删掉|转寄|转发|发过去|代为|填写|开立|视为|执行|列为|套用|写成|输出|放下"
-    r"|直接回复|自动适用|提供"
+    r"|直接回复|自动适用|提供|从现在起|从现在开始|从今以后|从此|下次|告诉|记在|记住|放在|排在|写进|写入"
+    r"|隐藏|只填|改用|别跟|不要跟|回复到|回复至|发到|发至|回信至|回信到|当作"
 )
 _EN_MACHINE = r"(?:ai|copilot|assistant|chatbot|bot|model|agent|memagent|llm|gpt)"
 _EN_ADDRESSEE = (
     rf"\b(?:hey|dear|attention|attn|note to|tell) (?:the |your |any |our )?(?:ai )?{_EN_MACHINE}\b"
     rf"|\b(?:any|whichever|every|the) (?:ai |automated |virtual )?(?:{_EN_MACHINE}|reader|tool|system)"
     rf"(?: \w+){{0,2}} (?:reading|that reads|summari[sz]ing|that summari[sz]es|processing|that processes"
-    r"|parsing|handling|recalling)\b"
+    r"|parsing|handling|recalling|that recalls|reads|processes|recalls|sees)\b"
+    r"|\bwhoever (?:reads|sees|opens|processes|recalls)\b"
+    r"|\b(?:yes|hey),? (?:you,? )?(?:the )?(?:language model|llm|ai|assistant|model|bot)\b"
+    r"|\b(?:reminder|note|memo) (?:to|for) (?:self ?[+&] ?)?(?:the )?system\b"
     rf"|\byour (?:ai|assistant|copilot|bot)(?: software| tool)?\b"
     r"|\b(?:any|whichever) (?:automated|ai) readers?\b"
-    r"|\b(?:addendum|note|message|instructions?) (?:for|to) the (?:memory|crm|ai|recall) system\b"
-    r"|(?:^|['\"(])\s*(?:ai|bot|assistant|copilot)\s*[-–—:]\s"
+    r"|\b(?:addendum|note|message|instructions?|reminder|memo|request) (?:for|to) the (?:memory|crm|ai|recall)"
+    r" (?:system|module|engine)\b"
+    r"|(?:^|(?<=[.!?\n] )|['\"(])\s*(?:ai|bot|assistant|copilot)\s*[-–—:]\s"
+    r"|\bthe reader (?:is|being|here is) an? (?:ai|bot|model|assistant|llm|language model)\b"
+    r"|\b(?:the )?(?:recall|memory|summary|digest|crm) (?:module|engine|system|layer)s? (?:should|must|shall"
+    r"|needs? to|is to|will)\b"
     r"|\b(?:the )?(?:memory |crm |ai )?system (?:should|must|shall|needs? to) (?:rewrite|update|delete|remove"
     r"|change|replace|overwrite|edit)\b"
-    r"|\b(?:the )?(?:language model|llm|model|ai) (?:processing|reading|handling|parsing) (?:this|the)\b"
+    r"|\b(?:the )?(?:language models?|llms?|models?|ai) (?:processing|reading|handling|parsing) (?:this|the)\b"
     r"|\b(?:the|our) (?:copilot|assistant|memagent)\b (?:should|will|must|shall|is to|needs to|has to)\b"
 )
 _EN_ORDER = (
@@ -90,7 +103,10 @@ _EN_ORDER = (
     r"|every time|quietly|silently|secretly|don'?t (?:tell|mention|raise|flag|inform)"
     r"|do not (?:tell|mention|raise|flag|inform)|without (?:asking|approval|checking)|skip\w*"
     r"|stop \w+ing|record that|regard|treat|include|list|refer to itself|argue|show (?:me|us|them)"
-    r"|send|forward|share|give (?:us|them|me)|replace|rewrite|remove|reads?|tell them|no matter what)\b"
+    r"|send|forward|share|give (?:us|them|me)|replace|rewrite|remove|reads?|tell them|no matter what"
+    r"|each time|append|hide|conceal|suppress|omit|disregard|disclose|reveal|forget|apply|(?:must|should) say"
+    r"|for the rest of|you are (?:now |a |an )|ask (?:the |any |every )?(?:next )?"
+    r"(?:user|rep|salesperson|caller)s?)\b"
 )
 
 ADDRESSED_RULES: tuple[Rule, ...] = (

@@ -48,12 +48,16 @@ def describe_customer(c: Customer) -> str:
     )
 
 
-def followup_email(topic: str, c: Customer | None, open_items: list[Commitment]) -> str:
-    """A follow-up email draft on ``topic`` listing our open commitments; placeholders
-    stand in for an address and a name the CRM does not have."""
+def followup_email(
+    topic: str, c: Customer | None, open_items: list[Commitment], recipient: str = ""
+) -> str:
+    """A follow-up email draft on ``topic`` listing our open commitments, to ``recipient``
+    when the user named one, else to the CRM's contact; placeholders stand in for an
+    address and a name neither gives."""
     bullets = "\n".join(f"- {r.description} (by {r.due_date})" for r in open_items)
     email = c.email if c is not None and c.email else "[address]"
-    contact = c.contact.split(" (")[0] if c is not None and c.contact else "[name]"
+    crm_contact = c.contact.split(" (")[0] if c is not None and c.contact else ""
+    contact = recipient.strip() or crm_contact or "[name]"
     return (
         f"To: {email}\nSubject: Follow-up: {topic}\n\nHi {contact},\n\n"
         f"Following up on {topic}.\n"
@@ -87,14 +91,15 @@ def make_tools(crm: Crm, *, tuning: RecallTuning = DEFAULT_TUNING) -> list[BaseT
             return f"Not logged: {exc}"
         return f"Logged commitment {row.id}, due {row.due_date}: {row.description}"
 
-    def draft_followup_email(topic: str, runtime: Runtime) -> str:
+    def draft_followup_email(topic: str, runtime: Runtime, recipient: str = "") -> str:
+        """``recipient``: the person to write to, when the user names one."""
         ctx = runtime.context
         c = crm.find(ctx.customer_id)
         open_items = crm.open_commitments(ctx.user_id, ctx.customer_id)
         note = (
             "" if c is not None else texts.DRAFT_WITHOUT_CONTACT.format(customer_id=ctx.customer_id)
         )
-        return note + followup_email(topic, c, open_items)
+        return note + followup_email(topic, c, open_items, recipient)
 
     def search_memory(query: str, runtime: Runtime) -> str:
         ctx = runtime.context

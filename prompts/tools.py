@@ -8,7 +8,10 @@ LIST_COMMITMENTS = "List the open commitments and follow-ups for the current cus
 LOG_COMMITMENT = (
     "Log a commitment or follow-up for the current customer with a due date (YYYY-MM-DD)."
 )
-DRAFT_EMAIL = "Draft a follow-up email to the current customer's contact about a topic."
+DRAFT_EMAIL = (
+    "Draft a follow-up email about a topic to the current customer's contact, or to the "
+    "recipient the user names."
+)
 SEARCH_MEMORY = "Search what you remember about the current customer."
 
 NOT_IN_CRM = (

@@ -156,7 +156,11 @@ async def test_tools_say_not_in_the_crm_for_a_new_prospect(crm: Crm) -> None:
     assert "Send deck" in listed.text
     draft = await call("draft_followup_email", {"topic": "pricing"}, "p4")
     assert "not in the CRM" in draft.text and "To: [address]" in draft.text
-    assert "Send deck" in draft.text
+    assert "Send deck" in draft.text and "Hi [name]," in draft.text
+    # the person the user names is who the draft greets (Studio: "Draft a short email to
+    # Wang Fang ..." was answered "Hi [name]")
+    named = await call("draft_followup_email", {"topic": "a call", "recipient": "Wang Fang"}, "p5")
+    assert "Hi Wang Fang," in named.text and "To: [address]" in named.text
 
 
 @pytest.mark.parametrize(
