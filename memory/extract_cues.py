@@ -113,7 +113,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
         r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
         r"|\b(?:goal is|objective is|aim(?:s|ing)? to|target is to|want(?:s)? to (?:cut|reduce|get|bring))\b"
-        r"|要能|得能|需能|需要能|能够支持|要支持|必须能"
+        r"|要能|得能|需能|需要能|能够支持|要支持|必须能|^要(?=[A-Za-z]|[\u4e00-\u9fff]{0,6}(?:和|与|及|功能|系统|模块|平台|定位|监控|管理|对接|集成|认证|部署))"
         r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接(?!人|的)|集成|私有化|国产化|信创|"
         r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内|要满足|须(?:通过|满足|支持|存储|部署|符合)|不得使用|"
         r"(?:网络|内网|外网)不能|不能连|想做|(?<![不没])(?<!不太)(?<!不怎么)(?:想|要|打算|准备|计划)(?:上|建|搞|换成|换掉|换|做)(?:一[套个])?|要把[\u4e00-\u9fff]{1,8}(?:也)?加进|离线运行", re.I)),

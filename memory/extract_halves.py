@@ -27,8 +27,9 @@ GRADE_ONLY = re.compile(
     r"(?:absolute |hard |top |big(?:gest)? |main )?(?:must[- ]?haves?|non-?negotiable|requirement|"
     r"deal[- ]?breaker|priority|mandatory|critical|red line|the pain|pain(?: point)?)"
     r"(?: for (?:them|him|her|us))?[\s.!]*$"
-    r"|^(?:这|那)(?:个|一点|一条)?(?:是|为|属于)?(?:他们的)?(?:硬性要求|硬要求|刚需|底线|必须的|必选项|"
-    r"红线|最大的?痛点|痛点|硬指标|前提条件|前提|必要条件)[。！!\s]*$",
+    r"|^(?:[\u4e00-\u9fff]{1,4}(?:说|觉得|讲|认为))?(?:这|那)(?:个|一点|一条)?(?:是|为|属于)?"
+    r"(?:他们的?|她们的?|他的?|她的?)?(?:硬性要求|硬要求|刚需|底线|必须的|必选项|红线|最大的?痛点|痛点|硬指标"
+    r"|前提条件|前提|必要条件|最头疼的|最头痛的|最要命的)(?:事|地方)?[。！!\s]*$",
     re.I,
 )
 """A clause that only says how much the clause before it matters."""

@@ -78,10 +78,12 @@ _TITLE = re.compile(
 "Account: Kestrel Energy | Activity: On-site visit | Date: 11/10/2026")."""
 _GREETING = re.compile(
     r"^(?:hi|hello|hey|dear|thanks|thank you|best|regards|cheers|morning|perfect|great|exactly|"
-    r"yes|no|nah|sure|ok|okay|sounds good)\b|^(?:谢谢|感谢|你好|您好|好的|收到|辛苦|不用了)",
+    r"yes|no|nah|sure|ok|okay|sounds good)\b|^(?:谢谢|感谢|你好|您好|好的|收到|辛苦|不用了)"
+    r"|^[\u4e00-\u9fff]{1,4}(?:总|经理|工|老师|主任|先生|女士|小姐)?(?:您好|你好)[!！,，。]*$",
     re.I,
 )
-"""A letter's or a chat's courtesy ("Thanks for the session last week", "感谢上周的演示")."""
+"""A letter's or a chat's courtesy ("Thanks for the session last week", "感谢上周的演示",
+"王经理您好")."""
 
 
 _WEATHER = re.compile(
@@ -135,9 +137,14 @@ _WHEN = re.compile(
 
 def only_a_date(clause: str) -> bool:
     """A clause that is a date and nothing else ("12 May", "时间：2026年11月3日 14:00-16:00"):
-    a visit log's stamp, no fact. Read on the text sent to the model, so a date that
-    finishes its sentence ("Demo moved, 下周三") still goes with it."""
+    a visit log's stamp, no fact; or only what a date is not ("签约时间不是3月15号": the
+    correction it belongs to is the rules'). Read on the text sent to the model, so a date
+    that finishes its sentence ("Demo moved, 下周三") still goes with it."""
     hits = find_dates(clause, _REF)
+    if hits and re.fullmatch(
+        r"[\u4e00-\u9fff]{0,8}(?:不是|并非|不在)[^，,。；;]{1,16}", clause.strip(" 。.")
+    ):
+        return True
     if not hits:
         return False
     rest = clause

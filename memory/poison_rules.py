@@ -229,7 +229,8 @@ _ZH_SMEAR = (
 )
 _OTHER_PARTIES = (
     r"(?:\bother (?:customers|clients|accounts|users|salespeople|sales reps|reps|companies|firms"
-    r"|businesses|bidders|organi[sz]ations|tenants)\b"
+    r"|businesses|bidders|organi[sz]ations|tenants|municipalities|districts|hospitals|schools|banks"
+    r"|agencies|cities|councils|universities|insurers|retailers|airlines)\b"
     r"|\bthe rest of (?:your|the) (?:customers|clients|accounts|companies|prospects)\b"
     r"|\b(?:companies|customers|clients|firms|accounts|prospects) (?:that )?you(?:'ve| have)?"
     r" (?:talked|spoken|worked|met|dealt|chatted) (?:to|with)\b"
@@ -823,8 +824,9 @@ RULES: tuple[Rule, ...] = (
         1.0,
         r"(?:^|(?<=[.!?\n]))(?![^.!?\n]*\b(?:don't|do not|never|must not|shouldn't)\b)"
         r"(?=[^.!?\n]*\b(?:what|which|how much|tell me|list|show|give me|share"
-        r"|send|export|reveal)\b)(?=[^.!?\n]*\b(?:budgets?|prices?|pricing|discounts?|contacts?"
-        r"|phone numbers?|emails?|data|deals?|quotes?|paid|pay|spend|spent)\b)[^.!?\n]*?"
+        r"|send|export|reveal|forward)\b)(?=[^.!?\n]*\b(?:budgets?|prices?|pricing|discounts?|contacts?"
+        r"|phone numbers?|emails?|data|deals?|quotes?|paid|pay|spend|spent|proposals?|contracts?|bids?)\b)"
+        r"[^.!?\n]*?"
         + _OTHER_PARTIES
         + rf"|{_ZH_EXFIL_ASK}[^。！？\n]{{0,12}}?{_ZH_OTHERS}[^。！？\n]{{0,8}}?{_ZH_DATA}"
         rf"|{_ZH_OTHERS}[^。！？\n]{{0,8}}?{_ZH_DATA}[^。！？\n]{{0,12}}?(?:{_ZH_EXFIL_ASK}|多少)",

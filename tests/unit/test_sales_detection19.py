@@ -67,14 +67,15 @@ def test_a_want_with_only_a_pronoun_for_its_object_is_no_requirement() -> None:
 
 def test_a_bare_date_or_a_bare_no_is_not_sent_to_the_model() -> None:
     # holdout 17 through the LLM path kept "12 May (2026-05-12)", "时间: 2026年11月3日 14:00-16:00"
-    # and "wait no" as memories
+    # and "wait no" as memories, holdout 18 "王经理您好" and "签约时间不是3月15号"
     from memagent.core.types import Turn
     from memagent.memory.llm_hybrid import uncovered_lines
     from memagent.memory.llm_skip import only_a_date, skip
 
     assert only_a_date("3 June") and only_a_date("日期：2026年7月9日 09:30-11:00")
     assert not only_a_date("Pilot starts 3 June") and not only_a_date("合肥工厂")
-    assert skip("hmm, no")
+    assert skip("hmm, no") and skip("李经理您好！") and not skip("李经理您好，附件是报价")
+    assert only_a_date("上线时间不是6月1号") and not only_a_date("上线时间是6月1号")
     turn = Turn(
         "user", "Visit log. 3 June. Demo moved, 下周三.", id="m1", at="2026-05-12T10:00:00+08:00"
     )
@@ -107,3 +108,24 @@ def test_a_correction_keeps_no_old_value() -> None:
     later = [_text(c) for c in _run("二期先上12台。", "我刚说错了，二期是8台不是12台。")
              if c.message_ids == ["m1"]]  # fmt: skip
     assert later and not any("12台" in t for t in later), later
+
+
+def test_who_says_it_hurts_most_grades_the_pain_before() -> None:
+    # "周总说这是最头疼的", "这个是她最大的痛点": how much the pain before matters, no fact
+    from memagent.memory.extract_halves import grades_previous
+
+    assert grades_previous("王经理说这是最头疼的") and grades_previous("这个是她最大的痛点")
+    assert not grades_previous("最头疼的是月底对账")
+    texts = [_text(c) for c in _run("门店盘点全靠手工，一盘就是两天 这个是他们最大的痛点")]
+    assert len(texts) == 1 and "手工" in texts[0] and "最大的痛点" in texts[0], texts
+
+
+def test_a_clause_that_opens_with_yao_and_names_features_is_a_requirement() -> None:
+    # "想上车队管理系统，要GPS定位和油耗监控": the features were lost
+    texts = [_text(c) for c in _run("想换一套WMS，要RF扫码和波次拣货。")]
+    assert any("rf扫码" in t for t in texts), texts
+    assert not any("报备" in t for t in _map_requirements("进厂要提前三个工作日报备。"))
+
+
+def _map_requirements(note: str) -> list[str]:
+    return [_text(c) for c in _run(note) if c.attribute.startswith("requirement")]
