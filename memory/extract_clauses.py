@@ -54,7 +54,7 @@ _SPACED = re.compile(
     r"(?!(?:来|最终)?(?:拍板|说了算|签字)(?:$|[，。；,;]))"
 )
 """... nor before the decision its person makes ("执行长 周凯 拍板")."""
-_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、]|[一二三四五六七八九十]+[、.])\s*")
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、](?!\d)|[一二三四五六七八九十]+[、.])\s*")
 _LABEL = re.compile(r"^(?P<label>[^:：\n]{2,30})[:：]\s*(?=\S)")
 _HEADING = re.compile(r"[:：]\s*$")
 _HEADER = re.compile(r"^(?:subject|from|to|cc|bcc|sent|主题|发件人|收件人|抄送)\s*[:：]", re.I)

@@ -178,6 +178,8 @@ EVENTS = [
     ("evaluation", r"\beval(?:uation)?\b|评估|选型"),
     ("production", r"(?<![A-Za-z])sop(?![A-Za-z])|start of production|\bcut-?over\b|投产|量产|跑通"),
     ("construction", r"topping out|\bbuilding (?:done|complete)|封顶|竣工|完工"),
+    ("delivery", r"\bdeliver(?:y|ed)? (?:of|on|by)\b|\bon[- ]site by\b|交付|交货|到货|进场|发货|到场"),
+    ("installation", r"\binstall(?:ation|ed)? (?:by|of|done|complete)|安装完|装完|安装"),
 ]  # fmt: skip
 
 

@@ -69,14 +69,14 @@ _CN_NUM = CN_NUM
 
 _ABBREVIATIONS = ("Dr", "Mr", "Ms", "Mrs", "vs", "incl", "approx", "etc", "Inc", "Ltd", "Co", "Dir",
                   "Dept", "No", "St", "Jr", "Sr", "Approx", "Incl", "Est", "est", "Etc", "Vs", "Mgr", "mgr",
-                  "ca", "Ca", "Mio", "Mrd")  # fmt: skip
+                  "ca", "Ca", "Mio", "Mrd", "Eng", "Engr", "Prof")  # fmt: skip
 _SPLIT = re.compile(
     r"(?<=[。！？；\n])\s*|" + "".join(rf"(?<!\b{a}\.)" for a in _ABBREVIATIONS) + r"(?<=[.!?;])\s+"
     # "Budget £220k — actually she corrected herself: £250k": a correction after a dash
     r"|\s+[—–-]+\s+(?=(?:actually|correction)\b)"
     r"|\s*(?:——|—)\s*(?=(?:更正|纠正|不对|其实是|说错了))"
 )
-"""Sentence ends; "Dr. Helen", "Dir. of Engineering", "incl. implementation" and "1,3 Mio. EUR" go on;
+"""Sentence ends; "Dr. Helen", "Eng. Faisal", "Dir. of Engineering", "incl. implementation" and "1,3 Mio. EUR" go on;
 and a dash before a correction ("£220k — actually … £250k")."""
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*[。！]?$|\b(?:can you|could you|do you|would you)\b", re.I)
 _HYPOTHETICAL = re.compile(

@@ -112,7 +112,7 @@ def uncovered_lines(
                 and open_
                 and len(sentence) <= _WHOLE
             ):
-                text = re.sub(r"^\s*(?:[-*•]|\d+[.)、])\s*", "", sentence).strip(" .。;；")
+                text = re.sub(r"^\s*(?:[-*•]|\d+[.)、](?!\d))\s*", "", sentence).strip(" .。;；")
                 parts = [(text, last_person(before))]
             else:
                 parts = [
@@ -147,7 +147,7 @@ def _conditional_lines(
     ref = reference_time(turn.at)
     names = known_names(f"{earlier} {turn.content}")
     for sentence in conditional_sentences([turn]):
-        text = re.sub(r"^\s*(?:[-*•]|\d+[.)、])\s*", "", sentence).strip(" .。;；")
+        text = re.sub(r"^\s*(?:[-*•]|\d+[.)、](?!\d))\s*", "", sentence).strip(" .。;；")
         if (
             text in seen
             or skip(text)

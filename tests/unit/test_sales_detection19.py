@@ -149,3 +149,18 @@ def test_a_plural_pronoun_is_the_account_and_a_time_word_ends_a_name() -> None:
     cands = _run("他们是做冷链物流的 老板CEO吴总下周从深圳回来")
     assert any(c.attribute == "stakeholder:吴总:role" for c in cands), cands
     assert not any(c.content.startswith("吴总") and "冷链" in c.content for c in cands), cands
+
+
+def test_a_decimal_after_a_sentence_is_no_bullet_and_eng_is_a_title() -> None:
+    # holdout 17: "Chile. 1.9 million TEU last year." kept "9 million TEU"; "our COO, Eng.
+    # Faisal Haddad, who will take the final decision" was cut after "Eng"
+    texts = [_text(c) for c in _run("Port of Callao, Peru. 2.4 million TEU last year.")]
+    assert any("2.4 million" in t for t in texts), texts
+    texts = [_text(c) for c in _run("The board is chaired by Eng. Samir Khalil, who signs off.")]
+    assert any("samir khalil" in t for t in texts) and not any(t.endswith("eng") for t in texts)
+
+
+def test_delivery_and_installation_are_dated_events() -> None:
+    # holdout 18: "时间：8月中旬设备要进场" kept nothing
+    cands = _run("时间：9月上旬设备要到货。", "第一批50台年底前要安装完。")
+    assert {c.attribute for c in cands} >= {"deadline:delivery", "deadline:installation"}, cands
