@@ -84,6 +84,11 @@ _REWRITES = [
     (re.compile(r"从" + _OLD + r"(?=(?:全面)?(?:切到|切换到|换到|换成|迁到|迁移到|转到|改用|升级到))"), ""),
     # "演示不是周二了，改到周四" / "决策人不是王总了，换成李总" / "不是SAP，是Oracle"
     (re.compile(_NOT_ZH + _OLD + r"了?[，,]\s*(?P<verb>改到|推迟到|延到|提前到|挪到)"), r"\g<verb>"),
+    # "刚才说邱敏是人力资源总监，不对，她是培训中心总监": the old statement quoted, then denied
+    (re.compile(r"(?:刚才|之前|上次|前面|刚刚)(?:我)?(?:说|讲|写)(?:的)?[^，,。；;]{1,24}[，,]\s*(?:不对|错了|说错了|搞错了)[，,]\s*"), ""),
+    # "首批安装不是4月底，雷总说硬件清关要时间，定在5月底前完成": a reason between the two
+    (re.compile(_NOT_ZH + _OLD + r"了?[，,][^，,。；;]{0,24}?[，,]\s*(?P<verb>定在|改到|改在|推迟到|延到|延后到|提前到|挪到)"),
+     r"\g<verb>"),
     (re.compile(_NOT_ZH + _OLD + r"了?[，,]\s*(?:换成了?|改成了?|而是|变成了?|是|係|系(?!统))"), "是"),
     # "They're on MasterControl today — no sorry, it's TrackWise": taken back mid-sentence
     (re.compile(r"\b(?P<lead>on|is|are|uses?|using|runs? on)\s+" + _OLD + r"(?:\s+(?:today|now|currently))?"

@@ -164,3 +164,30 @@ def test_delivery_and_installation_are_dated_events() -> None:
     # holdout 18: "时间：8月中旬设备要进场" kept nothing
     cands = _run("时间：9月上旬设备要到货。", "第一批50台年底前要安装完。")
     assert {c.attribute for c in cands} >= {"deadline:delivery", "deadline:installation"}, cands
+
+
+def test_a_corrected_date_with_a_reason_between_keeps_its_event() -> None:
+    # holdout 18: "更正：首批安装不是4月底，雷总说硬件清关要时间，定在5月底前完成" kept the old
+    # date under the event and the new one under no event
+    cands = _run(
+        "周总希望6月底前完成一期交付。",
+        "更正：一期交付不是6月底，周总说设备到货晚，定在7月底前完成。",
+    )
+    later = [c for c in cands if c.message_ids == ["m1"]]
+    assert [c.attribute for c in later] == ["deadline:delivery"], later
+    assert "6月底" not in later[0].content and "7月底" in later[0].content
+
+
+def test_an_old_statement_quoted_and_denied_is_dropped() -> None:
+    # holdout 18: "刚才说邱敏是人力资源总监，不对，她是培训中心总监" kept the old role only
+    from memagent.memory.extract_corrections import replaced_by_new
+
+    assert (
+        replaced_by_new("补充：刚才说周岚是财务总监，不对，她是审计总监。")
+        == "补充：她是审计总监。"
+    )
+    cands = _run("财务总监周岚负责预算。", "补充：刚才说周岚是财务总监，不对，她是审计总监。")
+    later = [c for c in cands if c.message_ids == ["m1"]]
+    assert any("审计总监" in c.content for c in later) and not any(
+        "财务" in c.content for c in later
+    )
