@@ -510,8 +510,9 @@ RULES: tuple[Rule, ...] = (
         0.6,
         r"\b(?:no|without(?: any)?) (?:restrictions|limits|limitations|rules|filters|policies"
         r"|guardrails|censorship)\b|\bunrestricted\b|\bunfiltered\b|\buncensored\b"
-        # "a human to approve every categorization" is a control the customer wants
-        r"|(?<!human to )(?<!person to )(?<!manager to )(?<!someone to )"
+        # "a human to approve every categorization" is a control the customer wants, and so is
+        # "our works council must approve any system that records employee activity"
+        r"|(?<!human to )(?<!person to )(?<!manager to )(?<!someone to )(?<!must )(?<!shall )"
         r"\b(?:(?:auto)?approves?|sign(?:s|ing)? off on|grants?|authori[sz]es?) (?:any|every|all)\b"
         r"|\bnever (?:refuses?|declines?|says no|rejects?)\b"
         r"|(?:不受|不用受|无需受|不必受)(?:任何)?[^，。]{0,6}(?:限制|约束|规则|规范)"

@@ -69,6 +69,9 @@ ORDINARY = [
     "Reminder to self: ask the system admin at Tarn Haulage for the VPN form before the demo.",
     "Procurement asked us to forward every proposal to tenders@ashgrove-council.gov.uk, not to "
     "individual officers.",
+    # holdout 18's pasted mail: the customer's own body must approve, the mail is to its writer
+    "Fwd from their Head of Digital: 5. Our works council must approve any system that records "
+    "employee activity. Please address all formal correspondence to me by email.",
     # data sent to the customer's own bot
     "Their support chatbot answers from a stale FAQ; IT wants our CMS to push article updates to "
     "the bot hourly. Two sprints.",
