@@ -7,7 +7,7 @@ January"), holidays ("before Christmas", "after Thanksgiving", "元旦前"), "EO
 from __future__ import annotations
 
 import calendar
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from memagent.memory.extract_amounts import cn_to_int
@@ -16,6 +16,9 @@ MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 MONTHS |= {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
 MONTHS["sept"] = 9
 DAYS = {d.lower(): i for i, d in enumerate(calendar.day_name)}
+ANY_DAY = datetime(2026, 1, 1)
+"""A reference day for asking only whether, or where, a text names a date (what the date
+resolves to does not matter)."""
 
 
 def num_of(s: str | None) -> int | None:

@@ -17,6 +17,7 @@ from datetime import datetime
 
 from memagent.memory.extract_account import label_detail, said_detail
 from memagent.memory.extract_amounts import parse_amounts
+from memagent.memory.extract_calendar import ANY_DAY
 from memagent.memory.extract_counts import counted
 from memagent.memory.extract_cues import (
     BUDGET_WORDS,
@@ -252,7 +253,7 @@ _RUNS_COUNT = re.compile(
 def _ahead(clause: str) -> bool:
     """A dated event still to come, not a log of today's visit or the writer's own call
     ("Visit with Northwind today", "Prepping for my call tomorrow")."""
-    dates = find_dates(clause, datetime(2026, 1, 1))
+    dates = find_dates(clause, ANY_DAY)
     today = bool(dates) and all(NOT_AHEAD.search(d.surface) for d in dates)
     return not (NOT_AHEAD.search(clause) or today)
 
@@ -299,7 +300,7 @@ def categorise(clause: str) -> str | None:
 
 def _category(clause: str) -> str | None:
     clause = to_simplified(clause)  # "競爭對手有研華": Traditional reads as Simplified
-    has_date = bool(find_dates(clause, datetime(2026, 1, 1)))
+    has_date = bool(find_dates(clause, ANY_DAY))
     amounts = parse_amounts(clause)
     if amounts and BUDGET_WORDS.search(clause):
         return "budget"

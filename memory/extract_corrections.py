@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import datetime
 
 from memagent.memory.extract_amounts import Amount, parse_amounts
+from memagent.memory.extract_calendar import ANY_DAY
 from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.hanzi_fold import to_simplified
 
@@ -191,7 +191,7 @@ _DATE_OFF = re.compile(
 
 def _drop_old_dates(text: str) -> str:
     """ "moved from March 1 to April 15" -> "moved to April 15"; "so Dec 15 is off" goes."""
-    dates = find_dates(text, datetime(2026, 1, 1))
+    dates = find_dates(text, ANY_DAY)
     if len(dates) < 2:
         return text
     for d in reversed(dates):

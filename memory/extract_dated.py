@@ -6,19 +6,18 @@ keyed by its later date, and the first date was lost. Pure functions.
 from __future__ import annotations
 
 import re
-from datetime import datetime
 
+from memagent.memory.extract_calendar import ANY_DAY
 from memagent.memory.extract_cues import EVENT_RES
 from memagent.memory.extract_dates import find_dates
 
-_REF = datetime(2026, 1, 1)
 _RANGE_END = re.compile(r"^(?:到|至|直到|一直到|截至|截止)")
 """'从11月1日开始，到11月30日结束': one span, not two facts."""
 
 
 def _dated(piece: str) -> bool:
     """The piece names a date finer than a bare year ("明年" alone dates nothing)."""
-    return any(not re.fullmatch(r"\d{4}年", h.iso) for h in find_dates(piece, _REF))
+    return any(not re.fullmatch(r"\d{4}年", h.iso) for h in find_dates(piece, ANY_DAY))
 
 
 def _event(piece: str) -> str | None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from datetime import datetime
 
 from memagent.core.types import Turn
 from memagent.memory.extract_account import account_detail
 from memagent.memory.extract_amounts import parse_amounts
+from memagent.memory.extract_calendar import ANY_DAY
 from memagent.memory.extract_clauses import counted
 from memagent.memory.extract_corrections import CORRECTS, current_amount, target_date
 from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
@@ -161,6 +161,6 @@ def dated_event(turns: Sequence[Turn]) -> str | None:
     """The deadline key the conversation was last about ("deadline:demo"), so "push it to
     Jan 6" in the next message moves that date."""
     for t in reversed(turns):
-        if find_dates(t.content, datetime(2026, 1, 1)) and (ev := event_of(t.content)):
+        if find_dates(t.content, ANY_DAY) and (ev := event_of(t.content)):
             return f"deadline:{ev}"
     return None

@@ -76,6 +76,8 @@ def family(attribute: str) -> str:
     return _FAMILY.get(head, head)
 
 
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)、](?!\d))\s*")
+"""A list item's bullet or number ("- ", "2) ", "3、"), not a decimal point ("1.5M")."""
 _REFERS_BACK = re.compile(r"^(?:he|she|his|her|him|他|她)\b|^(?:他|她)", re.I)
 
 
@@ -112,7 +114,7 @@ def uncovered_lines(
                 and open_
                 and len(sentence) <= _WHOLE
             ):
-                text = re.sub(r"^\s*(?:[-*•]|\d+[.)、](?!\d))\s*", "", sentence).strip(" .。;；")
+                text = _BULLET.sub("", sentence).strip(" .。;；")
                 parts = [(text, last_person(before))]
             else:
                 parts = [
@@ -147,7 +149,7 @@ def _conditional_lines(
     ref = reference_time(turn.at)
     names = known_names(f"{earlier} {turn.content}")
     for sentence in conditional_sentences([turn]):
-        text = re.sub(r"^\s*(?:[-*•]|\d+[.)、](?!\d))\s*", "", sentence).strip(" .。;；")
+        text = _BULLET.sub("", sentence).strip(" .。;；")
         if (
             text in seen
             or skip(text)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import datetime
 
+from memagent.memory.extract_calendar import ANY_DAY
 from memagent.memory.extract_dates import find_dates
 from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_script import fold
@@ -128,7 +128,6 @@ def skip(clause: str, *, labelled: bool = False) -> bool:
     )
 
 
-_REF = datetime(2026, 1, 1)
 _WHEN = re.compile(
     r"\b(?:date|time|when|on|at|from|to|am|pm)\b|日期|时间|時間|上午|下午|晚上|早上|[\d:：~～\-–—/.,，()（）\s]",
     re.I,
@@ -140,13 +139,13 @@ def only_a_date(clause: str) -> bool:
     a visit log's stamp, no fact; or only what a date is not ("签约时间不是3月15号": the
     correction it belongs to is the rules'). Read on the text sent to the model, so a date
     that finishes its sentence ("Demo moved, 下周三") still goes with it."""
-    hits = find_dates(clause, _REF)
-    if hits and re.fullmatch(
+    hits = find_dates(clause, ANY_DAY)
+    if not hits:
+        return False
+    if re.fullmatch(
         r"[\u4e00-\u9fff]{0,8}(?:不是|并非|不在)[^，,。；;]{1,16}", clause.strip(" 。.")
     ):
         return True
-    if not hits:
-        return False
     rest = clause
     for h in sorted(hits, key=lambda h: -h.start):
         rest = rest[: h.start] + " " + rest[h.end :]
