@@ -190,7 +190,7 @@ def retry_command(session: str, user: str, customer: str) -> str:
 @app.command()
 def ask(
     message: Annotated[str | None, typer.Argument(help="The message (omit with --retry).")] = None,
-    user: User = "demo-user",
+    user: User = cli_memories.DEFAULT_USER,
     customer: Customer = "acme",
     session: SessionOpt = None,
     as_json: JsonOpt = False,
@@ -227,7 +227,9 @@ def ask(
 
 
 @app.command()
-def chat(user: User = "demo-user", customer: Customer = "acme", session: SessionOpt = None) -> None:
+def chat(
+    user: User = cli_memories.DEFAULT_USER, customer: Customer = "acme", session: SessionOpt = None
+) -> None:
     """Interactive chat; /help lists /why, /memories, /retry, /new, /quit."""
     known = check_scope(user, customer, session=session)
     b = open_or_fail(get_settings())

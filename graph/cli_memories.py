@@ -36,6 +36,10 @@ out = Console()
 err = Console(stderr=True)
 
 User = Annotated[str, typer.Option("--user", "-u", help="Salesperson id.")]
+DEFAULT_USER = "demo-user"
+"""The user ``ask`` and ``chat`` speak as when no ``--user`` is given: the memories
+commands default to the same one, so a newcomer's first ``memories list`` shows what
+their first ``ask`` stored."""
 Customer = Annotated[str, typer.Option("--customer", "-c", help="Customer account id.")]
 OptCustomer = Annotated[str | None, typer.Option("--customer", "-c", help="Customer account id.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
@@ -66,7 +70,7 @@ def _record(r: dict[str, Any]) -> None:
 
 @app.command("list")
 def list_cmd(
-    user: User,
+    user: User = DEFAULT_USER,
     customer: OptCustomer = None,
     status: Annotated[
         str, typer.Option(help="active|deprecated|archived|pending|quarantined|all")
@@ -84,8 +88,8 @@ def list_cmd(
 @app.command("search")
 def search_cmd(
     query: str,
-    user: User,
     customer: Customer,
+    user: User = DEFAULT_USER,
     limit: Annotated[int, typer.Option(min=1, max=100)] = 10,
     as_json: JsonOpt = False,
 ) -> None:
@@ -95,7 +99,9 @@ def search_cmd(
 
 
 @app.command("show")
-def show_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = False) -> None:
+def show_cmd(
+    memory_id: str, customer: Customer, user: User = DEFAULT_USER, as_json: JsonOpt = False
+) -> None:
     """One memory with its provenance (session, messages, time, origin); MEMORY_ID may be
     any unique prefix of the id."""
     row = request("memories.show", {"user": user, "customer": customer, "id": memory_id})
@@ -103,7 +109,9 @@ def show_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = 
 
 
 @app.command("history")
-def history_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = False) -> None:
+def history_cmd(
+    memory_id: str, customer: Customer, user: User = DEFAULT_USER, as_json: JsonOpt = False
+) -> None:
     """Every version of the memory's key, oldest first, with what superseded what."""
     rows = request("memories.history", {"user": user, "customer": customer, "id": memory_id})
     emit(rows, as_json, _table)
@@ -112,8 +120,8 @@ def history_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt
 @app.command("add")
 def add_cmd(
     text: str,
-    user: User,
     customer: Customer,
+    user: User = DEFAULT_USER,
     type_: Annotated[RecordType | None, typer.Option("--type", help="Record type.")] = None,
     importance: Annotated[float | None, typer.Option(min=0.0, max=1.0)] = None,
     as_json: JsonOpt = False,
@@ -149,7 +157,9 @@ def add_cmd(
 
 
 @app.command("release")
-def release_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt = False) -> None:
+def release_cmd(
+    memory_id: str, customer: Customer, user: User = DEFAULT_USER, as_json: JsonOpt = False
+) -> None:
     """Release a quarantined memory into recall (you vouch that it is a fact, not an
     instruction). MEMORY_ID is the id ``memories list --status quarantined`` shows, or any
     unique prefix of it."""
@@ -168,8 +178,8 @@ def release_cmd(memory_id: str, user: User, customer: Customer, as_json: JsonOpt
 @app.command("delete")
 def delete_cmd(
     memory_id: str,
-    user: User,
     customer: Customer,
+    user: User = DEFAULT_USER,
     all_versions: Annotated[
         bool, typer.Option("--all-versions", help="Delete the whole history.")
     ] = False,
@@ -196,7 +206,7 @@ def _render_delete(d: dict[str, Any]) -> None:
 
 @app.command("export")
 def export_cmd(
-    user: User,
+    user: User = DEFAULT_USER,
     customer: OptCustomer = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to a file.")] = None,
     as_json: JsonOpt = True,

@@ -288,6 +288,15 @@ _ONLY_PRONOUN_WANT = re.compile(
 )
 
 
+_MEETING_CALL = re.compile(
+    r"\b(?:reference|discovery|intro(?:ductory)?|kick-?off|demo|scoping|review|status|steering|"
+    r"follow-?up|sales|qbr|pricing|negotiation|board|alignment|design|workshop)\s+calls?\b",
+    re.I,
+)
+"""A call that is a meeting of the deal ("a reference call with another shipping line"),
+not the channel a person wants to be reached by."""
+
+
 def categorise(clause: str) -> str | None:
     """The sales category a clause speaks to, or None when it holds nothing salient. An
     English cue word written against Chinese ("Competitor是金蝶", "Budget大概两百万") is
@@ -331,6 +340,8 @@ def _category(clause: str) -> str | None:
             re.I,
         ):
             continue
+        if name == "contact_preference" and not cue.search(_MEETING_CALL.sub(" ", clause)):
+            continue  # "wants a reference call before signing": a meeting, not a channel
         if name == "contact_preference" and _BILLING.search(clause) and not CHANNEL.search(clause):
             return "requirement"  # "prefers monthly invoices": how they pay, not how to reach them
         if name == "deal_stage" and _RIVAL_LISTED.search(clause):

@@ -166,7 +166,11 @@ def drop_old_values(text: str) -> str:
         head, tail = head.rstrip(), tail.lstrip()
         text = (
             head
-            + (" " if re.match(r"[A-Za-z0-9]", tail) and re.search(r"[A-Za-z0-9]$", head) else "")
+            + (
+                " "
+                if re.match(r"[A-Za-z0-9]|[-–—]\s", tail) and re.search(r"[A-Za-z0-9]$", head)
+                else ""
+            )
             + tail
         )
     return text

@@ -97,7 +97,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜|(?:也|都|还)在跟|也在谈|"
         r"参与(?:投标|竞标)|也提交了方案|也报了|(?<![没未])(?:对比|比较|考察|接触|评估|试用)过(?=[A-Za-z\u4e00-\u9fff])|(?:也|还)(?:看了|在看)|"
         r"(?:更|比较|比我们)便宜|"
-        r"\bpitch(?:ed|es)? (?:them|to them|their)\b|\b(?:were|was|got|have been|has been) invited\b|"
+        r"\bpitch(?:ed|es)? (?:them|to them|their)\b|(?<!\bwe )(?<!\bI )\bpitched\b(?=[^.;]{0,30}\b(?:at|for) ?(?:[$€£¥]|usd|eur|gbp|rmb|cny)? ?\d)|(?-i:\b(?!We\b|They\b|Our\b|I\b)[A-Z]\w+) bid (?:[$€£¥]|usd|eur)? ?\d|\b(?:were|was|got|have been|has been) invited\b|"
         r"收到了?(?:招标)?邀请|(?:也|都)来(?:了|过)?.{0,4}(?:给了?|讲了?|介绍了?|演示了?|报了?)(?:个|一个|一版)?方案", re.I)),
     ("commitment", re.compile(
         r"\b(?:next steps?|i(?:'ll| will)|we(?:'ll| will)|i send|we send|we owe|i owe|owe them|"

@@ -60,6 +60,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("year_en", re.compile(r"\b(?:(?P<edge>early|late|mid|end of|beginning of|start of)[- ]\s*)?(?:the\s+)?(?P<rel>next|this)\s+year\b", re.I)),
     ("quarter_rel", re.compile(r"\b(?:(?P<edge>end|start|beginning) of\s+)?(?:the\s+)?(?P<rel>next|this)\s+quarter\b", re.I)),
     ("end_week_en", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this|next)\s+week\b", re.I)),
+    ("zh_next_month_day", re.compile(r"\b(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<rel>next|this|the following|the coming)\s+month\b", re.I)),  # "the 15th of next month"
     ("rel_en", re.compile(r"\b(?P<t>today|tomorrow|tonight|yesterday|tmrw|tmr|tmw|2moro)\b|\bin\s+(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b|\b(?P<nx>next)\s+(?P<u2>week|month)\b", re.I)),
     ("within_en", re.compile(r"\bwithin\s+(?:the\s+next\s+)?(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b", re.I)),
     ("md_num", re.compile(r"\b(?:by|on|before|until|till|due|from)\s+(?P<m>\d{1,2})/(?P<d>\d{1,2})\b(?![/\d])", re.I)),
@@ -75,7 +76,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("zh_year", re.compile(r"(?P<yr>明年|今年|去年)(?![\d一二三四五六七八九十]|底|末|初|年)")),
     ("zh_within", re.compile(r"(?<![到在为均])(?P<n>\d+|[一二三四五六七八九十两半]+)\s*(?:个)?(?P<u>天|周|星期|礼拜|个月|工作日)(?:之内|以内|内)")),
     ("zh_mid", re.compile(r"(?P<rel>这个?月|本月|月)中(?!旬)")),
-    ("zh_rel", re.compile(r"(?P<t>今天|明天|后天|大后天)|(?P<n>\d+|[一二三四五六七八九十两半]+)\s*(?:个)?(?P<u>天|周|星期|礼拜|个月)(?:之?后|以后)|(?P<nx>下周|下个?星期|下个?月)(?![一二三四五六日天\d])|(?P<ye>年底|年末|年前|今年底|月底|月末|季度末)")),
+    ("zh_rel", re.compile(r"(?P<t>今天|明天|后天|大后天)|(?P<n>\d+|[一二三四五六七八九十两半]+)\s*(?:个)?(?P<u>天|周|星期|礼拜|个月)(?:之?后|以后)|(?P<nx>下周|下个?星期|下个?月)(?![一二三四五六日天\d])|(?P<ye>年底|年末|年前|今年底|(?<!每)(?<!每个)(?:月底|月末)(?!对账|结账|关账|盘点|结算|出报表|报表|做账)|季度末)")),
     ("dom_en", re.compile(r"(?<![\d月./-])(?P<d>\d{1,2})\s*号(?![\d码楼线院])")),  # "14号": the next 14th
     ("zh_month", re.compile(r"(?<![\d年./-])(?P<m>1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])\s*月份?(?![\d一二三四五六七八九十日号底初中末个])")),
 ]  # fmt: skip
@@ -305,7 +306,7 @@ def _resolve_zh(kind: str, g: dict[str, str | None], ref: date) -> tuple[str, da
         return d.isoformat(), d
     if kind == "zh_next_month_day":
         rel, day = g["rel"] or "", _num(g["d"])
-        n = 2 if rel.startswith("下下") else 1 if rel.startswith("下") else 0
+        n = 2 if rel.startswith("下下") else int(rel.lower().startswith(("下", "next", "the")))
         y, mo = _add_months(ref.year, ref.month, n)
         if not day:
             return None

@@ -9,6 +9,8 @@ Notes cut one fact across a comma or a dash:
   报价便宜两成", "Workday is in, quoted 1.1M"): one memory per rival;
 - the second half of a pain ("Big pain is nursing handover, nurses lose 40 minutes a
   shift", "数据要手动导出，检查的时候很麻烦"): what hurts and what it costs are one memory;
+- when the system just named runs out, said without naming it ("现在用的是用友U8，明年6月
+  到期", "They run Kronos, expires next June"): the date keeps its own memory, named;
 - the other half of one person's contact preference ("prefers Signal, she never picks
   up calls", "习惯用钉钉，别给他发短信", "不爱接电话，正式材料要发邮件"): one person's way
   of being reached is one memory, whichever half names the channel.
@@ -60,3 +62,33 @@ def rival_half(category: str | None, last_category: str, body: str) -> bool:
     if category == last_category == "pain_point":
         return True
     return category == last_category == "competitor" and competitor_name(body) is None
+
+
+_SYSTEM = re.compile(
+    r"(?:用的是|在用|使用|用着|用)\s*(?P<zh>[A-Za-z0-9\u4e00-\u9fff][A-Za-z0-9.+\u4e00-\u9fff -]{1,14}?)(?=[，,。；;]|$|系统)"
+    r"|\b(?:use|uses|using|run|runs|running|on)\s+(?P<en>[A-Z][\w+.-]*(?: [A-Z0-9][\w+.-]*){0,2})"
+)
+_EXPIRY_ONLY = re.compile(
+    r"^[^，,。；;A-Za-z]{0,14}(?:到期|届满|续约|续签)(?:[，,][^，,。；;]{0,12})?[。！!\s]*$"
+    r"|^(?:it |which |and |that )?(?:expires|ends|runs out|is up for renewal|renews|comes up for renewal)\b",
+    re.I,
+)
+
+
+def system_named(body: str) -> str | None:
+    """The system an incumbent clause names ("他们现在用的是用友U8" -> "用友U8")."""
+    m = _SYSTEM.search(body)
+    return re.sub(r"^(?:的是|是)", "", (m.group("zh") or m.group("en")).strip()) if m else None
+
+
+def named_expiry(
+    content: str, body: str, category: str, system: str | None
+) -> tuple[str, str | None]:
+    """``content`` named after the system an earlier clause named when ``body`` only says
+    when something runs out ("明年6月到期" after "用的是用友U8"), and the system to remember
+    from here on (an incumbent clause names a new one)."""
+    if category == "incumbent":
+        return content, system_named(body) or system
+    if system and system not in content and _EXPIRY_ONLY.match(body.strip()):
+        return f"{system}: {content}", system
+    return content, system

@@ -54,7 +54,13 @@ from memagent.memory.extract_entities import (
     role_label,
 )
 from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
-from memagent.memory.extract_halves import CHANNEL, contact_half, grades_previous, rival_half
+from memagent.memory.extract_halves import (
+    CHANNEL,
+    contact_half,
+    grades_previous,
+    named_expiry,
+    rival_half,
+)
 from memagent.memory.extract_hedges import DOUBT_ABOUT, is_uncertain
 from memagent.memory.extract_keys import SINGLE_VALUED as SINGLE_VALUED  # re-exported
 from memagent.memory.extract_keys import content_key as content_key  # re-exported
@@ -184,6 +190,7 @@ class _Reader:
     facts: list[SalesFact] = field(default_factory=list)
     current_person: str | None = None
     last_rival: str | None = None
+    last_system: str | None = None
     prev_body: str = ""
 
     def read(self, clause: Clause) -> None:
@@ -404,6 +411,7 @@ class _Reader:
                 content = f"{self.last_rival}: {content}"  # "价格比我们低三成" after "选了石基"
             self.last_rival = rival or self.last_rival
             return content
+        content, self.last_system = named_expiry(content, body, category, self.last_system)
         short = full_name(body, self.known)
         if short and short not in content:
             return f"{short}: {content}"

@@ -35,9 +35,10 @@ _ASKS_EN = re.compile(
     r"\?|"
     r"\b(?:can|could|would|will|should|shall|do|does|did|is|are|any)\s+(?:you|we|i|they|there)\b|"
     r"\b(?:please|pls|plz|help\s+me|remind\s+me|tell\s+me|let\s+me\s+know|thoughts|advice|"
-    r"ideas|suggestions?|what|how|why|which|who|whom|whose|where)\b|"
-    r"(?:^|[.!;:\n]\s*|\b(?:and|then|also|now)\s+)"
-    r"(?:draft|write|prepare|summari[sz]e|brief\s+me|show\s+me|give\s+me|find|suggest|"
+    r"ideas|suggestions?)\b|"
+    r"(?:^|[.!;:\n]\s*|\b(?:and|then|also|now|so)\s+)"
+    r"(?:what|how|why|which|who|whom|whose|where|"  # a question's head, not "a database, which crashes"
+    r"draft|write|prepare|summari[sz]e|brief\s+me|show\s+me|give\s+me|find|suggest|"
     r"recommend|compare|explain|look\s+up|translate|rewrite|rephrase|compose|outline|"
     r"estimate|calculate|analy[sz]e|search|delete|forget|remove|export|set\s+up|create|log|"
     r"schedule|book|"
@@ -54,11 +55,30 @@ _ASKS_ZH = re.compile(
 )
 
 
+_ZH_WH = re.compile(r"什么|什麼|哪.|谁|誰|多少")
+_ZH_UNKNOWN = re.compile(
+    r"还没定|還沒定|没定|沒定|未定|待定|不确定|不確定|不知道|不清楚|还不清楚|還不清楚|说不准|說不準|都行|都可以|都没问题"
+)
+"""'谁拍板还不清楚', '预算多少还没定': a question word inside a statement of what is not
+known yet is a note, not a question."""
+
+
+def _zh_asks(text: str) -> bool:
+    for m in _ASKS_ZH.finditer(text):
+        if _ZH_WH.fullmatch(m.group(0)):
+            start = max(text.rfind(p, 0, m.start()) for p in "。；;！!\n")
+            ends = [e for e in (text.find(p, m.end()) for p in "。；;！!\n") if e >= 0]
+            if _ZH_UNKNOWN.search(text[start + 1 : min(ends, default=len(text))]):
+                continue
+        return True
+    return False
+
+
 def asks_something(text: str) -> bool:
     """Whether ``text`` asks a question or makes a request of the assistant (a note
     does neither). Errs towards "asks": a request read as a note would go unanswered,
     a note read as a request only gets the model's reply."""
-    return bool(_ASKS_EN.search(text) or _ASKS_ZH.search(text))
+    return bool(_ASKS_EN.search(text) or _zh_asks(text))
 
 
 def acknowledgement(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
@@ -36,6 +37,7 @@ from memagent.nodes.recall_items import (
 )
 from memagent.nodes.recall_overview import is_overview
 from memagent.nodes.recall_pinned import (
+    MAX_BROAD_ITEMS,
     MAX_COMMITMENTS,
     MAX_OVERVIEW_ITEMS,
     MAX_PENDING_ITEMS,
@@ -170,6 +172,8 @@ def recall_memories(
         if query.strip() and (force_search or should_search(query)):
             ns = namespace(user_id, customer_id, None if episodes else "facts")
             found = _search_step(store, ns, query, result, mode, weights, now, tuning)
+    if broad:  # the account's key facts, each kind first (recall_pinned.MAX_OVERVIEW_ITEMS)
+        weights = dataclasses.replace(weights, max_items=max(weights.max_items, MAX_BROAD_ITEMS))
     result.items = with_pending(select(pinned, found, weights), pending, weights)
     result.elapsed_ms = (time.perf_counter() - start) * 1000.0
     if result.degraded:

@@ -52,7 +52,7 @@ PRIORITY = (
     "stakeholder", "commitment", "deal_stage", "incumbent", "competitor", "pain_point",
 )  # fmt: skip
 """Kinds of facts (the head of ``attribute``) a briefing about the account shows first."""
-PER_KIND_FIRST = 2
+PER_KIND_FIRST = 1
 """Facts of one kind taken before the next kind gets its turn."""
 
 

@@ -20,8 +20,12 @@ MAX_PROFILE_ITEMS = 3
 """Top facts of the customer profile (``memagent.memory.profile``) pinned at session start."""
 MAX_COMMITMENTS = 3
 """Open commitments shown at session start, before any question is asked."""
-MAX_OVERVIEW_ITEMS = 7
+MAX_OVERVIEW_ITEMS = 10
 """Current facts pinned for a broad question about the account (``recall_overview``)."""
+MAX_BROAD_ITEMS = 12
+"""Items a broad question's recall returns (the pinned facts, then what its words found):
+its reply lists them without the model (``brief_reply``, up to 12); a prompt for the model
+still shows at most ``briefing.MAX_BRIEFING_ITEMS``."""
 MAX_PENDING_ITEMS = 2
 """Unconfirmed facts (the speaker said "maybe", "可能") shown beside the confirmed ones."""
 

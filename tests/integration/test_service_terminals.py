@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import time
 from collections.abc import Iterator
@@ -131,6 +132,21 @@ def test_service_stops_when_idle_and_by_command(env: dict[str, str]) -> None:
     assert json.loads(ok(run(env, "service", "stop", "--json")).stdout) == {"stopped": True}
     assert not status(env)["running"]
     assert json.loads(ok(run(env, "memories", "list", "--user", "u", "--json")).stdout) == []
+
+
+def test_a_home_deleted_and_made_again_gets_a_new_service(env: dict[str, str]) -> None:
+    """`rm -rf` of the home while its service idles: the next command must not be served
+    by the old service, which holds the deleted store and would write where nobody reads."""
+    added = run(env, "memories", "add", "Budget is 40k EUR", "--customer", "c", "--json")
+    assert json.loads(ok(added).stdout)["stored"]
+    first = status(env)["pid"]
+    shutil.rmtree(env["MEMAGENT_HOME"])
+    assert json.loads(ok(run(env, "memories", "list", "--customer", "c", "--json")).stdout) == []
+    ok(run(env, "memories", "add", "Budget is 55k EUR", "--customer", "c", "--json"))
+    assert status(env)["pid"] != first
+    (row,) = json.loads(ok(run(env, "memories", "list", "--customer", "c", "--json")).stdout)
+    assert row["content"] == "Budget is 55k EUR"
+    assert list(Path(env["MEMAGENT_HOME"]).iterdir()), "the new service wrote nothing to the home"
 
 
 @pytest.mark.parametrize("mode", ["auto", "off"])

@@ -257,3 +257,22 @@ def test_blocked_memory_is_quarantined_listed_and_released(env: Path) -> None:
     )
     again = run("memories", "release", answer["id"], *scope)
     assert again.exit_code == 2 and "no quarantined item" in again.stderr
+
+
+def test_memories_commands_default_to_the_user_ask_speaks_as(
+    env: Path, fake_llm: FakeOpenAI
+) -> None:
+    """A newcomer's `ask` without --user, then `memories list` without --user, sees the
+    same user's memories (the list used to demand --user)."""
+    from memagent.graph.cli_memories import DEFAULT_USER
+
+    ask_json("Hello there.", "--customer", "c")
+    assert DEFAULT_USER in fake_llm.replies()[-1]["messages"][0]["content"]
+    added = run("memories", "add", "Budget is 40k EUR", "--customer", "c", "--json")
+    assert added.exit_code == 0, added.output
+    (row,) = json.loads(run("memories", "list", "--customer", "c", "--json").stdout)
+    assert row["content"] == "Budget is 40k EUR"
+    shown = run("memories", "show", row["id"], "--customer", "c", "--json")
+    assert json.loads(shown.stdout)["content"] == "Budget is 40k EUR"
+    other = run("memories", "list", "--user", "someone-else", "--customer", "c", "--json")
+    assert json.loads(other.stdout) == []

@@ -38,6 +38,8 @@ from memagent.nodes.note_ack import acknowledgement, asks_something
         "帮我写一封跟进邮件给刘总",
         "北辰那边预算定了吗",
         "介紹一下這個客戶",
+        "Budget is 400k. Which of them signs?",
+        "预算多少还没定。谁负责采购",
     ],
 )
 def test_questions_and_requests_ask_something(text: str) -> None:
@@ -52,6 +54,11 @@ def test_questions_and_requests_ask_something(text: str) -> None:
         "List price they saw was 52k; procurement wants 10% off.",
         "北辰物流的运营总监刘强负责这个项目，预算80万左右，6月底前要上线。",
         "北辰目前用的是金蝶，合同年底到期。",
+        # a relative pronoun, or a question word in what is not known yet, asks nothing
+        "They track 400 vessels in an Access database, which keeps crashing.",
+        "Katrin Vogel, who owns the evaluation, prefers Teams calls.",
+        "谁拍板还不清楚，预算大概200万。",
+        "用什么系统都行，关键是要私有化部署。",
     ],
 )
 def test_notes_ask_nothing(text: str) -> None:

@@ -62,3 +62,20 @@ def test_overview_keys_take_each_kind_before_more_of_one() -> None:
     assert keys[:2] == ["b2", "dm"]  # newest budget version, then the decision maker
     assert "b1" not in keys and "mail" in keys
     assert sum(k.startswith("req") for k in keys) == 2
+
+
+def test_a_broad_question_sees_every_kind_of_fact_the_account_has() -> None:
+    """Session 20, a call note through `ask`: ten facts of eight kinds, and "Brief me before
+    tomorrow's call" listed neither the rival's quote nor the pain (two requirements and
+    two contact preferences came first)."""
+    from memagent.nodes.recall_pinned import MAX_OVERVIEW_ITEMS
+
+    kinds = ["budget", "decision_maker", "requirement:a", "requirement:b", "contact_preference:a",
+             "contact_preference:b", "stakeholder:katrin:role", "commitment:x",
+             "competitor:sealink:quote", "pain_point:x"]  # fmt: skip
+    facts = [(k, {"attribute": k, "importance": 0.7}) for k in kinds]
+    keys = overview_keys(facts, MAX_OVERVIEW_ITEMS)
+    assert {"competitor:sealink:quote", "pain_point:x"} <= set(keys)
+    assert keys[:2] == ["budget", "decision_maker"]
+    heads = [k.split(":")[0] for k in keys]
+    assert heads.index("pain_point") < heads.index("requirement", heads.index("requirement") + 1)
