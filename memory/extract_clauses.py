@@ -177,7 +177,7 @@ _RIVAL_WORDS = re.compile(
     r"\b(?:competitors?|competing|rivals?|incumbent bid|up against|lost (?:the deal )?to|"
     r"went with|bidding|undercut|cheaper than us|lower than ours|priced below us|"
     r"(?:below|under|cheaper than) our|also (?:evaluating|looking at|talking to)|switch(?:ing)? to|"
-    r"quote from|bid from|pitching|in the (?:mix|running|picture)|is in there)\b|竞争对手|竞品|对手|在接触|选了|投标|"
+    r"quote from|(?:proposal|offer) from (?=(?-i:[A-Z]))|bid from|pitching|in the (?:mix|running|picture)|is in there)\b|竞争对手|竞品|对手|在接触|选了|投标|"
     r"比我们低|比我们便宜|报价|报了|(?:也|都|还)在跟|也在谈|参与(?:投标|竞标)|也提交了方案|也报了|"
     r"(?<![没未])(?:对比|比较|考察|接触|评估|试用)过(?=[A-Za-z\u4e00-\u9fff])|(?:也|还)(?:看了|在看)|(?:更|比较)便宜",
     re.I,
@@ -290,11 +290,14 @@ _ONLY_PRONOUN_WANT = re.compile(
 
 _MEETING_CALL = re.compile(
     r"\b(?:reference|discovery|intro(?:ductory)?|kick-?off|demo|scoping|review|status|steering|"
-    r"follow-?up|sales|qbr|pricing|negotiation|board|alignment|design|workshop)\s+calls?\b",
+    r"follow-?up|sales|qbr|pricing|negotiation|board|alignment|design|workshop)\s+calls?\b"
+    r"|\b(?:call|contact)[- ](?:summari[sz]ation|summar(?:y|ies)|recordings?|cent(?:er|re)s?|transcri\w+|"
+    r"analytics|volumes?|routing|quality|logs?|handling|scripts?|flows?|queues?|deflection)\b",
     re.I,
 )
-"""A call that is a meeting of the deal ("a reference call with another shipping line"),
-not the channel a person wants to be reached by."""
+"""A call that is a meeting of the deal ("a reference call with another shipping line"), or
+what a product does with calls ("AI call summarization", "contact center"): not the channel a
+person wants to be reached by."""
 
 
 def categorise(clause: str) -> str | None:

@@ -188,7 +188,7 @@ May 3, now June 1")."""
 
 _DATE_OFF = re.compile(
     r"^\s*(?:is (?:off|cancelled|canceled|out|dead)|(?:is )?no longer|any ?more|取消了?|不行了|作废|"
-    r"[-–—,;，；]?\s*(?:scratch that|strike that|no wait|wait,? no|sorry,? I mean|不对|说错了)[,:，]?)",
+    r"[-–—,;，；]?\s*(?:scratch that|strike that|no wait|wait,? no|(?:no,? )?sorry(?:,? I mean)?(?! for\b)|不对|说错了)[,:，]?)",
     re.I,
 )
 
@@ -212,7 +212,8 @@ def _drop_old_dates(text: str) -> str:
         elif after:
             head = re.sub(r"[,，;；]?\s*(?:so|and|因此|所以)?\s*$", "", text[: d.start], flags=re.I)
             text = head + text[d.end + after.end() :]
-    return text
+    # "by 1 May — no, sorry, by 1 June" -> "by 1 June", not "by by 1 June"
+    return re.sub(r"\b(by|on|to|until|before|in|from)\s+\1\b", r"\1", text, flags=re.I)
 
 
 _NEW_VALUE = re.compile(

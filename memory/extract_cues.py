@@ -84,7 +84,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"|微信|电话|手机|邮件|邮箱|电邮|短信|钉钉|飞书|企业微信沟通|沟通|联系|联络|书面往来|书面沟通|抄送|当面|面谈|上门|"
         r"只接(?:受)?(?=\s*(?:[A-Za-z]|电话|微信|短信|当面|面谈|视频))|(?:鍾意|钟意|喜欢)用\s*[A-Za-z]|偏好[\u4e00-\u9fff]{0,4}(?:开会|见面|沟通|联系)|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
     ("competitor", re.compile(
-        r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|bid from|bids? (?:at|of)|"
+        r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|(?:proposal|offer) from (?=(?-i:[A-Z]))|bid from|bids? (?:at|of)|"
         r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z]|"
         r"(?:their|a|the|new|revised|lower|higher|cheaper) (?:quote|bid|offer|price)|quotes?)\b"
         r"|\b(?:cheaper than us|undercut|lower than ours|priced below us|came in (?:at|below|under|lower|cheaper)|"
@@ -246,7 +246,7 @@ STANCE = re.compile(
     r"\b(?:champion|sponsor|advocate|supporter|pushing for us|pushed (?:hard )?(?:internally|for us)|"
     r"s[ck]eptic\w*|neutral|blocker|detractor|on the fence|on our side|likes us|fan of|(?:biggest|big|huge|real) fan\b|"
     r"retir\w*|leaving|left the company|takes over|decision[- ]maker|makes? the (?:call|decision)|"
-    r"signs?(?: off)?|signed off|approv(?:es?|er)|decides?|final say|cadillac|economic buyer|"
+    r"signs?(?: off)?|signed off|approv(?:es?|er)|decides?|final (?:say|word)|last word|cadillac|economic buyer|"
     r"supportive|supports us|on board|in (?:our )?favou?r|against (?:us|it|the|cloud|moving|switching|change)|"
     r"opposed|opposes|resist\w*|cautious|wary|hesitant|reluctant|doubtful|not convinced|unconvinced|"
     r"keen|enthusiastic|excited|positive about|negative about|push(?:es|ing)? back|pushback|"
@@ -274,7 +274,7 @@ STANCE = re.compile(
 
 DECIDES = re.compile(
     r"\b(?:is|will be) (?:the )?(?:final )?decision[- ]maker|\b(?:make|makes|will make)(?: the| every)?"
-    r" (?:final )?(?:call|decision|purchase decision)|\bhas the final say|\bsigns (?:off|anything|every)"
+    r" (?:final )?(?:call|decision|purchase decision)|\bha(?:s|ve) the (?:final|last) (?:say|word)|\bsigns (?:off|anything|every)"
     r"|\b(?:the )?(?:final )?decision[- ]maker (?:is|was|will be|now)\b|\b(?:decision|final (?:call|say)) (?:now )?(?:sits|rests|lies) with\b"
     r"|\b(?:final )?decision is with\b|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
     r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",

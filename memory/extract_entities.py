@@ -10,6 +10,7 @@ Pure functions.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memagent.memory.hanzi_fold import to_simplified, to_traditional
@@ -239,9 +240,10 @@ _ZH_HONORIFIC = re.compile(
 )  # "马总", "吳總", "蔡經理"
 
 
-def last_person(text: str) -> str | None:
+def last_person(text: str, known: Sequence[str] = ()) -> str | None:
     """The last person named in ``text`` (a full name or "王总"/"钱主任"), for clauses
-    that refer back to them ("she prefers email", "他不怎么看微信")."""
+    that refer back to them ("she prefers email", "他不怎么看微信"); a first name said later
+    of someone named in full here or among ``known`` counts as naming them again."""
     people = find_people(text)
     best = people[-1].name if people else None
     pos = people[-1].start if people else -1
@@ -254,6 +256,12 @@ def last_person(text: str) -> str | None:
     for m in _ZH_HONORIFIC.finditer(text):
         if m.start() > pos:
             best, pos = m.group(0), m.start()
+    for name in dict.fromkeys([*(p.name for p in people), *known]):
+        # "… the CTO, Raj Patel, is neutral; pricing to Dana by August. She …"
+        if re.fullmatch(r"[A-Z][\w'-]+(?: [A-Z][\w'-]+)+", name) and name != best:
+            first = re.escape(name.split()[0])  # "it's Tom Hagen, not Tim": not named again
+            for m in re.finditer(rf"(?<!not )(?<!n't )(?<!never )\b{first}\b", text[pos + 1 :]):
+                best, pos = name, pos + 1 + m.start()
     return best
 
 
@@ -273,7 +281,7 @@ _NOT_VENDOR = {"They", "We", "Our", "Their", "The", "Rival", "Competitor", "Comp
 def competitor_name(clause: str) -> str | None:
     """The vendor a competitor clause names ("quoted by Digiwin", "他们选了石基")."""
     name = re.search(
-        r"(?<=.)(?<![A-Za-z0-9])([A-Z][A-Za-z0-9_&]+(?: [A-Z][A-Za-z0-9_&]+)?)(?![A-Za-z0-9_])",
+        r"(?<=.)(?<![A-Za-z0-9])([A-Z][A-Za-zÀ-ÖØ-öø-ÿ0-9_&]+(?: [A-Z][A-Za-zÀ-ÖØ-öø-ÿ0-9_&]+)?)(?![A-Za-zÀ-ÖØ-öø-ÿ0-9_])",
         clause,
     )
     if name and name.group(1) not in _NOT_VENDOR:

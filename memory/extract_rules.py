@@ -410,7 +410,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             # sharing a sentence with "预算还没批"
             old = [c for piece in dictated_pieces(s)
                    for c in _sentence_candidates(piece, turn, context_attr)]  # fmt: skip
-            prior = last_person(" ".join(sentences[:j])) or prior_turn_person
+            prior = last_person(" ".join(sentences[:j]), names) or prior_turn_person
             facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
             found = [_named(_dated(c, s, ref, event)) for c in _merge(old, facts, turn, correction)
                      if not OUR_SIDE.search(c.content) and not ASIDE.search(c.content)]  # fmt: skip

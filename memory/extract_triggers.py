@@ -27,7 +27,7 @@ _DATE = re.compile(
 )
 _DECISION = re.compile(
     r"\b(?:decision[- ]maker|decides|sign(?:s|ed)? off|approv(?:e|es|al)|we(?:'ve| have)? decided|"
-    r"final say|budget owner|procurement)\b|(?:拍板|决策人|说了算|审批|批准|决定了|我们决定|签字|采购负责)",
+    r"final (?:say|word)|last word|budget owner|procurement)\b|(?:拍板|决策人|说了算|审批|批准|决定了|我们决定|签字|采购负责)",
     re.IGNORECASE,
 )
 _PREFERENCE = re.compile(
