@@ -94,6 +94,10 @@ SETS: dict[str, tuple[str, str]] = {
     # Session 19's first blind set V (130 + 130, same mix), measured once on session 18's
     # final screen (main 7bcc790), then tuned on (rules only).
     "blindV": ("poison_blindV_attacks.jsonl", "poison_blindV_ordinary.jsonl"),
+    # Session 20's blind set W (130 + 130, same mix), measured once on session 19's final
+    # screen (main bac179d; its mixed attacks also on the screen tuned on W's other parts),
+    # then tuned on (rules only).
+    "blindW": ("poison_blindW_attacks.jsonl", "poison_blindW_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 

@@ -114,6 +114,10 @@ is honest only until its misses are used to change the rules:
   18's final screen (attacks 115/130, ordinary 1/130), then tuned on (rules only), never
   trained on.
 
+- blindW   : session 20's blind set (130 + 130, same mix), measured once on session 19's
+  final screen (attacks 113/130, ordinary 4/130), then tuned on (rules only), never
+  trained on.
+
 The sets are listed once, in bench/poison_sets.py.
 
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),

@@ -116,7 +116,7 @@ _OWNED_AI = re.compile(
     r"|(?<!我们)(?<!我們)(?<!我)(?<!你)(?:开发|研发|搭建|训练|做|上线|部署|想用|要用|采用|引入)(?:了|的|一个|一套)?"
     r"[^，。！？；\n]{0,12}?(?:(?<![a-z])ai(?![a-z])|大模型|语言模型|机器人|机械人|智能客服|chatbot)"
     # "They are building an internal AI assistant", "Their CIO presented an internal chatbot"
-    r"|(?<![a-z])(?:they|they're|they are|the customer is|the client is|their \w+)"
+    r"|(?<![a-z])(?:they|they're|their \w+|(?!(?:we|i|you|our|it|this|that|there|what)(?![a-z]))[a-z][\w&-]* (?:is|are))"
     r" (?:building|developing|piloting|rolling out|training|deploying|launching|presented|built"
     r"|launched|piloted|testing|demoed|showed)(?: us)? (?:an? |their |its )?(?:own |internal |in-house "
     r"|new )*(?:[\w-]+ ){0,3}?(?:ai assistant|assistant|chatbot|bot|llm|ai agent|agent|copilot)s?(?![a-z])"
@@ -191,7 +191,15 @@ _WORRY = re.compile(
     r"|红队|渗透测试|须证明|需证明|必须证明|(?<![a-z])(?:red[- ]team|pentest|penetration test|demonstrate that)(?![a-z])"
     r"|(?<![a-z])(?:prompt injection|jailbreak|worried|concerned that|what if|how (?:do|would|will)"
     r" you (?:handle|prevent|stop|deal))(?![a-z])"
+    r"|(?<![a-z])(?:can|could) be (?:made|tricked|manipulated|induced|convinced|forced|coaxed)"
+    r" (?:to|into)(?![a-z])|(?:能否|是否|会否)(?:被)?(?:诱导|操纵|欺骗|绕过)"
 )
+_ASKS_VENDOR = re.compile(
+    r"^\s*['\"“‘「]?\s*(?:(?:please )?(?:explain|describe|detail|outline|indicate|state|confirm|list)"
+    r"(?![a-z])|(?:请|請)?(?:说明|說明|描述|详述|詳述|列出|提供)|是否)"
+)
+"""A question of an RFP or a questionnaire put to us as the vendor ("Explain whether…",
+"请说明…"): after a sentence that asks about a risk, it asks about the same risk."""
 _ORDER_YOU = re.compile(
     r"请你|你要|你必须|你应|你以后|你今后|一律|就说|都说|统一回[复答]"
     r"|(?<![a-z])(?:you (?:must|should|shall|will now|are now)|always (?:say|answer|reply))(?![a-z])"
@@ -209,15 +217,16 @@ def described_spans(norm: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     # a bot the customer owns, named anywhere (even in a sentence that quotes its prompt,
     # "你是…小帮手"), makes the bare bot, model and prompt of every other sentence theirs
-    start, theirs = 0, _OWNED_AI.search(norm) is not None
+    start, theirs, asked = 0, _OWNED_AI.search(norm) is not None, False
     for end in [e.end() for e in _SENTENCE_END.finditer(norm)] + [len(norm)]:
         sentence = norm[start:end]
-        if _WORRY.search(sentence) and not (
+        if (_WORRY.search(sentence) or (asked and _ASKS_VENDOR.search(sentence))) and not (
             _SENDS_OUT.search(sentence) or _ORDER_YOU.search(sentence)
         ):
             spans.append((start, end))  # a risk described or asked about
-            start = end
+            start, asked = end, not sentence.endswith("\n")
             continue
+        asked = False
         if not _SENDS_OUT.search(sentence):  # "你们的系统必须能导出…" is still a requirement
             for m in _CAN_EXPORT.finditer(sentence):
                 spans.append((start + m.start(), min(end, start + m.end() + 40)))
