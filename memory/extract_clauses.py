@@ -32,7 +32,7 @@ from memagent.memory.extract_cues import (
 )
 from memagent.memory.extract_dated import dated_halves
 from memagent.memory.extract_dates import find_dates
-from memagent.memory.extract_entities import competitor_name
+from memagent.memory.extract_entities import SURNAMES, competitor_name
 from memagent.memory.extract_halves import CHANNEL
 from memagent.memory.hanzi_fold import to_simplified
 
@@ -83,10 +83,24 @@ _SPOKEN_EN = re.compile(
 )
 
 
+_SPOKEN_ZH = re.compile(
+    r"(?<![跟给和把对让帮与替向同将])(?=他们|她们)"
+    r"|(?=另外|此外|但是|不过|所以|因为|原因是|不然|否则|而且|同时|目前|现在|到时候|具体|还有|我答应|我先|我会|我承诺"
+    r"|预算|采购(?:那边|部|是)|[" + SURNAMES + r"](?:总|经理|主任|工)说)"
+)
+
+
 def _spoken(sentence: str) -> list[str]:
     """A long English sentence without a comma (a voice memo: "met with Tom at Delta he's
     the plant manager they've got 3 plants budget maybe 200k ...") cut before each new
-    subject or topic word; any other sentence whole."""
+    subject or topic word; a long Chinese one without punctuation ("刚从迅捷物流出来…他们在东莞
+    和惠州有两个仓每天出库大概两万单现在用的是富勒的WMS…") before each new subject, topic
+    or turn of the talk; any other sentence whole."""
+    if len(re.findall(r"[\u4e00-\u9fff]", sentence)) >= 60 and not re.search(
+        r"[,;，；、：:]", sentence
+    ):
+        pieces = [p.strip() for p in _SPOKEN_ZH.split(sentence) if p and p.strip()]
+        return pieces if len(pieces) > 2 else [sentence]
     if len(sentence.split()) < 25 or re.search(r"[,;，；\u4e00-\u9fff]", sentence):
         return [sentence]
     pieces = [p.strip() for p in _SPOKEN_EN.split(sentence) if p and p.strip()]

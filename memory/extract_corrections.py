@@ -54,7 +54,10 @@ _NEGATED = re.compile(
 
 _OLD_AFTER = re.compile(
     r"^\s*(?:as (?:i|we) (?:said|wrote|mentioned|noted|had)(?: (?:before|earlier|last time))?|"
-    r"(?:is|was) (?:wrong|outdated|out of date|old)|不对|是错的|有误|作废|是旧的)",
+    r"(?:is|was) (?:wrong|outdated|out of date|old)|不对|是错的|有误|作废|是旧的"
+    # "80万，哦不对，我记错了，是90万", "两百多万美元不对是…": a unit, a pause, a take-back
+    r"|(?:美元|人民币|元|块|欧元|港币)?\s*[,，]?\s*(?:哦|噢|呃|啊|哎|唉|额)?\s*[,，]?\s*(?:不对|说错了|记错了)"
+    r"(?:\s*[,，]?\s*我?(?:记错了|说错了|搞错了))?)",
     re.I,
 )
 
@@ -164,6 +167,8 @@ def drop_old_values(text: str) -> str:
         if re.match(r"\s*[,，]\s*(?:而)?(?:是|係|系(?!统))", tail):
             tail = re.sub(r"^\s*[,，]\s*(?:而)?", "", tail)  # "不是300万，是350万" -> "是350万"
         head, tail = head.rstrip(), tail.lstrip()
+        if head.endswith("是") and tail.startswith("是"):
+            tail = tail[1:]  # "预算他说是80万，不对，是90万" -> "预算他说是90万"
         text = (
             head
             + (

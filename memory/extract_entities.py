@@ -220,6 +220,12 @@ def find_people(text: str) -> list[Person]:
                 name = _ZH_NAME_TAIL.sub("", name) if len(name) > 2 else name
                 if len(name) == 3 and text[m.end() - 1 : m.end() + 1] in _VERB_AFTER_NAME:
                     name = name[:2]  # "高洁支持我们": 高洁 + 支持, not 高洁支
+                if (
+                    len(name) == 3
+                    and name[2] == name[0]
+                    and text[m.end("name") :].startswith(name[1])
+                ):
+                    name = name[:2]  # "经理杨帆杨帆说": 杨帆 said twice, not 杨帆杨
                 if not role or role.endswith(name) or role.upper() in _SYSTEMS:
                     continue  # "对接金蝶ERP": a product and its kind, not a person and title
             offset = max(0, m.group(0).find(role)) if p not in _EN_PATTERNS else 0

@@ -17,6 +17,10 @@ on fresh wording:
   him; "They want AI call summarization" read as a contact preference; "received a proposal
   from Körber" not read as a rival; "by 1 May — no, sorry, by 1 June" keeping 1 May; "has
   the final word" not read as deciding;
+- from blind holdout 19's Chinese half, after its first measurement: a long WeChat-style
+  note without a single punctuation mark read as one clause (two of its dialogs kept almost
+  nothing), "经理杨帆杨帆说…" naming "杨帆杨", and "预算他说是80万，哦不对，我记错了，是90万"
+  keeping 80万;
 - the note was sent to the model instead of acknowledged, because "which keeps crashing"
   read as a question (see ``test_note_ack``).
 """
@@ -140,3 +144,26 @@ def test_a_date_taken_back_with_sorry_is_dropped() -> None:
 def test_the_final_word_is_the_decision() -> None:
     cands = _run("Lucía Navarro, our CFO, has the final word.")
     assert any(c.attribute == "decision_maker" and "lucía" in (c.value or "") for c in cands), cands
+
+
+def test_a_chinese_note_without_punctuation_is_read_piece_by_piece() -> None:
+    note = ("刚从远航物流出来跟他们信息部经理钱伟聊了一个小时他们在苏州和无锡有三个仓现在用的是"
+            "金蝶的WMS明年3月合同到期预算两百万以内采购那边是何芳负责她比较看重售后另外他们"
+            "老板下个月出差回来到时候要当面汇报我答应下周二前把方案发给钱伟")  # fmt: skip
+    texts = [_text(c) for c in _run(note)]
+    assert any("两百万" in t or "2000000" in t for t in texts), texts
+    assert any("金蝶" in t for t in texts), texts
+    assert any("何芳" in t for t in texts), texts
+    assert any("方案" in t and "下周二" in t for t in texts), texts
+    # a punctuated note is cut at its punctuation, as before
+    assert len(_run("预算两百万以内，现在用的是金蝶的WMS。")) == 2
+
+
+def test_a_name_said_twice_is_one_name() -> None:
+    cands = _run("具体执行是物流部经理杨帆杨帆说他们IT就两个人。")
+    assert any(c.attribute == "stakeholder:杨帆:role" for c in cands), cands
+
+
+def test_a_chinese_amount_taken_back_is_dropped() -> None:
+    (c,) = _run("预算他说是80万，哦不对，我记错了，是90万。")
+    assert c.attribute == "budget" and c.value == "900000" and "80" not in c.content, c
