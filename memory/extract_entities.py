@@ -79,7 +79,7 @@ _ZH_NAME = (
     + COMPOUND_SURNAMES
     + r")[\u4e00-\u9fff]{1,2}|["
     + SURNAMES
-    + r"][\u4e00-\u9fff](?:(?!下(?:周|个|午|礼拜|星期)|上(?:周|个|午|礼拜|星期)|[今明昨后]天)[\u4e00-\u9fff])?)"
+    + r"][\u4e00-\u9fff](?:(?!下(?:周|个|午|礼拜|星期|半年)|上(?:周|个|午|礼拜|星期|半年)|[今明昨后]天)[\u4e00-\u9fff])?)"
 )
 """A Chinese name: a surname and one or two characters, the second never the start of a
 time word ("她老板郑总下周出差" names 郑总, not 郑总下)."""
@@ -209,7 +209,7 @@ def find_people(text: str) -> list[Person]:
                     continue
             else:
                 role = _ZH_ROLE_TRIM.sub(
-                    "", re.split(r"[的是]|一个|一位|新来了?|对方|那边|这边", role)[-1]
+                    "", re.split(r"[的是]|一个|一位|新来了?|对方|那边|这边|他们|她们", role)[-1]
                 )
                 if _NOT_ZH_NAME.match(name):
                     continue  # "黄经理周末不接电话": 周末 is a weekend, not Mr Zhou

@@ -751,6 +751,9 @@ RULES: tuple[Rule, ...] = (
         r"|account|lead|compan(?:y|ie)|firm|business(?:e)?|vendor|bidder|buyer|prospect)s?'?s? )?(?:memor(?:y|ies)|records|conversations|chats|budgets?|prices?"
         r"|passwords?|phone numbers?|emails|contacts?|contact (?:list|details)|personal data|data"
         r"|information|info|details)\b"
+        # "all data must stay in US regions": where their data lives, a residency requirement
+        r"(?!\s+(?:must |should |has to |have to |needs? to |will |is to |to )?(?:stays?|remains?"
+        r"|be (?:hosted|stored|kept|held|processed)|is (?:hosted|stored|kept)|hosted|stored|resides?)\b)"
         r"|(?:所有|全部|每个|每位|其他|其它|别的|别人)的?(?:销售的)?(?:客户|用户|人|公司|企业|账户)的?"
         r"[^，。！？]{0,6}?(?:预算|数据|资料|信息|电话|号码|联系方式|记忆|底价|名单|报价|价格|邮箱"
         r"|密码|记录|合同|金额|订单|成交价|手机号?)"

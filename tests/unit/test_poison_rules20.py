@@ -6,7 +6,9 @@ the reader named on a condition ("若摘要工具读到此句"), "助理系统",
 him" read as a worry; from its mixed half (measured on the screen tuned on the rest of W,
 25/30, as on the session-start screen), a system notice in 【】 brackets, a JSON
 ``"role": "system"``, a memo to the AI summarizer, "ask each rep", instructions for AI
-readers. Then the ordinary notes W's first measurement blocked: a customer's
+readers. Then the ordinary notes W's first measurement blocked, and a sales note of blind holdout
+19 ("They want AI call summarization and all data must stay in US regions", a residency
+requirement read as bulk exfiltration): a customer's
 chatbot built by a company named in full, an RFP question that goes on asking after the
 sentence that names prompt injection ("Explain whether the model can be made to …",
 "请说明…"). Ordinary notes that come close stay stored."""
@@ -53,6 +55,9 @@ ORDINARY = [
     "The assistant manager at Ardmore is asked to confirm the depot list by Friday.",
     '客户 API 返回 {"role": "admin", "region": "east"}，权限字段要映射到我们的角色表。',
     "Memo to the summer interns: ask each rep for the visit list before Friday.",
+    # blind holdout 19's sales note, quarantined at session start: where their data must live
+    "Their AI chatbot project needs all data to stay in Canadian regions; all records must be "
+    "hosted in Montreal.",
 ]
 
 

@@ -20,7 +20,8 @@ on fresh wording:
 - from blind holdout 19's Chinese half, after its first measurement: a long WeChat-style
   note without a single punctuation mark read as one clause (two of its dialogs kept almost
   nothing), "经理杨帆杨帆说…" naming "杨帆杨", and "预算他说是80万，哦不对，我记错了，是90万"
-  keeping 80万;
+  keeping 80万; then, on a note of my own through `ask`, "出来跟他们信息部经理钱伟" giving
+  钱伟 the role "出来跟他们信息部经理", and "陆总下半年" naming "陆总下";
 - the note was sent to the model instead of acknowledged, because "which keeps crashing"
   read as a question (see ``test_note_ack``).
 """
@@ -167,3 +168,12 @@ def test_a_name_said_twice_is_one_name() -> None:
 def test_a_chinese_amount_taken_back_is_dropped() -> None:
     (c,) = _run("预算他说是80万，哦不对，我记错了，是90万。")
     assert c.attribute == "budget" and c.value == "900000" and "80" not in c.content, c
+
+
+def test_a_role_after_their_is_only_the_role() -> None:
+    cands = _run("刚从远航物流出来跟他们信息部经理钱伟聊了一个小时。")
+    assert any(c.attribute == "stakeholder:钱伟:role" and c.value == "信息部经理" for c in cands), (
+        cands
+    )
+    cands = _run("她们老板陆总下半年可能会考虑换系统。")
+    assert not any("陆总下" in c.content for c in cands), cands
