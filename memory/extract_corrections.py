@@ -19,13 +19,14 @@ from memagent.memory.hanzi_fold import to_simplified
 
 RESCHEDULE = re.compile(
     r"\b(?:moved?|push(?:ed)?|slipp?(?:ed)?|resched\w*|postpone\w*|delay\w*|instead|brought forward)\b"
-    r"|改到|推迟|延到|延期|提前到|挪到|换到",
+    r"|改到|推迟|延到|延期|提前到|挪到|换到|(?:哦|噢)?不对[，,]|说错了|记错了|又说是|改口",
     re.I,
 )
 
 
 _TO_DATE = re.compile(
-    r"(?:\bto|\buntil|\btill|\bfor|改到|推迟到|延到|延期到|提前到|挪到|换到|定在|改成)\s*$", re.I
+    r"(?:\bto|\buntil|\btill|\bfor|改到|推迟到|延到|延期到|提前到|挪到|换到|定在|改成|又说是|应该是|改口说)\s*$",
+    re.I,
 )
 
 

@@ -20,7 +20,8 @@ on fresh wording:
 - from blind holdout 19's Chinese half, after its first measurement: a long WeChat-style
   note without a single punctuation mark read as one clause (two of its dialogs kept almost
   nothing), "经理杨帆杨帆说…" naming "杨帆杨", and "预算他说是80万，哦不对，我记错了，是90万"
-  keeping 80万; then, on a note of my own through `ask`, "出来跟他们信息部经理钱伟" giving
+  keeping 80万, "哦不对，她刚才又说是3月10号" keeping the demo's old date beside the new one;
+  then, on a note of my own through `ask`, "出来跟他们信息部经理钱伟" giving
   钱伟 the role "出来跟他们信息部经理", and "陆总下半年" naming "陆总下";
 - the note was sent to the model instead of acknowledged, because "which keeps crashing"
   read as a question (see ``test_note_ack``).
@@ -177,3 +178,12 @@ def test_a_role_after_their_is_only_the_role() -> None:
     )
     cands = _run("她们老板陆总下半年可能会考虑换系统。")
     assert not any("陆总下" in c.content for c in cands), cands
+
+
+def test_a_date_taken_back_in_the_next_sentence_versions_the_event() -> None:
+    cands = _run("签约定在4月20号。不对，应该是4月25号。")
+    dated = [c for c in cands if c.attribute == "deadline:signing"]
+    assert len(dated) == 2 and "4月25" in dated[-1].content, cands
+    cands = _run("她说3月15号之前要看到demo。哦不对，她刚才又说是3月10号，因为15号她要出差。")
+    demo = [c for c in cands if c.attribute == "deadline:demo"]
+    assert len(demo) == 2 and demo[-1].value.endswith("-03-10"), cands
