@@ -105,3 +105,14 @@ def account_detail(clause: str, label: str = "") -> str | None:
     if label and (by_label := label_detail(label)) is not None:
         return by_label
     return said_detail(clause)
+
+
+BUDGET_STATUS = re.compile(
+    r"\b(?:budget|funding|funds)\b.{0,30}?\b(?:approved|signed off|frozen|cut|slashed|unfrozen|released|"
+    r"secured|not disclosed|undisclosed|on hold|not an? (?:issue|problem|concern)|tight|pending)\b"
+    r"|\b(?:approved|signed off on|froze|cut|secured|released)\s+(?:the\s+|their\s+|its\s+)?(?:budget|funding)\b"
+    r"|(?:预算|经费|资金).{0,8}?(?:已批|已经批|批了|批下来|没批|未批|冻结|砍|削减|到位|没问题|不是问题|不成问题|"
+    r"保密|不透露|充足|紧张|没着落|已列入|列入)",
+    re.I,
+)
+"""Where the budget stands when no figure is given: approved, frozen, cut, not disclosed."""

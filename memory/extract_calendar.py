@@ -40,7 +40,11 @@ def next_on_or_after(ref: date, month: int, day: int) -> date | None:
     return None
 
 
-def month_year(ref: date, month: int) -> int:
+def month_year(ref: date, month: int, rel: str | None = None) -> int:
+    """The year of the next ``month`` from ``ref`` on; "next June" is next year's, "this
+    June" this year's, whatever month ``ref`` is in."""
+    if rel and rel.lower() in ("next", "this"):
+        return ref.year + (rel.lower() == "next")
     return ref.year if month >= ref.month else ref.year + 1
 
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from memagent.memory.extract_account import label_detail, said_detail
+from memagent.memory.extract_account import BUDGET_STATUS, label_detail, said_detail
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_calendar import ANY_DAY
 from memagent.memory.extract_counts import counted
@@ -84,9 +84,13 @@ _SPOKEN_EN = re.compile(
 
 
 _SPOKEN_ZH = re.compile(
-    r"(?<![跟给和把对让帮与替向同将])(?=他们|她们)"
-    r"|(?=另外|此外|但是|不过|所以|因为|原因是|不然|否则|而且|同时|目前|现在|到时候|具体|还有|我答应|我先|我会|我承诺"
-    r"|预算|采购(?:那边|部|是)|[" + SURNAMES + r"](?:总|经理|主任|工)说)"
+    r"(?<![跟给和把对让帮与替向同将是])(?=他们|她们|[他她](?:比较|很|对|觉得|倾向|担心|关心|在意|不太|更|主要|希望|想要|要求|负责))"
+    r"|(?<!他们)(?<!她们)(?=另外|此外|但是|不过|所以|因为|原因是|不然|否则|而且|同时|目前|现在|到时候|具体|还有|(?<![一二三四五六日天])(?:我答应|我先|我会|我承诺)"
+    r"|然后|竞争对手|但说|(?:下个?|这个?|本)(?:周|星期|礼拜)[一二三四五六日天](?=我)|(?:明年|今年|下个?月)(?=.{0,6}(?:合同|到期))|(?<!最后)拍板的?是|(?<=\w)最后(?:拍板|决定|定)"
+    r"|预算|采购(?:那边|部|是)|(?:财务|法务|技术|IT|运维|信息部?)(?:那边|这边|这块|方面)(?:是|由)|["
+    + SURNAMES
+    + r"](?:总|经理|主任|工)说"
+    r"|[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}(?:倾向|支持我们|反对))"
 )
 
 
@@ -328,8 +332,8 @@ def _category(clause: str) -> str | None:
     clause = to_simplified(clause)  # "競爭對手有研華": Traditional reads as Simplified
     has_date = bool(find_dates(clause, ANY_DAY))
     amounts = parse_amounts(clause)
-    if amounts and BUDGET_WORDS.search(clause):
-        return "budget"
+    if (amounts and BUDGET_WORDS.search(clause)) or (not amounts and BUDGET_STATUS.search(clause)):
+        return "budget"  # a figure, or where the budget stands ("the budget was approved")
     for name, cue in CUES:
         if not cue.search(clause):
             continue

@@ -155,7 +155,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:core banking|billing|ticketing|payroll|accounting|hr|ehr|emr|lims|wms|tms|pms|ats|dms|lms|phone|telephony|"
         r"scheduling|inventory|pos)(?: system| platform| tool| software)? (?:is|runs on)|outgr[eo]w\w*|"
         r"(?:is|are) (?:already )?in[- ]house\b|rip(?:ping)? out|rip and replace|sunsett?ing|on (?=(?-i:[A-Z]))\S+ today)\b"
-        r"|用的|一直用|现用|incumbent\s*(?:是|为)|(?:现在|目前|当前|一直)(?:他们|客户|我们)?(?:还)?(?:在)?用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
+        r"|用的(?!人|同事|员工|客户|部门|科室)|一直用|现用|incumbent\s*(?:是|为)|(?:现在|目前|当前|一直)(?:他们|客户|我们)?(?:还)?(?:在)?用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
         r"|用的是|现在用|目前用|在用|现有|外包|用紧|用緊|现行|現行|[为是]自研|[为是]自建|"
         r"(?<![要想需得会可能来再去我])(?<!我们)(?<!咱们)用(?:的)?\s*(?=[A-Za-z][A-Za-z0-9]|\d+[A-Za-z]{2}|自研|自建)|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
         r"[A-Za-z\u4e00-\u9fff]{2,12}(?:里|上)", re.I)),
@@ -203,7 +203,7 @@ NOT_AHEAD = re.compile(
 BUDGET_WORDS = re.compile(
     r"\bbudget(?:ed)?\b|预算|总投资|资金|经费|拨款|专款|投入|\bspend\b|\bset aside\b|\bearmarked\b|"
     r"\ballocated\b|\bfunding\b|\bfunds?\b|\bcan (?:spend|afford)\b|\bcan (?:only )?(?:do|go to|stretch to)\b|\bwilling to (?:spend|pay)\b|"
-    r"\bceiling\b|\bcap(?:ped)? (?:at|of)\b|\bapproved\b|能花|愿意花|最多(?:能)?(?:给|出|花)|上限|批下来|的钱|"
+    r"\bceiling\b|\bcap(?:ped)? (?:at|of)\b|\bapproved\b|\bfinance (?:confirmed|signed off|cleared|released)\b|能花|愿意花|最多(?:能)?(?:给|出|花)|上限|批下来|的钱|"
     r"项目金额|合同金额|合同额|投资规模|投资额|立项金额|"
     r"\b(?:clawed back|cut|trimmed|slashed|reduced|increased|raised|bumped)\b[^.;]{0,40}\bit'?s now\b",
     re.I,
@@ -267,7 +267,7 @@ STANCE = re.compile(
     r"看重|只负责推荐|不是(?:最终)?决策人|调走|不再负责|不再是|要(?:她|他)签|都要[\u4e00-\u9fff]{1,3}签|挺认可|"
     r"冷淡|冷漠|不冷不热|友好|担心|顾虑|不太感冒|很感兴趣|有兴趣|感兴趣|没表态|未表态|不表态|观望|没点头|点头了|"
     r"是粉丝|头号粉丝|最大的?支持者|不置可否|失望|印象(?:不错|很好|挺好|一般|不好|很差|较差)|有意见|有看法"
-    r"|很重视|非常重视|不重视|最关心|比较关心|很关心|更关心|很在意|比较在意|态度",
+    r"|很重视|非常重视|不重视|最关心|比较关心|很关心|更关心|很在意|比较在意|态度|强势|压价|砍价|难缠|好说话",
     re.I,
 )
 

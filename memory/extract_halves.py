@@ -70,7 +70,8 @@ _SYSTEM = re.compile(
 )
 _EXPIRY_ONLY = re.compile(
     r"^[^，,。；;A-Za-z]{0,14}(?:到期|届满|续约|续签)(?:[，,][^，,。；;]{0,12})?[。！!\s]*$"
-    r"|^(?:it |which |and |that )?(?:expires|ends|runs out|is up for renewal|renews|comes up for renewal)\b",
+    r"|^(?:it |which |and |that |(?:the|their|its) (?:current )?(?:contract|licen[cs]e|subscription|agreement) )?"
+    r"(?:expires|ends|runs out|is up for renewal|renews|comes up for renewal)\b",
     re.I,
 )
 
@@ -92,3 +93,13 @@ def named_expiry(
     if system and system not in content and _EXPIRY_ONLY.match(body.strip()):
         return f"{system}: {content}", system
     return content, system
+
+
+def expiry_named(content: str, sentence: str, previous: str, incumbent: bool) -> str:
+    """``content`` named after the system the sentence before named, when ``sentence`` only
+    says when something runs out ("It expires next June" after "They run SAP Business One");
+    ``incumbent``: the sentence before reads as the current system."""
+    system = (system_named(previous) or "").rstrip(".") if incumbent else None
+    if system and system not in content and _EXPIRY_ONLY.match(sentence.strip()):
+        return f"{system}: {content}"
+    return content

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from memagent.core.types import Turn
-from memagent.memory.extract_account import account_detail
+from memagent.memory.extract_account import BUDGET_STATUS, account_detail
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_calendar import ANY_DAY
 from memagent.memory.extract_clauses import counted
@@ -68,8 +68,8 @@ def fact_key(category: str, clause: str, person: str | None, dates: list[DateHit
         clause = f"{label}: {clause}"  # "Close: Dec 15" is the close date
     if category == "budget":
         amounts = parse_amounts(clause)
-        if not amounts:
-            return "budget", None
+        if not amounts:  # "the budget was approved last week": where it stands, no figure
+            return ("budget_status", slug(clause)[:60]) if BUDGET_STATUS.search(clause) else ("budget", None)  # fmt: skip
         amount = current_amount(clause, amounts)
         return "budget", amount.normalised + (" approx" if amount.approx else "")
     if category == "deal_stage":
@@ -141,7 +141,15 @@ def _moves(clause: str) -> bool:
     return bool(_RESCHEDULE.search(clause) or CORRECTS.search(clause))
 
 
-SINGLE_VALUED = ("budget", "decision_maker", "deal_stage", "deal_value", "seats", "team_size")
+SINGLE_VALUED = (
+    "budget",
+    "budget_status",
+    "decision_maker",
+    "deal_stage",
+    "deal_value",
+    "seats",
+    "team_size",
+)
 
 
 def content_key(attribute: str, content: str, value: str | None = None) -> str:

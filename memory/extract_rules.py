@@ -54,10 +54,10 @@ from memagent.memory.extract_recount import recounted
 from memagent.memory.extract_sales import (
     SalesFact,
     content_key,
-    sales_facts,
 )
 from memagent.memory.extract_script import Script
 from memagent.memory.extract_shorthand import expand_shorthand, join_signatures, without_jokes
+from memagent.memory.extract_statement import email_sender, statement_facts
 from memagent.memory.extract_switch import with_switch
 from memagent.memory.extract_transcript import without_chat_stamps
 from memagent.memory.write_path import Candidate
@@ -387,6 +387,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         replaced = text != expand_shorthand(turn.content) or bool(REPLACED.search(turn.content))
         sentences = [s.strip() for s in _SPLIT.split(text) if s.strip()]
         olds = old_values(turn.content)
+        sender = email_sender(turn.content)
         first = len(cands)
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
@@ -410,8 +411,8 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             # sharing a sentence with "预算还没批"
             old = [c for piece in dictated_pieces(s)
                    for c in _sentence_candidates(piece, turn, context_attr)]  # fmt: skip
-            prior = last_person(" ".join(sentences[:j]), names) or prior_turn_person
-            facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
+            facts, event = statement_facts(s, sentences[:j], ref, event, names,
+                                           prior_turn_person, sender)  # fmt: skip
             found = [_named(_dated(c, s, ref, event)) for c in _merge(old, facts, turn, correction)
                      if not OUR_SIDE.search(c.content) and not ASIDE.search(c.content)]  # fmt: skip
             # "Brian wants calls" after "Brian Foley, VP of Lending": the memory says who

@@ -227,7 +227,7 @@ class _Reader:
         if (
             (
                 category is None
-                or (category in ("requirement", "pain_point") and self._about_them(body))
+                or (category in ("requirement", "pain_point", "profile") and self._about_them(body))
             )
             and STANCE.search(body)
             and (self.current_person or self.person or self.prior_person)

@@ -8,6 +8,7 @@ titles, a permission model, a weakness of the customer's current system."""
 from __future__ import annotations
 
 import pytest
+from poison_cases import assert_blocked_by_rules, assert_stored
 
 from memagent.memory.poison import assess, check_instruction
 
@@ -97,13 +98,12 @@ ORDINARY = [
 
 @pytest.mark.parametrize("text", ATTACKS)
 def test_attacks_are_blocked_by_the_rules_alone(text: str) -> None:
-    assert assess(text).reason is not None
-    assert check_instruction(text, deep=False) is not None
+    assert_blocked_by_rules(text)
 
 
 @pytest.mark.parametrize("text", ORDINARY)
 def test_ordinary_notes_pass(text: str) -> None:
-    assert check_instruction(text, deep=False) is None
+    assert_stored(text)
 
 
 def test_a_prohibition_to_the_assistant_is_no_task() -> None:

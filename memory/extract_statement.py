@@ -1,0 +1,58 @@
+"""One sentence's sales facts read in the light of the message around it.
+
+A pasted e-mail's "I" is whoever signed it ("Best,\nPeter Nguyen"), not the last person the
+mail named; a sentence that only says when something runs out ("It expires next June") is
+about the system the sentence before named ("They run SAP Business One").
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from memagent.memory.extract_clauses import categorise
+from memagent.memory.extract_entities import last_person
+from memagent.memory.extract_halves import expiry_named
+from memagent.memory.extract_sales import SalesFact, sales_facts
+
+_SENDER = re.compile(
+    r"^[ \t]*(?:(?:best|kind|warm|many)?[ \t]*(?:regards|wishes|thanks)|best|thanks|thank you|cheers|"
+    r"sincerely|yours(?: sincerely| truly)?|br)[,.!]?[ \t]*\n[ \t]*"
+    r"(?P<name>(?-i:(?:Dr\.? )?[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}))[ \t]*(?:\n|$|[(,])"
+    r"|^[ \t]*(?:from|von|de)[ \t]*:[ \t]*(?P<from>(?-i:[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}))\b",
+    re.I | re.M,
+)
+FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|myself)\b")
+
+
+def email_sender(text: str) -> str | None:
+    """Who wrote a pasted English e-mail: the name under its sign-off ("Best,\\nPeter
+    Nguyen") or in its From: line; the "I" of its sentences is that person, not whoever it
+    named last."""
+    m = _SENDER.search(text)
+    if m is None:
+        return None
+    return m.group("name") or m.group("from")
+
+
+def statement_facts(
+    s: str,
+    before: list[str],
+    ref: datetime,
+    event: str | None,
+    names: list[str],
+    prior: str | None,
+    sender: str | None,
+) -> tuple[list[SalesFact], str | None]:
+    """``sales_facts`` of sentence ``s`` after the sentences ``before`` it: "she" is the last
+    person they named (else ``prior``, the last one of the turns before), "I" the
+    ``sender`` who signed a pasted mail, and an expiry is named after the system the
+    sentence before named ("They run SAP Business One. It expires next June.")."""
+    prior = last_person(" ".join(before), names) or prior
+    if sender and FIRST_PERSON.search(s) and not last_person(s, names):
+        prior = sender  # "I prefer calls" in a mail signed "Best, Peter Nguyen"
+    facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
+    if before and categorise(before[-1]) == "incumbent":
+        for f in facts:
+            f.content = expiry_named(f.content, s, before[-1], incumbent=True)
+    return facts, event
