@@ -274,7 +274,7 @@ STANCE = re.compile(
 
 DECIDES = re.compile(
     r"\b(?:is|will be) (?:the )?(?:final )?decision[- ]maker|\b(?:make|makes|will make)(?: the| every)?"
-    r" (?:final )?(?:call|decision|purchase decision)|\bha(?:s|ve) the (?:final|last) (?:say|word)|\bsigns (?:off|anything|every)"
+    r" (?:final )?(?:call|decision|purchase decision)|\bha(?:s|ve) the (?:final|last) (?:say|word)|\b(?:signs|I sign) (?:off|anything|every)"
     r"|\b(?:the )?(?:final )?decision[- ]maker (?:is|was|will be|now)\b|\b(?:decision|final (?:call|say)) (?:now )?(?:sits|rests|lies) with\b"
     r"|\b(?:final )?decision is with\b|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
     r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",

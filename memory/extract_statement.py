@@ -10,9 +10,11 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import categorise
 from memagent.memory.extract_entities import last_person
 from memagent.memory.extract_halves import expiry_named
+from memagent.memory.extract_keys import fact_key
 from memagent.memory.extract_sales import SalesFact, sales_facts
 
 _SENDER = re.compile(
@@ -52,7 +54,32 @@ def statement_facts(
     if sender and FIRST_PERSON.search(s) and not last_person(s, names):
         prior = sender  # "I prefer calls" in a mail signed "Best, Peter Nguyen"
     facts, event = sales_facts(s, ref, context_event=event, names=names, prior_person=prior)
+    if prior == sender and sender is not None:
+        for f in facts:  # "I sign off on anything under 200k": say whose "I" it is
+            if FIRST_PERSON.match(f.content) and sender not in f.content:
+                f.content = f"{sender}: {f.content}"
     if before and categorise(before[-1]) == "incumbent":
         for f in facts:
             f.content = expiry_named(f.content, s, before[-1], incumbent=True)
-    return facts, event
+    return with_figures(facts), event
+
+
+def with_figures(facts: list[SalesFact]) -> list[SalesFact]:
+    """``facts`` with a bare figure joined to the budget status before it: "The budget was
+    approved last week, about 180k EUR" is one budget of 180k, not a status and a stray
+    amount."""
+    out: list[SalesFact] = []
+    for f in facts:
+        last = out[-1] if out else None
+        if (
+            last
+            and last.attribute == "budget_status"
+            and f.category == "amount"
+            and parse_amounts(f.content)
+        ):
+            last.content = f"{last.content}, {f.content}"
+            last.category = "budget"
+            last.attribute, last.value = fact_key("budget", last.content, None, [], None)
+            continue
+        out.append(f)
+    return out

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memagent.memory.extract_keys import event_of
 from memagent.nodes.brief_reply import CJK, account_brief, brief_points, field_of, quotable
 from memagent.nodes.briefing_labels import fact_kind, fact_label
 
@@ -69,7 +70,7 @@ _CONTACT = Question(
     "关于 {name}，我没找到联系偏好的记录。",
 )
 _BUDGET = Question(
-    ("budget",),
+    ("budget", "budget_status"),
     re.compile(
         rf"^(?:(?:what(?:'s|\s+is|\s+was)|how\s+(?:much|big)\s+is)\s+{_OF}"
         rf"(?:current\s+|total\s+|project\s+)?budget{_FOR}\s*\??"
@@ -111,7 +112,23 @@ _ROLE = Question(
     "I found no note on {role} at {name}.",
     "关于 {name}，我没找到{role}的记录。",
 )
-QUESTIONS = (_CONTACT, _BUDGET, _DECIDES, _ROLE)
+_WHEN = Question(
+    ("deadline", "timeline", "commitment"),
+    re.compile(
+        r"^(?:when\s+(?:is|was|does|do|did|will|are|'s)\s+[^?]{1,80}?\s*\?"
+        r"|[^？?。]{0,24}?(?:什么时候|什麼時候|何时|何時|哪天|几号|幾號)[^？?。]{0,16}?[？?。]?)$",
+        re.IGNORECASE,
+    ),
+    "Your notes on {name} about the {role}:",
+    "关于 {name} 的这个时间，你的笔记写道：",
+    "I found no date for the {role} at {name}.",
+    "关于 {name}，我没找到这个时间的记录。",
+)
+"""A question after the date of one event ("When does their contract expire?", "合同什么时候
+到期？"): the event is read as extraction keys it (``event_of``: contract_end, go_live,
+decision, demo…); the model answered the first in session 21 from Studio by copying its
+notes and adding "The budget for Brightwater is not confirmed yet"."""
+QUESTIONS = (_CONTACT, _BUDGET, _DECIDES, _ROLE, _WHEN)
 
 _ABOUT_MORE = re.compile(
     r"\b(?:about|regarding|re|to|and|so|without|after|before)\b"
@@ -128,6 +145,10 @@ _NOT_A_ROLE = re.compile(
 )
 """Words that make "who is/are …" ask about something else than a role ("who are we
 meeting tomorrow?", "谁来参加"): the model answers those."""
+_MORE_THAN_WHEN = re.compile(
+    r"\b(?:and|should|how|what|why|which|who|if)\b|[,;]|吗|嗎|怎么|怎麼|为什么|為什麼|还是|還是|和|跟|谁|誰",
+    re.IGNORECASE,
+)
 _THEIR = re.compile(r"^(?:他们|他們|对方|對方|客户|客戶|她们|她們)的")
 _GENERIC = frozenset(
     {"lead", "head", "manager", "person", "contact", "owner", "main", "key", "new", "current",
@@ -154,6 +175,11 @@ def _asked(message: str) -> tuple[Question, str] | None:
             return None
         role = next((groups[k] for k in ("role", "role2", "zrole", "zrole2") if k in groups), "")
         role = _THEIR.sub("", role)
+        if question is _WHEN:
+            if _MORE_THAN_WHEN.search(text[5:]):
+                return None  # "When is the demo and what should I show?": the model answers
+            event = event_of(text)
+            return (question, event.replace("_", " ")) if event else None
         if question is _ROLE and (_NOT_A_ROLE.search(role) or len(role.split()) > 3):
             return None
         return question, role.strip()
@@ -182,8 +208,12 @@ def _lines(
         content = field_of(item, "content")
         if field_of(item, "origin") == "episode" or fact_kind(item) not in question.kinds:
             continue
-        if not quotable(content) or (terms and not _mentions(content, terms)):
+        if not quotable(content) or (
+            terms and question is not _WHEN and not _mentions(content, terms)
+        ):
             continue
+        if question is _WHEN and _event(item) not in terms:
+            continue  # "When does their contract expire?": the contract's end, not the demo
         flat = " ".join(content.split())
         label = fact_label(item, flat)
         said = label is None or flat.casefold().startswith(label.split(",")[0].casefold())
@@ -220,7 +250,13 @@ def _answer(message: str, customer_id: str, items: Sequence[Mapping[str, Any]]) 
     if found is None:
         return None
     question, role = found
-    terms = _role_terms(role) if question is _ROLE else []
+    terms = (
+        _role_terms(role)
+        if question is _ROLE
+        else [role.replace(" ", "_")]
+        if question is _WHEN
+        else []
+    )
     zh = bool(CJK.search(message))
     lines = _lines(question, items, zh, terms)
     name = customer_id or ("这个客户" if zh else "this customer")
@@ -234,6 +270,13 @@ def _answer(message: str, customer_id: str, items: Sequence[Mapping[str, Any]]) 
         )
     head = (question.head_zh if zh else question.head_en).format(name=name, role=role)
     return "\n".join([head, *lines])
+
+
+def _event(item: Mapping[str, Any]) -> str:
+    """The event a dated fact's key names (``customer:deadline:contract_end`` ->
+    ``contract_end``), "" if none."""
+    parts = str(field_of(item, "slot") or "").removeprefix("customer:").split(":")
+    return parts[1] if len(parts) > 1 else ""
 
 
 def _mentions(content: str, terms: Sequence[str]) -> bool:

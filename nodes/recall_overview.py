@@ -48,7 +48,7 @@ _ACCOUNT = frozenset({"customer", "account", "client", "company", "prospect", "å
 _WORDS = re.compile(r"[A-Za-z0-9]+|[\u3400-\u9fff]+")
 
 PRIORITY = (
-    "budget", "decision_maker", "deadline", "requirement", "contact_preference",
+    "budget", "budget_status", "decision_maker", "deadline", "requirement", "contact_preference",
     "stakeholder", "commitment", "deal_stage", "incumbent", "competitor", "pain_point",
 )  # fmt: skip
 """Kinds of facts (the head of ``attribute``) a briefing about the account shows first."""

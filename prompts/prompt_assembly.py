@@ -55,6 +55,7 @@ keeps every character; only the prompt's copy is cut)."""
 
 FACT_LABELS = {
     "budget": "budget",
+    "budget_status": "budget status",
     "decision_maker": "decision maker",
     "deadline": "deadline",
     "timeline": "deadline",

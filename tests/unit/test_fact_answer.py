@@ -277,3 +277,40 @@ async def test_the_issues_chinese_question_is_answered_from_the_note(tmp_path: P
                                  customer_id="huaxin", session="s2")  # fmt: skip
     assert model.seen == []
     assert "大概300万" in asked_.reply and "王芳" in asked_.reply, asked_.reply
+
+
+def test_where_the_budget_stands_answers_a_budget_question() -> None:
+    items = [
+        _fact("The budget was approved last week", "customer:budget_status"),
+        _fact("Li Wei decides", "customer:decision_maker", value="li wei"),
+    ]
+    reply = fact_answer("What is Lanhai's budget?", "lanhai", items)
+    assert reply is not None and reply.splitlines()[0] == "Your notes on lanhai about the budget:"
+    assert "The budget was approved last week" in reply and "Li Wei" not in reply
+
+
+def test_a_when_question_is_answered_with_that_events_date() -> None:
+    items = [
+        _fact(
+            "SAP Business One: It expires next June (June 2027 (2027-06))",
+            "customer:deadline:contract_end",
+        ),  # fmt: skip
+        _fact(
+            "Helen wants a pilot at the Cork plant before the end of Q3", "customer:deadline:pilot"
+        ),
+        _fact("The budget was approved last week", "customer:budget_status"),
+    ]
+    reply = fact_answer("When does Brightwater's current system contract expire?", "bw", items)
+    assert reply is not None and reply.splitlines()[0] == "Your notes on bw about the contract end:"
+    assert "It expires next June" in reply and "pilot" not in reply and "budget" not in reply
+    zh = fact_answer("合同什么时候到期？", "bw", items)
+    assert zh is not None and zh.startswith("关于 bw 的这个时间") and "expires" in zh
+    (pilot,) = [ln for ln in (fact_answer("When is the pilot?", "bw", items) or "").splitlines()
+                if ln.startswith("- ")]  # fmt: skip
+    assert "Cork" in pilot
+    none = fact_answer("When is the go-live?", "bw", items)
+    assert none is not None and none.startswith("I found no date for the go live at bw.")
+    # a question that asks more, or names no event, goes to the model
+    for other in ("When is the demo and what should I show?", "When should I call her?",
+                  "When did we last talk?", "演示什么时候做，谁参加？"):  # fmt: skip
+        assert fact_answer(other, "bw", items) is None, other

@@ -124,3 +124,25 @@ def test_who_is_in_charge_of_a_function_is_a_stakeholder() -> None:
     assert any(c.attribute.startswith("stakeholder:胡斌:") and "倾向" in c.content for c in cands)
     (step,) = [c for c in cands if "案例" in c.content]
     assert "下周三" in step.content and "胡斌" in step.content, step
+
+
+def test_a_figure_after_the_budget_status_is_the_budget() -> None:
+    # Studio, session 21: the status and "about 180k EUR" became two memories, and "What's
+    # the budget?" was answered without the figure
+    (c,) = _run("The budget was approved last week, about 180k EUR.")
+    assert c.attribute == "budget" and c.value == "180000 EUR approx", c
+    assert "approved" in c.content, c
+    (c,) = _run("预算已经批了，大概180万。")
+    assert c.attribute == "budget" and c.value == "1800000 approx", c
+
+
+def test_the_sender_of_a_signed_mail_is_named_on_what_they_say_of_themselves() -> None:
+    mail = (
+        "Forwarding her mail:\nHi Sam,\nThanks again. Our CFO Tom Reilly will join the next "
+        "call. I prefer Teams over phone, and I sign off on anything under 200k.\nBest,\n"
+        "Helen Marsh\nCOO, Brightwater Dairy"
+    )
+    cands = _run(mail)
+    (dm,) = [c for c in cands if c.attribute == "decision_maker"]
+    assert dm.value == "helen marsh" and dm.content.startswith("Helen Marsh: I sign off"), dm
+    assert not any("tom" in c.attribute and "Teams" in c.content for c in cands), cands
