@@ -29,6 +29,7 @@ from memagent.memory.extract_cues import (
     LEADS,
     MORE_EVENTS,
     NOT_AHEAD,
+    RIVAL_SOURCE,
 )
 from memagent.memory.extract_dated import dated_halves
 from memagent.memory.extract_dates import find_dates
@@ -195,7 +196,8 @@ _RIVAL_WORDS = re.compile(
     r"\b(?:competitors?|competing|rivals?|incumbent bid|up against|lost (?:the deal )?to|"
     r"went with|bidding|undercut|cheaper than us|lower than ours|priced below us|"
     r"(?:below|under|cheaper than) our|also (?:evaluating|looking at|talking to)|switch(?:ing)? to|"
-    r"quote from|(?:proposal|offer) from (?=(?-i:[A-Z]))|bid from|pitching|in the (?:mix|running|picture)|is in there)\b|竞争对手|竞品|对手|在接触|选了|投标|"
+    + RIVAL_SOURCE
+    + r"|pitching|in the (?:mix|running|picture)|is in there)\b|竞争对手|竞品|对手|在接触|选了|投标|"
     r"比我们低|比我们便宜|报价|报了|(?:也|都|还)在跟|也在谈|参与(?:投标|竞标)|也提交了方案|也报了|"
     r"(?<![没未])(?:对比|比较|考察|接触|评估|试用)过(?=[A-Za-z\u4e00-\u9fff])|(?:也|还)(?:看了|在看)|(?:更|比较)便宜",
     re.I,

@@ -1,14 +1,14 @@
 """The sales rules' vocabulary: which words make a clause a stakeholder's stance, a
 budget, a deal stage, a competitor, a commitment, a contact preference, a requirement,
 a pain point, the incumbent system or the company's profile, and which events a date
-belongs to (English and Chinese). Data tables of compiled patterns, no logic; read by
-``memagent.memory.extract_sales``. The list grows when a phrasing is found missing.
-"""
+belongs to (English and Chinese). Data tables of compiled patterns, no logic, read by
+``memagent.memory.extract_sales``; they grow when a phrasing is found missing."""
 
 from __future__ import annotations
 
 import re
 
+RIVAL_SOURCE = r"quote from|(?:proposal|offer) from (?=(?-i:[A-Z]))|bid from"  # a rival's figure
 SELF_NOTE = re.compile(
     r"\b(?:don'?t (?:record|note|save|write down)|do not (?:record|note|save)|"
     r"off the record|thinking out loud|nothing from them|not from (?:them|the customer)|"
@@ -84,7 +84,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"|微信|电话|手机|邮件|邮箱|电邮|短信|钉钉|飞书|企业微信沟通|沟通|联系|联络|书面往来|书面沟通|抄送|当面|面谈|上门|"
         r"只接(?:受)?(?=\s*(?:[A-Za-z]|电话|微信|短信|当面|面谈|视频))|(?:鍾意|钟意|喜欢)用\s*[A-Za-z]|偏好[\u4e00-\u9fff]{0,4}(?:开会|见面|沟通|联系)|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
     ("competitor", re.compile(
-        r"\b(?:competitors?|competing|rival|incumbent bid|quoted|quote from|(?:proposal|offer) from (?=(?-i:[A-Z]))|bid from|bids? (?:at|of)|"
+        r"\b(?:competitors?|competing|rival|incumbent bid|quoted|" + RIVAL_SOURCE + r"|bids? (?:at|of)|"
         r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z]|"
         r"(?:their|a|the|new|revised|lower|higher|cheaper) (?:quote|bid|offer|price)|quotes?)\b"
         r"|\b(?:cheaper than us|undercut|lower than ours|priced below us|came in (?:at|below|under|lower|cheaper)|"

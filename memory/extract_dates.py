@@ -60,7 +60,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("year_en", re.compile(r"\b(?:(?P<edge>early|late|mid|end of|beginning of|start of)[- ]\s*)?(?:the\s+)?(?P<rel>next|this)\s+year\b", re.I)),
     ("quarter_rel", re.compile(r"\b(?:(?P<edge>end|start|beginning) of\s+)?(?:the\s+)?(?P<rel>next|this)\s+quarter\b", re.I)),
     ("end_week_en", re.compile(r"\b(?:the\s+)?end\s+of\s+(?:the\s+)?(?P<rel>this|next)\s+week\b", re.I)),
-    ("zh_next_month_day", re.compile(r"\b(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<rel>next|this|the following|the coming)\s+month\b", re.I)),  # "the 15th of next month"
+    ("month_day_rel", re.compile(r"\b(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<rel>next|this|the following|the coming)\s+month\b", re.I)),  # "the 15th of next month"
     ("rel_en", re.compile(r"\b(?P<t>today|tomorrow|tonight|yesterday|tmrw|tmr|tmw|2moro)\b|\bin\s+(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b|\b(?P<nx>next)\s+(?P<u2>week|month)\b", re.I)),
     ("within_en", re.compile(r"\bwithin\s+(?:the\s+next\s+)?(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b", re.I)),
     ("md_num", re.compile(r"\b(?:by|on|before|until|till|due|from)\s+(?P<m>\d{1,2})/(?P<d>\d{1,2})\b(?![/\d])", re.I)),
@@ -68,7 +68,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("month_en", re.compile(r"\b(?:(?:in|by|until|till|before|from|through|since|to|after|around)\s+(?:early\s+|late\s+)?|(?P<mrel>next|this|coming)\s+)" + _MON + r"\b(?:\s+(?P<y>20\d\d))?(?=(?P<after>\s+[A-Za-z]+)?)", re.I)),
     ("month_year_en", re.compile(r"\b" + _MON + r"\s+(?P<y>20\d\d)\b", re.I)),
     ("zh_md", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?P<m>" + _CN + r")\s*月\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
-    ("zh_next_month_day", re.compile(r"(?P<rel>下个?月|这个?月|本月|下下个?月)\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
+    ("month_day_rel", re.compile(r"(?P<rel>下个?月|这个?月|本月|下下个?月)\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
     ("zh_month_edge", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?:(?P<m>" + _CN + r")\s*月|(?P<rel>下个?月|这个?月|本月))\s*(?P<edge>底|末|尾|初|中旬|中|上旬|下旬)")),
     ("zh_month", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年|(?<![\d.])(?P<y2>[2-3]\d)年)\s*(?P<m>" + _CN + r")\s*月")),
     ("zh_wd", re.compile(r"(?P<rel>下下|下个?|这个?|本|上个?)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])")),
@@ -304,7 +304,7 @@ def _resolve_zh(kind: str, g: dict[str, str | None], ref: date) -> tuple[str, da
                 return None
             d = d2
         return d.isoformat(), d
-    if kind == "zh_next_month_day":
+    if kind == "month_day_rel":
         rel, day = g["rel"] or "", _num(g["d"])
         n = 2 if rel.startswith("下下") else int(rel.lower().startswith(("下", "next", "the")))
         y, mo = _add_months(ref.year, ref.month, n)
