@@ -108,11 +108,11 @@ def account_detail(clause: str, label: str = "") -> str | None:
 
 
 BUDGET_STATUS = re.compile(
-    r"\b(?:budget|funding|funds)\b.{0,30}?\b(?:approved|signed off|frozen|cut|slashed|unfrozen|released|"
+    r"\b(?:budget|funding|funds)\b.{0,30}?\b(?:approved|signed off|frozen|cut|slashed|unfrozen|released|allocated|"
     r"secured|not disclosed|undisclosed|on hold|not an? (?:issue|problem|concern)|tight|pending)\b"
     r"|\b(?:approved|signed off on|froze|cut|secured|released)\s+(?:the\s+|their\s+|its\s+)?(?:budget|funding)\b"
-    r"|(?:预算|经费|资金).{0,8}?(?:已批|已经批|批了|批下来|没批|未批|冻结|砍|削减|到位|没问题|不是问题|不成问题|"
-    r"保密|不透露|充足|紧张|没着落|已列入|列入)",
+    r"|(?:预算|经费|资金|的钱).{0,8}?(?:已批|已经批|批了|批下来|没批|未批|冻结|砍|削减|到位|没问题|不是问题|不成问题|"
+    r"保密|不透露|充足|紧张|没着落|已列入|列入|花完|用完|花光)",
     re.I,
 )
 """Where the budget stands when no figure is given: approved, frozen, cut, not disclosed."""

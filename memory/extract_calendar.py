@@ -42,9 +42,11 @@ def next_on_or_after(ref: date, month: int, day: int) -> date | None:
 
 def month_year(ref: date, month: int, rel: str | None = None) -> int:
     """The year of the next ``month`` from ``ref`` on; "next June" is next year's, "this
-    June" this year's, whatever month ``ref`` is in."""
+    June" this year's, whatever month ``ref`` is in, and "since June" the last June's."""
     if rel and rel.lower() in ("next", "this"):
         return ref.year + (rel.lower() == "next")
+    if rel and rel.lower() == "since":  # "two failures since January": the last January
+        return ref.year if month <= ref.month else ref.year - 1
     return ref.year if month >= ref.month else ref.year + 1
 
 

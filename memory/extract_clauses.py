@@ -91,7 +91,10 @@ _SPOKEN_ZH = re.compile(
     r"|预算|采购(?:那边|部|是)|(?:财务|法务|技术|IT|运维|信息部?)(?:那边|这边|这块|方面)(?:是|由)|["
     + SURNAMES
     + r"](?:总|经理|主任|工)说"
-    r"|[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}(?:倾向|支持我们|反对))"
+    r"|["
+    + SURNAMES
+    + r"][\u4e00-\u9fff]{1,2}(?:倾向|支持我们|反对|人挺好|人很好)|哦对了|噢对了|最大的问题|最头疼的是"
+    r"|(?:小|老)[" + SURNAMES + r"](?=以前|之前|说|觉得|比较|很|对|人))|(?<=说了算)(?=.)"
 )
 
 
@@ -298,7 +301,7 @@ _NO_PAIN = re.compile(
 )
 _RIVAL_LISTED = re.compile(
     r"(?:也|还|同样)(?:在|进了|进入|上了)?(?:我们的|他们的|客户的)?(?:短名单|候选名单|入围)"
-    r"|\b(?:also|too) (?:on|in) (?:the|their|our) (?:short-?list|final list)|\b(?:is|are|was|were) also shortlisted\b",
+    r"|\b(?:also|too) (?:on|in) (?:the|their|our) (?:short-?list|final list)|\b(?:is|are|was|were) also shortlisted\b|\bthe other (?:shortlisted )?(?:vendor|bidder)",
     re.I,
 )
 _ONLY_PRONOUN_WANT = re.compile(
@@ -308,9 +311,10 @@ _ONLY_PRONOUN_WANT = re.compile(
 )
 
 
-_MEETING_CALL = re.compile(
+MEETING_CALL = re.compile(
     r"\b(?:reference|discovery|intro(?:ductory)?|kick-?off|demo|scoping|review|status|steering|"
     r"follow-?up|sales|qbr|pricing|negotiation|board|alignment|design|workshop)\s+calls?\b"
+    r"|\b(?:on|during|in|after|before|at the end of) (?:the|a|our|that|this|yesterday's|today's) call\b"
     r"|\b(?:call|contact)[- ](?:summari[sz]ation|summar(?:y|ies)|recordings?|cent(?:er|re)s?|transcri\w+|"
     r"analytics|volumes?|routing|quality|logs?|handling|scripts?|flows?|queues?|deflection)\b",
     re.I,
@@ -318,6 +322,20 @@ _MEETING_CALL = re.compile(
 """A call that is a meeting of the deal ("a reference call with another shipping line"), or
 what a product does with calls ("AI call summarization", "contact center"): not the channel a
 person wants to be reached by."""
+
+
+PREFERS_VENDOR = re.compile(
+    r"\bprefer\w* (?:us|our (?:system|product|solution|offer|platform|tool|approach|proposal)|"
+    r"(?-i:[A-Z])\w+ over (?:us|ours|our))\b",
+    re.I,
+)
+"""A preference for a vendor ("she personally prefers our system over ScaleAQ"): a stance."""
+
+
+def _no_channel(cue: re.Pattern[str], clause: str) -> bool:
+    """The contact cue only names a meeting ("on the call before the demo") or the clause
+    prefers a vendor ("prefers our system over ScaleAQ"): no channel to reach them by."""
+    return not cue.search(MEETING_CALL.sub(" ", clause)) or bool(PREFERS_VENDOR.search(clause))
 
 
 def categorise(clause: str) -> str | None:
@@ -363,8 +381,8 @@ def _category(clause: str) -> str | None:
             re.I,
         ):
             continue
-        if name == "contact_preference" and not cue.search(_MEETING_CALL.sub(" ", clause)):
-            continue  # "wants a reference call before signing": a meeting, not a channel
+        if name == "contact_preference" and _no_channel(cue, clause):
+            continue  # "wants a reference call before signing", "prefers our system": no channel
         if name == "contact_preference" and _BILLING.search(clause) and not CHANNEL.search(clause):
             return "requirement"  # "prefers monthly invoices": how they pay, not how to reach them
         if name == "deal_stage" and _RIVAL_LISTED.search(clause):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-RIVAL_SOURCE = r"quote from|(?:proposal|offer) from (?=(?-i:[A-Z]))|bid from"  # a rival's figure
+RIVAL_SOURCE = r"quote from|(?:proposal|offer) from (?=(?-i:[A-Z]))|bid from|(?<=\w )sent (?:us |them )?an? (?:offer|quote|bid)|(?<=[\w)] )offered (?:us |them )?(?:[A-Z]{3} ?|[$€£¥])(?=\d)|(?:the )?other (?:shortlisted )?(?:vendor|bidder|supplier)|shortlisted vendor"
 SELF_NOTE = re.compile(
     r"\b(?:don'?t (?:record|note|save|write down)|do not (?:record|note|save)|"
     r"off the record|thinking out loud|nothing from them|not from (?:them|the customer)|"
@@ -110,7 +110,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:^|[，,\s])我(?:们)?[^，。,]{1,8}?(?:发|送|准备|整理|提供)(?:一[个份套])?|我们负责|我们的?(?:售前|团队|工程师|技术|项目经理|顾问)|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
     ("requirement", re.compile(
         r"\b(?:must(?:-haves?)?|needs?(?! more time)|required?|requires|requirements?|mandatory|has to|have to|"
-        r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|"
+        r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|^(?:they(?:'re| are) )?looking for|^looking at (?-i:[a-z])\w*|"
         r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
         r"|\b(?:goal is|objective is|aim(?:s|ing)? to|target is to|want(?:s)? to (?:cut|reduce|get|bring))\b"
         r"|要能|得能|需能|需要能|能够支持|要支持|必须能|^要(?=[A-Za-z]|[\u4e00-\u9fff]{0,6}(?:和|与|及|功能|系统|模块|平台|定位|监控|管理|对接|集成|认证|部署))"
@@ -253,7 +253,7 @@ STANCE = re.compile(
     r"(?:lov(?:es?|ed)|lik(?:es?|ed)|prefer(?:s|red)?) (?:us|our|the competitor|them|the product|the demo|it)|"
     r"\w+ contact (?:is|was)|contact (?:person|point) (?:is|was)|leans? (?:toward|towards)|blocking|"
     r"own(?:s)? the decision|satisfied|happy with (?:us|our|the)|impressed|"
-    r"gatekeeper|influencer|key contact|main contact|point of contact|our contact|owns? the (?:budget|project|relationship)|"
+    r"gatekeeper|influencer|pro-(?-i:[A-Z])\w+|pushing for (?:it|this|the (?:project|deal|change))|key contact|main contact|point of contact|our contact|owns? the (?:budget|project|relationship)|"
     r"worried|concerned|dragging (?:his|her|their) feet|furious|angry|upset|bought[- ]in|"
     r"(?:lov(?:es?|ed)|lik(?:es?|ed)) (?:the|our) [\w-]+|(?:keeps? )?push(?:es|ing)? (?:back )?on (?:price|pricing|cost|terms|discount)|"
     r"price[- ]sensitive|"
@@ -262,19 +262,19 @@ STANCE = re.compile(
     r"(?:is|seems|was|sounds|looks|stays|remains) (?:very |quite |rather |pretty |fairly |somewhat |mildly "
     r"|strongly |cautiously |now )?(?:positive|negative)|(?:cool|cold|warm(?:ing)?(?: up)?) "
     r"(?:on|to|towards?) (?:us|the idea|it|our)|not a fan|hostile|friendly|an ally|our ally|unenthusiastic)\b"
-    r"|支持|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"
+    r"|支持(?!(?!我|咱)(?:\s*[A-Za-z]|.{0,6}(?:协议|格式|接口|对接|导入|导出|扫码|识别|设备|功能|中文|英文|离线|在线|移动端|手机|平板|多语言|多币种)))|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"
     r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|[持有]保留|[很最]?挺我们|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目|"
     r"看重|只负责推荐|不是(?:最终)?决策人|调走|不再负责|不再是|要(?:她|他)签|都要[\u4e00-\u9fff]{1,3}签|挺认可|"
     r"冷淡|冷漠|不冷不热|友好|担心|顾虑|不太感冒|很感兴趣|有兴趣|感兴趣|没表态|未表态|不表态|观望|没点头|点头了|"
     r"是粉丝|头号粉丝|最大的?支持者|不置可否|失望|印象(?:不错|很好|挺好|一般|不好|很差|较差)|有意见|有看法"
-    r"|很重视|非常重视|不重视|最关心|比较关心|很关心|更关心|很在意|比较在意|态度|强势|压价|砍价|难缠|好说话",
+    r"|很重视|非常重视|不重视|最关心|比较关心|很关心|更关心|很在意|比较在意|态度|强势|压价|砍价|难缠|好说话|话语权|说了不算|定标|迷信",
     re.I,
 )
 
 
 DECIDES = re.compile(
     r"\b(?:is|will be) (?:the )?(?:final )?decision[- ]maker|\b(?:make|makes|will make)(?: the| every)?"
-    r" (?:final )?(?:call|decision|purchase decision)|\bha(?:s|ve) the (?:final|last) (?:say|word)|\b(?:signs|I sign) (?:off|anything|every)"
+    r" (?:final )?(?:call|decision|purchase decision)|\bha(?:s|ve) the (?:final|last) (?:say|word)|\b(?:signs|I sign) (?:off|anything|every|the (?:deal|contract|po))|\bha(?:s|ve) (?:a |the )?veto"
     r"|\b(?:the )?(?:final )?decision[- ]maker (?:is|was|will be|now)\b|\b(?:decision|final (?:call|say)) (?:now )?(?:sits|rests|lies) with\b"
     r"|\b(?:final )?decision is with\b|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
     r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",

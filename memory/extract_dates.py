@@ -65,7 +65,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("within_en", re.compile(r"\bwithin\s+(?:the\s+next\s+)?(?P<n>\d+|one|two|three|four|five|six|a|an)\s+(?P<u>days?|weeks?|months?)\b", re.I)),
     ("md_num", re.compile(r"\b(?:by|on|before|until|till|due|from)\s+(?P<m>\d{1,2})/(?P<d>\d{1,2})\b(?![/\d])", re.I)),
     ("dom_en", re.compile(r"\b(?:on|by|before|until|till|from|due)\s+the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b|\bthe\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:" + "|".join(_MONTHS) + r")\b)", re.I)),
-    ("month_en", re.compile(r"\b(?:(?:in|by|until|till|before|from|through|since|to|after|around)\s+(?:early\s+|late\s+)?|(?P<mrel>next|this|coming)\s+)" + _MON + r"\b(?:\s+(?P<y>20\d\d))?(?=(?P<after>\s+[A-Za-z]+)?)", re.I)),
+    ("month_en", re.compile(r"\b(?:(?P<prep>in|by|until|till|before|from|through|since|to|after|around)\s+(?:early\s+|late\s+)?|(?P<mrel>next|this|coming)\s+)" + _MON + r"\b(?:\s+(?P<y>20\d\d))?(?=(?P<after>\s+[A-Za-z]+)?)", re.I)),
     ("month_year_en", re.compile(r"\b" + _MON + r"\s+(?P<y>20\d\d)\b", re.I)),
     ("zh_md", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?P<m>" + _CN + r")\s*月\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
     ("month_day_rel", re.compile(r"(?P<rel>下个?月|这个?月|本月|下下个?月)\s*(?P<d>" + _CN + r"|\d{1,2})\s*[日号]")),
@@ -242,7 +242,7 @@ def _resolve_en_month(kind: str, g: dict[str, Any], ref: date) -> tuple[str, dat
         mon = _MONTHS[g["mon"].lower()]
         if g["mon"].lower() == "may" and kind == "month_en" and not g.get("y") and _may_verb(g):
             return None  # "things in may change": the verb
-        y = int(g["y"]) if g.get("y") else _month_year(ref, mon, g.get("mrel"))  # "next June"
+        y = int(g["y"]) if g.get("y") else _month_year(ref, mon, g.get("mrel") or g.get("prep"))
         return f"{calendar.month_name[mon]} {y} ({y}-{mon:02d})", date(y, mon, 1)
     return _resolve_zh(kind, g, ref)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from memagent.core.types import Turn
 from memagent.memory.extract_amounts import CN_NUM as _CN_NUM
 from memagent.memory.extract_amounts import cn_to_int, parse_amount
+from memagent.memory.extract_clauses import MEETING_CALL, PREFERS_VENDOR
 from memagent.memory.extract_cues import FILLERS, TO_ASSISTANT
 from memagent.memory.extract_hedges import is_approximate, is_uncertain
 from memagent.memory.write_path import Candidate
@@ -324,6 +325,9 @@ _PREFERS_ZH = re.compile(
 
 
 def _channel(s: str) -> tuple[str, bool] | None:
+    if PREFERS_VENDOR.search(s):
+        return None  # "she prefers our system over ScaleAQ": a stance, no channel
+    s = MEETING_CALL.sub(" ", s)  # "on the call before the demo": a meeting, not a channel
     if not (_CONTACT_KW.search(s) or _FROM_NOW.search(s) or re.search(r"\bprefer", s, re.I)):
         return None
     if _lang(s) == "zh" and not (_PREFERS_ZH.search(s) or _NEG.search(s) or _FROM_NOW.search(s)):

@@ -20,7 +20,7 @@ _TITLE_EN = (
     r"(?:c[efotims]o|ciso|cmio|cnio|chro|cdo|cao|cco|cno|cro|cmo|cpo|gc|md|fd|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
     r"vice president(?: of [A-Za-z ]{2,25})?|"
     r"(?:director|dir\.|head|hd\.?|manager|mgr|lead|chair|officer)(?: of [A-Za-z&\- ]{2,30})?|"
-    r"(?:[A-Za-z]+ ){0,2}(?:director|manager|mgr|lead|head|officer|architect|engineer|"
+    r"(?:[A-Za-z][A-Za-z&/.-]* ){0,2}(?:director|manager|mgr|lead|head|officer|architect|engineer|"
     r"controller|counsel|buyer|analyst|administrator|owner|founder|dean|principal|chair|partner|superintendent|"
     r"treasurer|provost|chancellor|commissioner)"
     r"|general counsel|controller|owner|founder|dean(?: of [A-Za-z ]{2,25})?|procurement))"
@@ -128,6 +128,7 @@ _NOT_ZH_NAME = re.compile(
     r"宁[可愿]|辛苦|席位|蓝[图牙]|游[戏客]|欧[洲元美]|季[度节]|练习|左右|景[区点]|古[典代老]|涂[料装层]"
 )
 _ZH_TITLE_ONLY = re.compile(_ZH_TITLES)
+_NUM_CHARS = set("0123456789零一二三四五六七八九十百千两来几多")
 """Words that start like a surname but are not a name."""
 _VERB_AFTER_NAME = {"支持", "负责", "认为", "觉得", "希望", "表示", "提出", "要求", "反对", "同意",
                     "喜欢", "习惯", "倾向", "担心", "主导", "牵头", "管理", "不想", "不太", "很看",
@@ -213,6 +214,11 @@ def find_people(text: str) -> list[Person]:
                 role = _ZH_ROLE_TRIM.sub(
                     "", re.split(r"[的是]|一个|一位|新来了?|对方|那边|这边|他们|她们", role)[-1]
                 )
+                if (
+                    name[0] == "万"
+                    and text[max(0, m.start("name") - 1) : m.start("name")] in _NUM_CHARS
+                ):
+                    continue  # "三百来万闫经理说": ten thousand, then Manager Yan, no Mr Wan
                 if _NOT_ZH_NAME.match(name):
                     continue  # "黄经理周末不接电话": 周末 is a weekend, not Mr Zhou
                 if len(name) == 2 and name[1] in "说讲称问是的":
@@ -283,7 +289,13 @@ _ORG = re.compile(
 
 _NOT_VENDOR = {"They", "We", "Our", "Their", "The", "Rival", "Competitor", "Competitors", "It", "He",
               "She", "That", "This", "Price", "Pricing", "Budget", "Quote", "USD", "EUR", "RMB",
-              "CNY", "GBP", "HKD", "SGD", "JPY", "AED", "TWD", "AUD", "CAD", "INR", "US"}  # fmt: skip
+              "CNY", "GBP", "HKD", "SGD", "JPY", "AED", "TWD", "AUD", "CAD", "INR", "US", "NOK", "SEK",
+              "DKK", "CHF", "PLN", "NZD", "MXN", "BRL", "ZAR", "KRW", "CZK", "SAR", "THB", "MYR",
+              "Email", "Call", "Meeting", "Note", "Notes"}  # fmt: skip
+
+
+_OPENERS = {"Also", "And", "But", "So", "Now", "Then", "Plus", "However", "Apparently", "Currently",
+            "Today", "Yesterday", "Only", "Even", "Maybe", "Probably", "Oh", "Ok", "Well", "Btw", "If"}  # fmt: skip
 
 
 def competitor_name(clause: str) -> str | None:
@@ -293,6 +305,9 @@ def competitor_name(clause: str) -> str | None:
         clause,
     )
     if name and name.group(1) not in _NOT_VENDOR:
+        head = re.fullmatch(r"([A-Z][\w&]+) ", clause[: name.start()])
+        if head and head.group(1) not in _NOT_VENDOR | _OPENERS and " " not in name.group(1):
+            return f"{head.group(1)} {name.group(1)}"  # "Siemens Mobility (Railigent) offered"
         return name.group(1)
     # "NetDocuments也在谈": a Latin name right before Chinese, not before what a person says
     lead = re.match(
@@ -301,7 +316,7 @@ def competitor_name(clause: str) -> str | None:
     )
     if lead and lead.group(1) not in _NOT_VENDOR:
         return lead.group(1)
-    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)\s+(?:quoted|pitched|dropped|came|offered|bid|is|was|has|cut|lowered|raised|at|@|did|demoed|will)\b",
+    first = re.match(r"([A-Z][\w&]+(?: [A-Z][\w&]+)?)(?:\s*\([^)]{1,30}\))?\s+(?:quoted|pitched|dropped|came|offered|sent|bid|is|was|has|cut|lowered|raised|at|@|did|demoed|will)\b",
                      clause)  # fmt: skip
     if first and first.group(1).split()[0] not in _NOT_VENDOR:
         return first.group(1)

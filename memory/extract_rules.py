@@ -57,7 +57,7 @@ from memagent.memory.extract_sales import (
 )
 from memagent.memory.extract_script import Script
 from memagent.memory.extract_shorthand import expand_shorthand, join_signatures, without_jokes
-from memagent.memory.extract_statement import email_sender, statement_facts
+from memagent.memory.extract_statement import as_sender, email_sender, statement_facts
 from memagent.memory.extract_switch import with_switch
 from memagent.memory.extract_transcript import without_chat_stamps
 from memagent.memory.write_path import Candidate
@@ -385,7 +385,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         # "X isn't A anymore; it's B" -> "X is B": the old value is left out of every memory
         text = join_signatures(expand_shorthand(replaced_by_new(turn.content)))
         replaced = text != expand_shorthand(turn.content) or bool(REPLACED.search(turn.content))
-        sentences = [s.strip() for s in _SPLIT.split(text) if s.strip()]
+        sentences = [s.strip() for s in _SPLIT.split(as_sender(text)) if s.strip()]
         olds = old_values(turn.content)
         sender = email_sender(turn.content)
         first = len(cands)
@@ -412,7 +412,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             old = [c for piece in dictated_pieces(s)
                    for c in _sentence_candidates(piece, turn, context_attr)]  # fmt: skip
             facts, event = statement_facts(s, sentences[:j], ref, event, names,
-                                           prior_turn_person, sender)  # fmt: skip
+                                           prior_turn_person, sender, turn.content)  # fmt: skip
             found = [_named(_dated(c, s, ref, event)) for c in _merge(old, facts, turn, correction)
                      if not OUR_SIDE.search(c.content) and not ASIDE.search(c.content)]  # fmt: skip
             # "Brian wants calls" after "Brian Foley, VP of Lending": the memory says who

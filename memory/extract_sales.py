@@ -306,11 +306,9 @@ class _Reader:
         value_only = (dated and (event_of(prev) or len(body) <= 8)) or (
             parse_amounts(body) and not BUDGET_WORDS.search(body) and not parse_amounts(prev)
             and not find_people(body))  # fmt: skip
-        last = (
-            self.facts[-1]
-            if self.facts and prev and prev[:20] in _plain(self.facts[-1].content)
-            else None
-        )
+        last = self.facts[-1] if self.facts and prev else None
+        if last and (prev[:20] not in _plain(last.content) or last.attribute.endswith(":role")):
+            last = None  # the clause before is not the last fact, or a role that stays one
         # "患者回访没人做，流失严重": a short fragment says how the clause before it is
         fragment = (
             last is not None

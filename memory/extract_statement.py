@@ -21,9 +21,14 @@ _SENDER = re.compile(
     r"^[ \t]*(?:(?:best|kind|warm|many)?[ \t]*(?:regards|wishes|thanks)|best|thanks|thank you|cheers|"
     r"sincerely|yours(?: sincerely| truly)?|br)[,.!]?[ \t]*\n[ \t]*"
     r"(?P<name>(?-i:(?:Dr\.? )?[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}))[ \t]*(?:\n|$|[(,])"
-    r"|^[ \t]*(?:from|von|de)[ \t]*:[ \t]*(?P<from>(?-i:[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}))\b",
+    r"|^[ \t]*(?:from|von|de)[ \t]*:[ \t]*(?P<from>(?-i:[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+){1,2}))\b"
+    r"|^[ \t]*(?:发件人|發件人|寄件者)[ \t]*[：:][ \t]*(?P<zfrom>[\u4e00-\u9fff]{2,3})(?![\u4e00-\u9fff])",
     re.I | re.M,
 )
+_ABOUT_BUDGET = re.compile(
+    r"\b(?:scratch|forget|ignore|disregard|correction (?:on|to|about))\b[^.;]{0,30}\bbudget\b", re.I
+)
+"""A correction that names the budget: the figure said with it is the budget."""
 FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|myself)\b")
 
 
@@ -34,7 +39,22 @@ def email_sender(text: str) -> str | None:
     m = _SENDER.search(text)
     if m is None:
         return None
-    return m.group("name") or m.group("from")
+    return m.group("name") or m.group("from") or m.group("zfrom")
+
+
+def as_sender(text: str) -> str:
+    """A pasted Chinese mail's "我" after its 发件人 line written as the sender's name
+    ("本项目由我（信息中心主任）牵头" -> "本项目由黄志伟（信息中心主任）牵头"): who leads is the
+    sender, not the salesperson who pasted it."""
+    m = _SENDER.search(text)
+    if m is None or not m.group("zfrom"):
+        return text
+    head, rest = text[: m.end()], text[m.end() :]
+    return head + re.sub(
+        r"我(?![们們方司港院校厂廠局行部处處单單中委市省区區县縣所站场場矿礦馆館])",
+        m.group("zfrom"),
+        rest,
+    )
 
 
 def statement_facts(
@@ -45,11 +65,13 @@ def statement_facts(
     names: list[str],
     prior: str | None,
     sender: str | None,
+    said: str = "",
 ) -> tuple[list[SalesFact], str | None]:
     """``sales_facts`` of sentence ``s`` after the sentences ``before`` it: "she" is the last
     person they named (else ``prior``, the last one of the turns before), "I" the
     ``sender`` who signed a pasted mail, and an expiry is named after the system the
-    sentence before named ("They run SAP Business One. It expires next June.")."""
+    sentence before named ("They run SAP Business One. It expires next June."); a bare
+    figure is the budget when the message ``said`` takes back what it said of the budget."""
     prior = last_person(" ".join(before), names) or prior
     if sender and FIRST_PERSON.search(s) and not last_person(s, names):
         prior = sender  # "I prefer calls" in a mail signed "Best, Peter Nguyen"
@@ -61,6 +83,11 @@ def statement_facts(
     if before and categorise(before[-1]) == "incumbent":
         for f in facts:
             f.content = expiry_named(f.content, s, before[-1], incumbent=True)
+    if _ABOUT_BUDGET.search(said or s):  # "Scratch what I said about the budget - it's €54k"
+        for f in facts:
+            if f.category == "amount":
+                f.category = "budget"
+                f.attribute, f.value = fact_key("budget", f"budget: {f.content}", None, [], None)
     return with_figures(facts), event
 
 

@@ -146,3 +146,66 @@ def test_the_sender_of_a_signed_mail_is_named_on_what_they_say_of_themselves() -
     (dm,) = [c for c in cands if c.attribute == "decision_maker"]
     assert dm.value == "helen marsh" and dm.content.startswith("Helen Marsh: I sign off"), dm
     assert not any("tom" in c.attribute and "Teams" in c.content for c in cands), cands
+
+
+# Blind holdout 20, after its first measurement: each cause checked on wording of its own.
+
+
+def test_since_a_month_is_the_last_one() -> None:
+    assert _isos("Three outages since February.") == ["February 2026 (2026-02)"]
+    assert _isos("No incidents since November.") == ["November 2025 (2025-11)"]
+
+
+def test_a_rival_that_sent_or_offered_a_figure_is_a_competitor() -> None:
+    for note, vendor in (
+        ("Orbis sent us a quote at EUR 90k for the same scope.", "orbis"),
+        ("Siemens Energy (Omnivise) offered EUR 400k.", "siemens_energy"),
+        ("Kallisto is the other shortlisted vendor.", "kallisto"),
+    ):
+        cands = _run(note)
+        assert any(c.attribute.startswith(f"competitor:{vendor}") for c in cands), (note, cands)
+    assert not any(c.attribute.startswith("competitor:nok") for c in _run(
+        "Nordlys sent us an offer at NOK 2 million."))  # fmt: skip
+
+
+def test_a_preference_for_a_vendor_said_on_a_call_is_no_contact_preference() -> None:
+    cands = _run("Met Ana Pereira, the plant manager. On the call yesterday she said she "
+                 "personally prefers our platform over Kallisto.")  # fmt: skip
+    assert not any("contact" in c.attribute for c in cands), cands
+    assert any(c.attribute.startswith("stakeholder:ana_pereira:") and "prefers" in c.content
+               for c in cands), cands  # fmt: skip
+
+
+def test_a_figure_after_scratching_what_was_said_of_the_budget_is_the_budget() -> None:
+    cands = _run("Budget is 60k for the pilot.", "Forget what I said about the budget - it's 75k.")
+    budgets = [c for c in cands if c.attribute == "budget"]
+    assert [c.value for c in budgets] == ["60000", "75000"], cands
+
+
+def test_a_chinese_mails_i_is_its_sender() -> None:
+    mail = ("发件人：韩立新\n主题：项目说明\n王经理您好：\n本项目由我（设备处处长）负责，我院的"
+            "HIS要对接。\n韩立新")  # fmt: skip
+    cands = _run(mail)
+    assert any("韩立新" in c.content and "设备处处长" in c.content for c in cands), cands
+    assert not any("王经理" in c.content for c in cands), cands
+    assert any("我院" in c.content for c in cands), cands  # "our hospital" stays ours
+
+
+def test_stakeholder_and_status_phrasings() -> None:
+    assert [c.attribute for c in _run("Budget hasn't been allocated yet.")] == ["budget_status"]
+    assert [c.attribute for c in _run("今年的钱已经花完了。")] == ["budget_status"]
+    cands = _run("Main contact is Omar Haddad, R&D director.")
+    assert any(c.attribute == "stakeholder:omar_haddad:role" for c in cands), cands
+    (c,) = _run("Looking for a new field service platform.")
+    assert c.attribute.startswith("requirement"), c
+    cands = _run("Dana Wu signs the contract.")
+    assert any(c.attribute == "decision_maker" and c.value == "dana wu" for c in cands), cands
+    # "支持" a protocol is a requirement, not a stance
+    cands = _run("需求：\n  - 支持OPC UA和Modbus协议")
+    assert all(c.attribute.startswith("requirement") for c in cands), cands
+
+
+def test_a_listed_contact_keeps_their_role_beside_what_they_decide() -> None:
+    cands = _run("联系人：\n  - 蒋明辉，工程部经理，技术决策人\n  - 贺婷，采购主管，态度一般")
+    attrs = {c.attribute for c in cands}
+    assert {"stakeholder:蒋明辉:role", "stakeholder:贺婷:role"} <= attrs, cands
