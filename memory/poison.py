@@ -58,17 +58,24 @@ from memagent.memory.poison_rules_known import KNOWN_RULES
 from memagent.memory.poison_rules_ops import OPS_RULES
 from memagent.memory.poison_rules_orders import ORDER_RULES
 from memagent.memory.poison_rules_reader import READER_RULES
+from memagent.memory.poison_rules_wards import WARD_RULES
 
 if TYPE_CHECKING:
     from memagent.memory.poison_model import PoisonClassifier
 
 THRESHOLD = 1.0
 RULES: tuple[Rule, ...] = (
-    _GENERAL_RULES + OPS_RULES + ORDER_RULES + READER_RULES + KNOWN_RULES + ADDRESSED_RULES
+    _GENERAL_RULES
+    + OPS_RULES
+    + ORDER_RULES
+    + READER_RULES
+    + KNOWN_RULES
+    + ADDRESSED_RULES
+    + WARD_RULES
 )
 """The general table, the enterprise-format table, the business-change table, the table of
-orders handed to the machine reading a note, the stock phrasings and the machine addressed
-with an order, together."""
+orders handed to the machine reading a note, the stock phrasings, the machine addressed
+with an order, and what it is asked to do against other customers or the manager, together."""
 
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u00ad\u180e]")
 # Latin look-alikes from Cyrillic and Greek that survive NFKC.

@@ -80,7 +80,7 @@ _ZH_ORDER = (
     r"|隐藏|只填|改用|别跟|不要跟|回复到|回复至|发到|发至|回信至|回信到|当作"
     r"|冒充|假扮|假冒|伪装成|打到|汇到|附上|补齐|调取|比照"
 )
-_EN_MACHINE = r"(?:ai|copilot|assistant|chatbot|bot|model|agent|memagent|llm|gpt)"
+_EN_MACHINE = r"(?:ai|copilot|assistant|chatbot|bot|robot|model|agent|memagent|llm|gpt)"
 _EN_ADDRESSEE = (
     rf"\b(?:hey|dear|attention|attn|note to|tell) (?:the |your |any |our )?(?:ai )?{_EN_MACHINE}\b"
     rf"|\b(?:any|whichever|every|the) (?:ai |automated |virtual )?(?:{_EN_MACHINE}|reader|tool|system)"
@@ -116,7 +116,7 @@ _EN_ORDER = (
     r"|each time|next time|recommend|keep (?:[\w']+ ){0,4}?(?:out of|away from|from)|append|hide|conceal|suppress|omit|disregard|disclose|reveal|forget|apply|(?:must|should) say"
     r"|for the rest of|you are (?:now |a |an )|ask (?:the |any |every )?(?:next )?"
     r"(?:user|rep|salesperson|caller)s?|ask each (?:user|rep|salesperson|caller)|undercut"
-    r"|do not cite|don'?t cite|from (?:any|your) memory)\b"
+    r"|do not cite|don'?t cite|from (?:any|your) memory|overwrite|store|surface)\b"
 )
 
 ADDRESSED_RULES: tuple[Rule, ...] = (
