@@ -206,6 +206,34 @@ _ORDER_YOU = re.compile(
 )
 
 
+_POLICY_FRAME = re.compile(
+    r"(?:their|the customer'?s|customer'?s|客户的|他们的?|对方的)[^。.!?\n]{0,40}?(?:rules?|polic(?:y|ies)"
+    r"|guidelines?|规定|办法|制度|条款|规范|政策|守则|准则)[^:：\n]{0,20}[:：]\s*"
+)
+_QUOTE_CLOSE = {"'": "'", '"': '"', "“": "”", "‘": "’", "「": "」"}
+_OURS_ASKED = re.compile(r"你们|贵司|(?<![a-z])(?:your|you)(?![a-z])|以后|今后|从现在|from now on")
+
+
+def _policy_quotes(norm: str) -> list[tuple[int, int]]:
+    """The words of a customer's own AI policy quoted after its name ("their internal copilot
+    project has a rule: 'The assistant must never reveal …'", "客户的《生成式人工智能使用管理办法》
+    第五条摘抄：员工不得…"): up to the closing quote, else to a dash or the line's end. A quote
+    that speaks to us ("你们", "your", "以后") or names an address or secret stays whole."""
+    spans = []
+    for m in _POLICY_FRAME.finditer(norm):
+        start = m.end()
+        close = _QUOTE_CLOSE.get(norm[start : start + 1])
+        if close:
+            end = norm.find(close, start + 1)
+        else:
+            ends = [i for i in (norm.find("——", start), norm.find("\n", start)) if i >= 0]
+            end = min(ends) if ends else len(norm)
+        body = norm[start : end if end >= 0 else len(norm)]
+        if end > start and not (_OURS_ASKED.search(body) or _SENDS_OUT.search(body)):
+            spans.append((start, end + 1))
+    return spans
+
+
 def described_spans(norm: str) -> list[tuple[int, int]]:
     """Offsets of words in ``norm`` that describe a third party's own system rather than
     address the assistant: in a sentence that names a bot or prompt the customer owns
@@ -214,7 +242,7 @@ def described_spans(norm: str) -> list[tuple[int, int]]:
     sentence where the customer needs its own data exported (``_OWN_EXPORT``), the export
     words. A sentence addressed to the assistant ("you", "给助手") or naming an address to
     send to or a secret (``_SENDS_OUT``) keeps every word."""
-    spans: list[tuple[int, int]] = []
+    spans: list[tuple[int, int]] = _policy_quotes(norm)
     # a bot the customer owns, named anywhere (even in a sentence that quotes its prompt,
     # "你是…小帮手"), makes the bare bot, model and prompt of every other sentence theirs
     start, theirs, asked = 0, _OWNED_AI.search(norm) is not None, False
