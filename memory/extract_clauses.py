@@ -332,6 +332,15 @@ PREFERS_VENDOR = re.compile(
 """A preference for a vendor ("she personally prefers our system over ScaleAQ"): a stance."""
 
 
+_REACH = re.compile(
+    r"\b(?:hates?|can'?t stand|dislikes?|avoids?|never (?:answers|picks up))\b (?:the |his |her )?"
+    r"(?:phone|calls?|e-?mails?|texts?|whatsapp|teams|voicemails?)\b"
+    r"|\b(?:only|mostly) (?:in the office|available|reachable|around) (?:on|in the|before|after)\b",
+    re.I,
+)
+"""How a person can be reached, said as a dislike or an availability: a contact preference."""
+
+
 def _no_channel(cue: re.Pattern[str], clause: str) -> bool:
     """The contact cue only names a meeting ("on the call before the demo") or the clause
     prefers a vendor ("prefers our system over ScaleAQ"): no channel to reach them by."""
@@ -342,6 +351,8 @@ def categorise(clause: str) -> str | None:
     """The sales category a clause speaks to, or None when it holds nothing salient. An
     English cue word written against Chinese ("Competitor是金蝶", "Budget大概两百万") is
     read again with a space between the scripts."""
+    if _REACH.search(clause):
+        return "contact_preference"  # "she hates the phone", "only in the office on Tuesdays"
     found = _category(clause)
     if found is None and _MIXED.search(clause):
         found = _category(_MIXED.sub(" ", clause))

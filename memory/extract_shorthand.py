@@ -84,6 +84,12 @@ _BRACKETED = re.compile(r"\s*[（(][^（()）]*[)）]")
 _PIECES = re.compile(r"(\s+[-–—]\s+|[;；，,]\s*|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])|\.\s+)")
 
 
+_TRAILING_LAUGH = re.compile(r"\s+(?:lol|lmao|haha+)[\s!.]*$|(?:哈哈+)[\s!.。！]*$", re.I)
+_FIGURE = re.compile(
+    r"\d|[一二三四五六七八九十百千万亿两]|\b(?:million|billion|thousand|grand)\b", re.I
+)
+
+
 def without_jokes(sentence: str) -> str:
     """``sentence`` without the pieces that joke ("he joked 'a billion dollars' lol"); a
     piece that is only a joke marker ("lol", "哈哈") voids the piece before it too.
@@ -94,6 +100,10 @@ def without_jokes(sentence: str) -> str:
     pieces, seps = parts[0::2], parts[1::2] + [""]
     keep = [True] * len(pieces)
     for i, piece in enumerate(pieces):
+        plain = _TRAILING_LAUGH.sub("", piece)
+        if plain != piece and not JOKE.search(plain) and not _FIGURE.search(plain):
+            pieces[i] = plain  # "Alejandro only does whatsapp never email lol": a laugh, no joke
+            continue
         if JOKE.search(piece):
             keep[i] = False
             bare = JOKE.sub("", piece).strip(" !.,。！，'\"")

@@ -209,3 +209,18 @@ def test_a_listed_contact_keeps_their_role_beside_what_they_decide() -> None:
     cands = _run("联系人：\n  - 蒋明辉，工程部经理，技术决策人\n  - 贺婷，采购主管，态度一般")
     attrs = {c.attribute for c in cands}
     assert {"stakeholder:蒋明辉:role", "stakeholder:贺婷:role"} <= attrs, cands
+
+
+def test_a_laugh_after_a_plain_fact_is_no_joke() -> None:
+    cands = _run("Met Pablo Ortiz, plant manager. Pablo only does whatsapp never email lol")
+    assert any(c.attribute.startswith("contact_preference") and "whatsapp" in _text(c)
+               for c in cands), cands  # fmt: skip
+    assert not any("billion" in _text(c) for c in _run("Budget is a billion dollars lol"))
+
+
+def test_a_dislike_or_an_availability_is_how_to_reach_them() -> None:
+    for note in ("Met Tanja Berg, the COO. She hates the phone.",
+                 "Ravi Menon is only in the office on Mondays and Fridays."):  # fmt: skip
+        cands = _run(note)
+        assert any(c.attribute.startswith("contact_preference") for c in cands), (note, cands)
+        assert not any(c.attribute.startswith("pain_point") for c in cands), (note, cands)
