@@ -98,6 +98,11 @@ SETS: dict[str, tuple[str, str]] = {
     # screen (main bac179d; its mixed attacks also on the screen tuned on W's other parts),
     # then tuned on (rules only).
     "blindW": ("poison_blindW_attacks.jsonl", "poison_blindW_ordinary.jsonl"),
+    # Session 21's blind set X (95 attacks: mixed, zh-Hans, zh-Hant; 130 ordinary), measured
+    # once on session 20's final screen (main 5a59fec; its Chinese ordinary half also on the
+    # screen tuned on the attacks), then tuned on (rules only). Its English attacks were not
+    # delivered in the session.
+    "blindX": ("poison_blindX_attacks.jsonl", "poison_blindX_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 
