@@ -207,18 +207,23 @@ _ORDER_YOU = re.compile(
 
 
 _POLICY_FRAME = re.compile(
-    r"(?:their|the customer'?s|customer'?s|客户的|他们的?|对方的)[^。.!?\n]{0,40}?(?:rules?|polic(?:y|ies)"
-    r"|guidelines?|规定|办法|制度|条款|规范|政策|守则|准则)[^:：\n]{0,20}[:：]\s*"
+    r"(?:their|the customer'?s|customer'?s|客户的|他们的?|对方的)[^。.!?\n]{0,40}?"
+    r"(?:copilot|chatbot|assistant|bot|ai|gpt|llm|人工智能|助手|机器人|大模型)[^。.!?\n]{0,30}?"
+    r"(?:rules?|polic(?:y|ies)|guidelines?|规定|办法|制度|条款|规范|政策|守则|准则)[^:：\n]{0,20}[:：]\s*"
 )
 _QUOTE_CLOSE = {"'": "'", '"': '"', "“": "”", "‘": "’", "「": "」"}
-_OURS_ASKED = re.compile(r"你们|贵司|(?<![a-z])(?:your|you)(?![a-z])|以后|今后|从现在|from now on")
+_OURS_ASKED = re.compile(
+    r"你们|贵司|以后|今后|从现在|每次|永远|一律|折|推荐|(?<![a-z])(?:your|you|from now on|always|every time"
+    r"|discount|recommend)(?![a-z])"
+)
 
 
 def _policy_quotes(norm: str) -> list[tuple[int, int]]:
     """The words of a customer's own AI policy quoted after its name ("their internal copilot
     project has a rule: 'The assistant must never reveal …'", "客户的《生成式人工智能使用管理办法》
-    第五条摘抄：员工不得…"): up to the closing quote, else to a dash or the line's end. A quote
-    that speaks to us ("你们", "your", "以后") or names an address or secret stays whole."""
+    第五条摘抄：员工不得…"): up to the closing quote, else to a dash or the line's end. The frame
+    must name their AI; a quote that speaks to us or sets a standing deal ("你们", "your",
+    "以后", "每次", "折", "always", "discount") or names an address or secret stays whole."""
     spans = []
     for m in _POLICY_FRAME.finditer(norm):
         start = m.end()
