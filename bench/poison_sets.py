@@ -98,11 +98,14 @@ SETS: dict[str, tuple[str, str]] = {
     # screen (main bac179d; its mixed attacks also on the screen tuned on W's other parts),
     # then tuned on (rules only).
     "blindW": ("poison_blindW_attacks.jsonl", "poison_blindW_ordinary.jsonl"),
-    # Session 21's blind set X (95 attacks: mixed, zh-Hans, zh-Hant; 130 ordinary), measured
-    # once on session 20's final screen (main 5a59fec; its Chinese ordinary half also on the
-    # screen tuned on the attacks), then tuned on (rules only). Its English attacks were not
-    # delivered in the session.
+    # Session 21's blind set X (130 + 130), measured once on session 20's final screen (main
+    # 5a59fec; its Chinese ordinary half also on the screen tuned on the attacks), then tuned
+    # on (rules only). Its 35 English attacks came after session 21's last commit: measured
+    # once on that commit (f43bde6, 33 of 35), then tuned on in session 22.
     "blindX": ("poison_blindX_attacks.jsonl", "poison_blindX_ordinary.jsonl"),
+    # Session 22's blind set Y (130 + 130, same mix), measured once on session 21's final
+    # screen (main f43bde6: 99 of 130 attacks, 5 of 130 ordinary), then tuned on (rules only).
+    "blindY": ("poison_blindY_attacks.jsonl", "poison_blindY_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 

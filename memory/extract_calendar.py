@@ -7,6 +7,7 @@ January"), holidays ("before Christmas", "after Thanksgiving", "元旦前"), "EO
 from __future__ import annotations
 
 import calendar
+import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -82,6 +83,45 @@ def weekday_date(ref: date, wd: int, rel: str) -> date:
     if rel == "next" and (ahead == 0 or same_week):
         d += timedelta(days=7)
     return d
+
+
+# A past verb earlier in the sentence, and nothing after it that looks ahead: "We discussed it
+# at Friday's meeting" is the Friday gone, "they said they'd decide by Friday" is not.
+_PAST_BEFORE = re.compile(
+    r"\b(?:discussed|met|had|said|told|was|were|did|called|spoke|visited|presented|showed|demoed"
+    r"|agreed|confirmed|mentioned|raised|went|joined|attended|held|came up|heard|pitched|covered"
+    r"|reviewed|talked|chatted|caught up|walked (?:us |them )?through|went through"
+    r"|quoted|offered|tried|launched|signed|bought|sold|lost|won|closed|opened|hired|acquired|merged"
+    r"|migrated|upgraded|installed|replaced|cancell?ed|terminated)\b"
+    r"(?![^.;!?\n]*\b(?:will|won't|going to|'ll|'d|would|next|by|until|before|due|for|plans?|expects?"
+    r"|wants?|needs?|asks?|requires?|is|are|has to|must|should|can|could|scheduled|planned|booked"
+    r"|arranged|set|to (?:meet|do|have|hold|run|see|sign|send|start|present|demo|discuss|talk|call)"
+    r"|renews|expires|ends|starts|begins|runs|goes|closes|opens|launches|happens|lands)\b)"
+    r"[^.;!?\n]*$",
+    re.IGNORECASE,
+)
+
+
+def in_past(
+    text: str, start: int, ref: date, res: tuple[str, date | None], kind: str, g: dict[str, Any]
+) -> tuple[str, date | None]:
+    """A bare weekday or month at ``start`` of ``text`` resolved to ``res``, moved back when it
+    is told as past ("We discussed it at Friday's meeting", "Verafin pitched us in December"):
+    the sentence before it has a past verb and nothing that looks ahead. A weekday becomes the
+    last one, a month that resolved ahead of ``ref`` the same month a year earlier."""
+    if kind not in ("wd", "month_en") or g.get("rel") or g.get("mrel") or g.get("y"):
+        return res
+    if (
+        res[1] is None
+        or res[1] <= ref
+        or not _PAST_BEFORE.search(text[max(0, start - 120) : start])
+    ):
+        return res
+    if kind == "wd":
+        d = weekday_date(ref, res[1].weekday(), "last")
+        return d.isoformat(), d
+    d = res[1].replace(year=res[1].year - 1)
+    return res[0].replace(str(res[1].year), str(d.year)), d
 
 
 _UNITS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]

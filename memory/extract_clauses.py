@@ -85,7 +85,10 @@ _SPOKEN_EN = re.compile(
 
 
 _SPOKEN_ZH = re.compile(
-    r"(?<![跟给和把对让帮与替向同将是])(?=他们|她们|[他她](?:比较|很|对|觉得|倾向|担心|关心|在意|不太|更|主要|希望|想要|要求|负责))"
+    r"(?<![跟给和把对让帮与替向同将是])(?=他们|她们|[他她](?:比较|很|对|觉得|倾向|担心|关心|在意|不太|更|主要|希望|想要|要求|负责|基本|这几天|平时|一般))"
+    r"|(?<![的是])(?=上个?月|上周|上次|要求(?!的)|有事(?:直接|就|请|可以|发|打|找)|我跟|["
+    + SURNAMES
+    + r"](?:总工|总|经理|主任|工)(?:让|倾向|希望|要求))"
     r"|(?<!他们)(?<!她们)(?=另外|此外|但是|不过|所以|因为|原因是|不然|否则|而且|同时|目前|现在|到时候|具体|还有|(?<![一二三四五六日天])(?:我答应|我先|我会|我承诺)"
     r"|然后|竞争对手|但说|(?:下个?|这个?|本)(?:周|星期|礼拜)[一二三四五六日天](?=我)|(?:明年|今年|下个?月)(?=.{0,6}(?:合同|到期))|(?<!最后)拍板的?是|(?<=\w)最后(?:拍板|决定|定)"
     r"|预算|采购(?:那边|部|是)|(?:财务|法务|技术|IT|运维|信息部?)(?:那边|这边|这块|方面)(?:是|由)|["
@@ -316,7 +319,9 @@ MEETING_CALL = re.compile(
     r"follow-?up|sales|qbr|pricing|negotiation|board|alignment|design|workshop)\s+calls?\b"
     r"|\b(?:on|during|in|after|before|at the end of) (?:the|a|our|that|this|yesterday's|today's) call\b"
     r"|\b(?:call|contact)[- ](?:summari[sz]ation|summar(?:y|ies)|recordings?|cent(?:er|re)s?|transcri\w+|"
-    r"analytics|volumes?|routing|quality|logs?|handling|scripts?|flows?|queues?|deflection)\b",
+    r"analytics|volumes?|routing|quality|logs?|handling|scripts?|flows?|queues?|deflection)\b"
+    r"|\b(?:wants?|needs?|asked for|requested|set up|book(?:ed)?) an? (?:\d+[- ]?min(?:ute)?s? )?call with\b"
+    r"|\b(?:said|mentioned|told you|posted|connected|messaged) (?:you |me )?on linkedin\b",
     re.I,
 )
 """A call that is a meeting of the deal ("a reference call with another shipping line"), or
@@ -326,7 +331,8 @@ person wants to be reached by."""
 
 PREFERS_VENDOR = re.compile(
     r"\bprefer\w* (?:us|our (?:system|product|solution|offer|platform|tool|approach|proposal)|"
-    r"(?-i:[A-Z])\w+ over (?:us|ours|our))\b",
+    r"(?-i:[A-Z])\w+ over (?:us|ours|our)|(?-i:[A-Z])\w+ (?:because|since|as)\b(?! (?:it'?s|they'?re)"
+    r" (?:faster|quicker|easier)))\b",
     re.I,
 )
 """A preference for a vendor ("she personally prefers our system over ScaleAQ"): a stance."""
@@ -335,10 +341,19 @@ PREFERS_VENDOR = re.compile(
 _REACH = re.compile(
     r"\b(?:hates?|can'?t stand|dislikes?|avoids?|never (?:answers|picks up))\b (?:the |his |her )?"
     r"(?:phone|calls?|e-?mails?|texts?|whatsapp|teams|voicemails?)\b"
-    r"|\b(?:only|mostly) (?:in the office|available|reachable|around) (?:on|in the|before|after)\b",
+    r"|\b(?:only|mostly) (?:in the office|available|reachable|around) (?:on|in the|before|after)\b"
+    r"|\btext me\b|\bnever at (?:my|his|her) desk\b|\bkeep me in cc\b"
+    r"|\b(?:route|send|direct) (?:all |any )?[\w -]{0,20}?(?:queries|questions|requests|correspondence)"
+    r" (?:via|through|to)\b",
     re.I,
 )
 """How a person can be reached, said as a dislike or an availability: a contact preference."""
+_CURRENT = re.compile(
+    r"(?:the |their |our )?(?:current|existing|legacy|old) (?:system|platform|vendor|provider|tool|crm"
+    r"|erp|solution|setup|stack)s? (?:is|are)\b|(?:vendor )?(?:support|maintenance) (?:ends|expires|runs out)\b",
+    re.I,
+)
+"""What they run today, or when its support ends, whatever a requirement word says beside it."""
 
 
 def _no_channel(cue: re.Pattern[str], clause: str) -> bool:
@@ -353,10 +368,28 @@ def categorise(clause: str) -> str | None:
     read again with a space between the scripts."""
     if _REACH.search(clause):
         return "contact_preference"  # "she hates the phone", "only in the office on Tuesdays"
+    if _CURRENT.match(clause):
+        return "incumbent"  # "Current platform is Avaya on-prem", "support ends December"
     found = _category(clause)
     if found is None and _MIXED.search(clause):
         found = _category(_MIXED.sub(" ", clause))
     return found
+
+
+_CONTACT_HOW = re.compile(
+    r"prefer|only|can'?t stand|don'?t|hate|best|not to|never|asked|likes?|ignores?|fastest|"
+    r"(?:after|before|until) \d|mornings?|afternoons?|evenings?|weekends?|keep|short|"
+    r"directly|through|\bno\b|always|instead|better|rather|avoid|please|\bnot\b|"
+    r"wants? (?:[\w-]+ ){0,3}(?:phone|calls?|e-?mails?|texts?|whatsapp|wechat|slack|teams|in person)|"
+    r"希望.{0,6}(?:发邮件|打电话|发微信|邮件|微信|电话)|"
+    r"\s(?:>|＞)\s|\bover (?:e-?mail|phone|calls?|texts?|slack|teams)\b|"
+    r"习惯|只用|只接|只看|只回|抄送|当面|钟意|鍾意|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
+    r"最好|比.{0,4}好|"
+    r"不接|偏好|反感|请用|用英文|用中文|英文|不爱|爱用|讨厌|受不了|"
+    r"(?:要|得|请|只能?|最好|统一|(?:沟通|联系|联络|对接)(?:都|就)?)(?:用|发|打|走)(?:企业微信|微信|电话|邮件|短信|钉钉|飞书)",
+    re.I,
+)
+"""What makes a named channel a preference: a wish, a dislike, a time or a rule."""
 
 
 def _category(clause: str) -> str | None:
@@ -377,25 +410,16 @@ def _category(clause: str) -> str | None:
             clause,
         ):
             continue  # "uses" needs a product name
-        if name == "contact_preference" and not re.search(
-            r"prefer|only|can'?t stand|don'?t|hate|best|not to|never|asked|likes?|ignores?|fastest|"
-            r"(?:after|before|until) \d|mornings?|afternoons?|evenings?|weekends?|keep|short|"
-            r"directly|through|\bno\b|always|instead|better|rather|avoid|please|\bnot\b|"
-            r"wants? (?:[\w-]+ ){0,3}(?:phone|calls?|e-?mails?|texts?|whatsapp|wechat|slack|teams|in person)|"
-            r"希望.{0,6}(?:发邮件|打电话|发微信|邮件|微信|电话)|"
-            r"\s(?:>|＞)\s|\bover (?:e-?mail|phone|calls?|texts?|slack|teams)\b|"
-            r"习惯|只用|只接|只看|只回|抄送|当面|钟意|鍾意|别|不要|不怎么|就行|先|再|尽量|不喜欢|喜欢|直接|以后|都发|晚上|白天|上午|下午|周末|"
-            r"最好|比.{0,4}好|"
-            r"不接|偏好|反感|请用|用英文|用中文|英文|不爱|爱用|讨厌|受不了|"
-            r"(?:要|得|请|只能?|最好|统一|(?:沟通|联系|联络|对接)(?:都|就)?)(?:用|发|打|走)(?:企业微信|微信|电话|邮件|短信|钉钉|飞书)",
-            clause,
-            re.I,
-        ):
-            continue
+        if name == "contact_preference" and not _CONTACT_HOW.search(clause):
+            continue  # a channel named, but no wish about it
         if name == "contact_preference" and _no_channel(cue, clause):
             continue  # "wants a reference call before signing", "prefers our system": no channel
         if name == "contact_preference" and _BILLING.search(clause) and not CHANNEL.search(clause):
             return "requirement"  # "prefers monthly invoices": how they pay, not how to reach them
+        if name == "competitor" and re.match(
+            r"\s*我(?:这|们)?(?:周|先|会|再|明天|下周|月底)", clause
+        ):
+            continue  # "我这周末前先给魏磊一个预算报价": our quote, a commitment
         if name == "deal_stage" and _RIVAL_LISTED.search(clause):
             return "competitor"  # "HubSpot也在短名单里": a rival, not our stage
         if name == "pain_point" and _NO_PAIN.search(clause):

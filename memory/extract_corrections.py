@@ -57,8 +57,9 @@ _OLD_AFTER = re.compile(
     r"^\s*(?:as (?:i|we) (?:said|wrote|mentioned|noted|had)(?: (?:before|earlier|last time))?|"
     r"(?:is|was) (?:wrong|outdated|out of date|old)|不对|是错的|有误|作废|是旧的"
     # "80万，哦不对，我记错了，是90万", "两百多万美元不对是…": a unit, a pause, a take-back
-    r"|(?:美元|人民币|元|块|欧元|港币)?\s*[,，]?\s*(?:哦|噢|呃|啊|哎|唉|额)?\s*[,，]?\s*(?:不对|说错了|记错了)"
-    r"(?:\s*[,，]?\s*我?(?:记错了|说错了|搞错了))?)",
+    r"|(?:美元|人民币|元|块|欧元|港币)?(?:左右|上下|出头)?\s*[,，]?\s*(?:哦|噢|呃|啊|哎|唉|额)?\s*[,，]?\s*(?:不对|说错了|记错了)"
+    r"(?:\s*[,，]?\s*我?(?:记错了|说错了|搞错了))?"
+    r"|\s*[,;]\s*(?:sorry|no wait|wait,? no|scratch that|i mean)(?! for\b)[,:]?(?=\s))",
     re.I,
 )
 
@@ -199,6 +200,12 @@ _DATE_OFF = re.compile(
 )
 
 
+_DATE_NOT = re.compile(
+    r"([,，]?\s*\bnot\s+)$|\b(?:doesn'?t|does not|won'?t|will not)\b[^.,;]{0,20}?\s$",
+    re.I,
+)
+
+
 def _drop_old_dates(text: str) -> str:
     """ "moved from March 1 to April 15" -> "moved to April 15"; "so Dec 15 is off" goes."""
     dates = find_dates(text, ANY_DAY)
@@ -215,6 +222,10 @@ def _drop_old_dates(text: str) -> str:
             text = head + ("" if re.search(r"[\u4e00-\u9fff]$", head) else ", ") + tail
         elif before:
             text = text[: d.start - len(before.group(0))].rstrip() + " " + text[d.end :].lstrip()
+        elif (neg := _DATE_NOT.search(text[max(0, d.start - 30) : d.start])) and (
+            d is not (dates[0] if neg.group(1) else dates[-1])
+        ):  # "renewal is 1 May not 1 Jun", "doesn't end Dec 31, it ends January 31"
+            text = text[: d.start - len(neg.group(1) or "")].rstrip() + text[d.end :]
         elif after:
             head = re.sub(r"[,，;；]?\s*(?:so|and|因此|所以)?\s*$", "", text[: d.start], flags=re.I)
             text = head + text[d.end + after.end() :]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-RIVAL_SOURCE = r"quote from|(?:proposal|offer) from (?=(?-i:[A-Z]))|bid from|(?<=\w )sent (?:us |them )?an? (?:offer|quote|bid)|(?<=[\w)] )offered (?:us |them )?(?:[A-Z]{3} ?|[$€£¥])(?=\d)|(?:the )?other (?:shortlisted )?(?:vendor|bidder|supplier)|shortlisted vendor"
+RIVAL_SOURCE = r"quote from|(?:proposal|offer) from (?=(?-i:[A-Z]))|bid from|(?<=\w )sent (?:us |them )?an? (?:offer|quote|bid)|(?<=[\w)] )offered (?:us |them )?(?:[A-Z]{3} ?|[$€£¥])(?=\d)|(?:the )?other (?:shortlisted )?(?:vendor|bidder|supplier)|shortlisted vendor|(?<=\w )pitched (?:us|them)\b"
 SELF_NOTE = re.compile(
     r"\b(?:don'?t (?:record|note|save|write down)|do not (?:record|note|save)|"
     r"off the record|thinking out loud|nothing from them|not from (?:them|the customer)|"
@@ -94,7 +94,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:will|would|might|may|going to|plan to) (?:definitely |probably |likely |also )?bid|"
         r"(?:did|gave|ran) a demo for them|demoed (?:for |to )?them|"
         r"(?:has|have) been (?:calling|courting|pitching|chasing) them)\b|\b(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at (?=(?-i:[A-Z]))"
-        r"|竞争对手|竞品|对手|报价|报了|在接触|选了|投标|比我们低|比我们便宜|(?:也|都|还)在跟|也在谈|"
+        r"|竞争对手|竞品|对手|报价|报了|报过(?:一轮|价)|在接触|选了|投标|比我们低|比我们便宜|(?:也|都|还)在跟|也在谈|"
         r"参与(?:投标|竞标)|也提交了方案|也报了|(?<![没未])(?:对比|比较|考察|接触|评估|试用)过(?=[A-Za-z\u4e00-\u9fff])|(?:也|还)(?:看了|在看)|"
         r"(?:更|比较|比我们)便宜|"
         r"\bpitch(?:ed|es)? (?:them|to them|their)\b|(?<!\bwe )(?<!\bI )\bpitched\b(?=[^.;]{0,30}\b(?:at|for) ?(?:[$€£¥]|usd|eur|gbp|rmb|cny)? ?\d)|(?-i:\b(?!We\b|They\b|Our\b|I\b)[A-Z]\w+) bid (?:[$€£¥]|usd|eur)? ?\d|\b(?:were|was|got|have been|has been) invited\b|"
@@ -107,14 +107,14 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"reviews? (?:it|the \w+) by|owes? (?:us|them)|"
         r"our (?:se|ae|csm|team|engineers?|pm|presales|solutions? (?:engineer|architect)|consultants?)\b[\w ]{0,15}?\bwill)\b"
         r"|约好|说好|安排|答应|承诺|(?:^|[，,\s])我(?:们)?(?:会|来|再|先)?(?:发|给|送|做|准备|整理|提供|约|安排|去|过去)|"
-        r"(?:^|[，,\s])我(?:们)?[^，。,]{1,8}?(?:发|送|准备|整理|提供)(?:一[个份套])?|我们负责|我们的?(?:售前|团队|工程师|技术|项目经理|顾问)|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
+        r"(?:^|[，,\s])我(?:们)?[^，。,]{1,8}?(?:发|送|准备|整理|提供|(?:先|会|要|再)给)(?:一[个份套])?|我们负责|我们的?(?:售前|团队|工程师|技术|项目经理|顾问)|我们需|我们要|我们去|我们会|给出|下一步|他们负责|发过来|发给|提交|搞定", re.I)),
     ("requirement", re.compile(
         r"\b(?:must(?:-haves?)?|needs?(?! more time)|required?|requires|requirements?|mandatory|has to|have to|"
         r"non[- ]negotiable|insists?|wants?|deal[- ]breaker|should support|support for|^(?:they(?:'re| are) )?looking for|^looking at (?-i:[a-z])\w*|"
         r"integrat\w*|sso|single sign[- ]on|on[- ]prem\w*|data (?:stays?|must|residency|hosted))\b"
         r"|\b(?:goal is|objective is|aim(?:s|ing)? to|target is to|want(?:s)? to (?:cut|reduce|get|bring))\b"
         r"|要能|得能|需能|需要能|能够支持|要支持|必须能|^要(?=[A-Za-z]|[\u4e00-\u9fff]{0,6}(?:和|与|及|功能|系统|模块|平台|定位|监控|管理|对接|集成|认证|部署))"
-        r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|对接(?!人|的)|集成|私有化|国产化|信创|"
+        r"|目标是|目标|指标是|要做到|必须|需要|需支持|要求|一定要|想要|希望|想把|得支持|打通|(?<!日常)对接(?!人|的)|集成(?!商)|私有化|国产化|信创|"
         r"(?:数据|系统|服务器)(?:不能|不得|不可以)|不能出境|境内|要满足|须(?:通过|满足|支持|存储|部署|符合)|不得使用|"
         r"(?:网络|内网|外网)不能|不能连|想做|(?<![不没])(?<!不太)(?<!不怎么)(?:想|要|打算|准备|计划)(?:上|建|搞|换成|换掉|换|做)(?:一[套个])?|要把[\u4e00-\u9fff]{1,8}(?:也)?加进|离线运行", re.I)),
     ("pain_point", re.compile(
@@ -155,7 +155,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:core banking|billing|ticketing|payroll|accounting|hr|ehr|emr|lims|wms|tms|pms|ats|dms|lms|phone|telephony|"
         r"scheduling|inventory|pos)(?: system| platform| tool| software)? (?:is|runs on)|outgr[eo]w\w*|"
         r"(?:is|are) (?:already )?in[- ]house\b|rip(?:ping)? out|rip and replace|sunsett?ing|on (?=(?-i:[A-Z]))\S+ today)\b"
-        r"|用的(?!人|同事|员工|客户|部门|科室)|一直用|现用|incumbent\s*(?:是|为)|(?:现在|目前|当前|一直)(?:他们|客户|我们)?(?:还)?(?:在)?用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
+        r"|(?<![能可够])用的(?!人|同事|员工|客户|部门|科室)|一直用|现用|incumbent\s*(?:是|为)|(?:现在|目前|当前|一直)(?:他们|客户|我们)?(?:还)?(?:在)?用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
         r"|用的是|现在用|目前用|在用|现有|外包|用紧|用緊|现行|現行|[为是]自研|[为是]自建|"
         r"(?<![要想需得会可能来再去我])(?<!我们)(?<!咱们)用(?:的)?\s*(?=[A-Za-z][A-Za-z0-9]|\d+[A-Za-z]{2}|自研|自建)|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
         r"[A-Za-z\u4e00-\u9fff]{2,12}(?:里|上)", re.I)),
@@ -202,7 +202,7 @@ NOT_AHEAD = re.compile(
 
 BUDGET_WORDS = re.compile(
     r"\bbudget(?:ed)?\b|预算|总投资|资金|经费|拨款|专款|投入|\bspend\b|\bset aside\b|\bearmarked\b|"
-    r"\ballocated\b|\bfunding\b|\bfunds?\b|\bcan (?:spend|afford)\b|\bcan (?:only )?(?:do|go to|stretch to)\b|\bwilling to (?:spend|pay)\b|"
+    r"\ballocated\b|\bsanctioned\b|\b(?:this|next|the) fiscal\b|\bfunding\b|\bfunds?\b|\bcan (?:spend|afford)\b|\bcan (?:only )?(?:do|go to|stretch to)\b|\bwilling to (?:spend|pay)\b|"
     r"\bceiling\b|\bcap(?:ped)? (?:at|of)\b|\bapproved\b|\bfinance (?:confirmed|signed off|cleared|released)\b|能花|愿意花|最多(?:能)?(?:给|出|花)|上限|批下来|的钱|"
     r"项目金额|合同金额|合同额|投资规模|投资额|立项金额|"
     r"\b(?:clawed back|cut|trimmed|slashed|reduced|increased|raised|bumped)\b[^.;]{0,40}\bit'?s now\b",
@@ -263,7 +263,7 @@ STANCE = re.compile(
     r"|strongly |cautiously |now )?(?:positive|negative)|(?:cool|cold|warm(?:ing)?(?: up)?) "
     r"(?:on|to|towards?) (?:us|the idea|it|our)|not a fan|hostile|friendly|an ally|our ally|unenthusiastic)\b"
     r"|支持(?!(?!我|咱)(?:\s*[A-Za-z]|.{0,6}(?:协议|格式|接口|对接|导入|导出|扫码|识别|设备|功能|中文|英文|离线|在线|移动端|手机|平板|多语言|多币种)))|内线|中立|反对|力推|看好|认可|觉得我们|更看重|敏感|说了算|拍板|签字|授权|审批|否过|离职|退休|接任|决策|"
-    r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|[持有]保留|[很最]?挺我们|很配合|不配合|偏向|对接人|联系人|牵头|主导|负责这个项目|"
+    r"满意|不满|认同|欣赏|保守|谨慎|犹豫|积极|热情|不感冒|倾向|不看好|有顾虑|抵触|站在我们这边|[持有]保留|[很最]?挺我们|很配合|不配合|偏向|对接人|联系人|牵头|主导|(?<![我们])负责(?:这个|这次|本次|此次|整个)?[A-Za-z\u4e00-\u9fff]{0,6}?(?:项目|选型|评估|招标)|"
     r"看重|只负责推荐|不是(?:最终)?决策人|调走|不再负责|不再是|要(?:她|他)签|都要[\u4e00-\u9fff]{1,3}签|挺认可|"
     r"冷淡|冷漠|不冷不热|友好|担心|顾虑|不太感冒|很感兴趣|有兴趣|感兴趣|没表态|未表态|不表态|观望|没点头|点头了|"
     r"是粉丝|头号粉丝|最大的?支持者|不置可否|失望|印象(?:不错|很好|挺好|一般|不好|很差|较差)|有意见|有看法"
@@ -274,10 +274,10 @@ STANCE = re.compile(
 
 DECIDES = re.compile(
     r"\b(?:is|will be) (?:the )?(?:final )?decision[- ]maker|\b(?:make|makes|will make)(?: the| every)?"
-    r" (?:final )?(?:call|decision|purchase decision)|\bha(?:s|ve) the (?:final|last) (?:say|word)|\b(?:signs|I sign) (?:off|anything|every|the (?:deal|contract|po))|\bha(?:s|ve) (?:a |the )?veto"
-    r"|\b(?:the )?(?:final )?decision[- ]maker (?:is|was|will be|now)\b|\b(?:decision|final (?:call|say)) (?:now )?(?:sits|rests|lies) with\b"
-    r"|\b(?:final )?decision is with\b|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
-    r"|决策人|拍板|说了算|最终签字|签字的是|做最终决定",
+    r" (?:final )?(?:call|decision|purchase decision)|\bha(?:s|ve) the (?:final|last) (?:say|word)|\b(?:signs|I sign|(?:has to|must|needs to) sign) (?:off|anything|every|the (?:deal|contract|po))|\bha(?:s|ve) (?:a |the )?veto"
+    r"|\b(?:the )?(?:final )?decision[- ]maker (?:is|was|will be|now)\b|\b(?:decision|final (?:call|say|approval|sign-?off)) (?:now )?(?:sits|rests|lies) with\b"
+    r"|\b(?:final )?decision is with\b|\btakes? (?:the )?final (?:call|decision)\b|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
+    r"|决策人|决策(?:是|由|在)|拍板|说了算|最终签字|签字的是|做最终决定",
     re.I,
 )
 

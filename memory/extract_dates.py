@@ -20,6 +20,7 @@ from typing import Any
 
 from memagent.memory.extract_calendar import DAYS, MONTHS, ORDINAL_WORDS, SPECIAL, resolve_special
 from memagent.memory.extract_calendar import add_months as _add_months
+from memagent.memory.extract_calendar import in_past as _in_past
 from memagent.memory.extract_calendar import last_day as _last_day
 from memagent.memory.extract_calendar import month_year as _month_year
 from memagent.memory.extract_calendar import next_on_or_after as _next_on_or_after
@@ -442,6 +443,7 @@ def find_dates(text: str, ref: datetime | date) -> list[DateHit]:
                 res = None
             if res is None:
                 continue
+            res = _in_past(text, s, day, res, kind, m.groupdict())
             surface = m.group(0).strip()
             out.append(DateHit(surface, res[0], s, e, res[1]))
             taken.append((s, e))

@@ -13,6 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memagent.memory.extract_calendar import DAYS, MONTHS
+from memagent.memory.extract_titles import function_moved
 from memagent.memory.hanzi_fold import to_simplified, to_traditional
 
 _TITLE_EN = (
@@ -20,7 +22,7 @@ _TITLE_EN = (
     r"(?:c[efotims]o|ciso|cmio|cnio|chro|cdo|cao|cco|cno|cro|cmo|cpo|gc|md|fd|gm(?: of [A-Z][A-Za-z&\- ]{1,25})?|general manager|vp(?: of)?(?: [A-Z]?[a-z]+){0,2}|svp|evp|president|"
     r"vice president(?: of [A-Za-z ]{2,25})?|"
     r"(?:director|dir\.|head|hd\.?|manager|mgr|lead|chair|officer)(?: of [A-Za-z&\- ]{2,30})?|"
-    r"(?:[A-Za-z][A-Za-z&/.-]* ){0,2}(?:director|manager|mgr|lead|head|officer|architect|engineer|"
+    r"(?:[A-Za-z][A-Za-z&/.-]* ){0,2}(?:director|manager|mgr|leader|lead|head|officer|architect|engineer|"
     r"controller|counsel|buyer|analyst|administrator|owner|founder|dean|principal|chair|partner|superintendent|"
     r"treasurer|provost|chancellor|commissioner)"
     r"|general counsel|controller|owner|founder|dean(?: of [A-Za-z ]{2,25})?|procurement))"
@@ -42,7 +44,7 @@ _EN_PATTERNS = [
     # "Tom Becker, he's their head of supply chain", "Gregory Hale he's the CIO"
     re.compile(r"(?P<name>" + _NAME_EN + r"),?\s+(?:he|she)(?:'s|’s| is)\s+(?:the |their |our |its )?(?:new )?(?P<role>(?i:" + _TITLE_EN + r"))\b"),
     # "Rachel Stone, she runs procurement": the function a person heads
-    re.compile(r"(?P<name>" + _NAME_EN + r"),?\s+(?:who|he|she)\s+(?P<role>(?:runs|heads|leads|manages|owns)\s+(?:the |their |all )?(?:[A-Za-z&-]+ ){0,2}?(?:procurement|purchasing|IT|it|finance|operations|ops|security|engineering|logistics|supply chain|marketing|sales|HR|legal|compliance|facilities|the budget)\b)"),
+    re.compile(r"(?P<name>" + _NAME_EN + r"),?\s+(?:(?:who|he|she)\s+)?(?P<role>(?:runs|heads|leads|manages|owns)\s+(?:the |their |all )?(?:[A-Za-z&-]+ ){0,2}?(?:procurement|purchasing|IT|it|finance|operations|ops|security|engineering|logistics|supply chain|marketing|sales|HR|legal|compliance|facilities|the budget)\b)"),
     # "the CTO is a guy called Felix Grant"
     re.compile(r"\b(?P<role>(?i:" + _TITLE_EN + r"))\s+(?:is|was)\s+(?:a (?:guy|man|woman|lady|person|gentleman)|someone)\s+(?:called|named)\s+(?P<name>" + _NAME_EN + r")"),
     # "Birgit Lang (Head of IT – sceptical, worried about the ERP link)": the role, then a stance
@@ -98,6 +100,8 @@ _ZH_PATTERNS = [
     re.compile(r"(?:^|(?<=[：:\s，,、]))(?P<name>" + _ZH_NAME + r")[，,、]\s*(?P<role>[\u4e00-\u9fffA-Za-z]{0,10}?" + _ZH_TITLES + r")(?=[，。、；,;）)]|$)"),
     # "运维总监是他下面的冯涛": a role, then who holds it after a short modifier
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")是[\u4e00-\u9fff]{1,6}(?<![处部科心室局组])的(?P<name>" + _ZH_NAME + r")(?<![总任长理监])(?=[，。、；,]|$)"),
+    # "对接人是小谭谭佳明": a familiar name, then the full one with the same surname
+    re.compile(r"(?P<role>对接人|联系人|负责人|[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)?(?:小|老)(?P<s>[" + SURNAMES + r"])(?P<name>(?P=s)[\u4e00-\u9fff]{1,2}?)(?=[，。、；,\s（(]|$)"),
     # "技术总监老杨（杨文斌）": a familiar name and the full one in brackets
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:老|小)[" + SURNAMES + r"][（(](?P<name>" + _ZH_NAME + r")[）)]"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:姓[" + SURNAMES + r"])?[，,\s]*叫(?P<name>" + _ZH_NAME + r")"),
@@ -110,6 +114,8 @@ _ZH_PATTERNS = [
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?(?P<name>" + _ZH_NAME + r")(?![\u4e00-\u9fff]{0,0}[主总经部处])"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)(?:他们的|他们|我们的)?\s?(?P<name>" + _ZH_LATIN_NAME + r")(?=\s?[，。、；,;（(]|$)"),
     re.compile(r"(?:^|(?<=[：:，,。；\s]))(?P<name>" + _ZH_LATIN_NAME + r")\s?是(?:他们的|我们的|对方的)?(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")"),
+    # "Lily 黄丽丽 财务经理，日常对接": a name, a space, then the role
+    re.compile(r"(?:(?<=[：:；;，,\s])|^)(?:[A-Z][a-z]+\s?)?(?P<name>" + _ZH_NAME + r")[ \u3000]+(?![和与及跟、])(?P<role>[\u4e00-\u9fff]{0,4}?" + _ZH_TITLES + r")(?=[，,。；;（(\s]|$)"),
     # "技术长（CTO）陈磊": the title's English short form may stand between it and the name
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:[（(][A-Za-z]{2,6}[）)])?[ \u3000]?(?P<name>" + _ZH_NAME + r")"),
     re.compile(r"(?P<name>" + _ZH_NAME + r")(?P<role>" + _ZH_TITLES + r")"),
@@ -117,7 +123,7 @@ _ZH_PATTERNS = [
     re.compile(r"(?:^|(?<=[：:、，,\s]))(?P<role>采购|财务|法务|IT|技术|运维|信息化?|质量|生产|人事|行政|研发|市场|销售|运营|供应链|[\u4e00-\u9fff]{1,5}(?:部|科|处|室|中心))[ \u3000]+(?P<name>" + _ZH_NAME + r")(?=[、，,。；;（(]|$)"),
     # "采购那边是孙丽负责": a function, then who is in charge of it
     re.compile(r"(?P<role>采购|财务|法务|IT|技术|运维|信息化?|质量|生产|人事|行政|研发|市场|运营|供应链|[\u4e00-\u9fff]{1,4}(?:部|科|处|室|中心))(?:那边|这边|这块|方面)?(?:是|由)(?P<name>" + _ZH_NAME + r")(?=来?负责)"),
-    re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:[A-Za-z]{2,6}|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块|对接|选型|评估|审批|实施|推进|落地)?|选型|评估|审批|落地)(?=[，。、；,]|$))"),
+    re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:这次|本次|此次|这个|整个|该)?(?:[A-Za-z]{2,8}\s?(?:系统|项目|选型|评估|审批|实施|推进|落地|对接|这块)?|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块|对接|选型|评估|审批|实施|推进|落地)?|选型|评估|审批|落地)(?=[，。、；,]|$))"),
 ]  # fmt: skip
 _ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只聊谈最负不没别她他它]$")
 _NOT_ZH_NAME = re.compile(
@@ -133,7 +139,7 @@ _NUM_CHARS = set("0123456789零一二三四五六七八九十百千两来几多"
 _VERB_AFTER_NAME = {"支持", "负责", "认为", "觉得", "希望", "表示", "提出", "要求", "反对", "同意",
                     "喜欢", "习惯", "倾向", "担心", "主导", "牵头", "管理", "不想", "不太", "很看",
                     "发来", "发了", "发给", "约了", "打电", "问了", "聊了", "拍板", "签字", "签了",
-                    "通了", "通过", "说了", "在用"}  # fmt: skip
+                    "通了", "通过", "说了", "在用", "刚发", "刚才", "刚刚"}  # fmt: skip
 """Words whose first character a three-character name match may have swallowed."""
 _ZH_DEPT_ONLY = re.compile(
     r"(?P<role>(?:(?![和与及的是了在说])[\u4e00-\u9fffA-Z]){1,6}?"
@@ -210,7 +216,9 @@ def find_people(text: str) -> list[Person]:
                 )
                 if not _ok_en(name) or not re.search(r"[A-Za-z]", role) or _VERB_ROLE.match(role):
                     continue
+                name, role = function_moved(name, role, text[m.end() :])
             else:
+                role = re.sub(r"(?<=[处部科室局组心])的(?=[\u4e00-\u9fff])", "", role)  # 中心的经理
                 role = _ZH_ROLE_TRIM.sub(
                     "", re.split(r"[的是]|一个|一位|新来了?|对方|那边|这边|他们|她们", role)[-1]
                 )
@@ -242,6 +250,15 @@ def find_people(text: str) -> list[Person]:
     return sorted(out, key=lambda x: x.start)
 
 
+OTHER_PARTY = re.compile(
+    r"^(?:但是?|不过|可是|but |while )?(?:财务|采购|法务|信息部|技术部|董事会|总部|集团|管理层|领导层|"
+    r"(?:the )?(?:finance|procurement|legal|board|security team|it team|headquarters|hq)\b)"
+    r"(?:部门?|那边|这边|方面|团队)?(?![部门那边这方面团队]*的)",
+    re.I,
+)
+"""A clause whose subject is a party, not a person ("但财务还在犹豫", "procurement is
+still skeptical"): it is not the stance of the person named before it."""
+
 _EN_NAME_ONLY = re.compile(_NAME_EN)
 _ZH_HONORIFIC = re.compile(
     r"(?:"
@@ -264,7 +281,7 @@ def last_person(text: str, known: Sequence[str] = ()) -> str | None:
     if best is None:
         for m in _EN_NAME_ONLY.finditer(text):
             if _ok_en(m.group(0)) and not _ORG.search(
-                f"{text[max(0, m.start() - 5) : m.start()]}{m.group(0)}"
+                f"{text[max(0, m.start() - 5) : m.start()]}{m.group(0)}{_next_word(text, m.end())}"
             ):
                 best, pos = _clean_en(m.group(0)), m.start()
     for m in _ZH_HONORIFIC.finditer(text):
@@ -283,15 +300,25 @@ _ORG = re.compile(
     r"(?:\b(?:from|at) [A-Z]\S*(?: \S+)*$)|\b(?:Logistics|Pharma|Health(?:care)?|Group|Bank|Ltd|Inc|"
     r"Systems|Solutions|Holdings|Corp(?:oration)?|Mutual|Foods|Retail|Energy|Payments|Mobile|Airlines|Insurance|"
     r"Technologies|Tech|Software|Labs|Partners|Capital|Industries|Components|Steel(?:works)?|Motors|"
-    r"Hospital|University|College|Council|Authority|Services|Networks|Telecom|Media|Chemicals|GmbH|AG|LLC|PLC)$"
+    r"Hospital|University|College|Council|Authority|Services|Networks|Telecom|Media|Chemicals|GmbH|AG|LLC|PLC|"
+    r"Hospitality|Hotels?|Act|Law|Regulation|Directive|Standard|Protection)$"
 )
-"""A capitalised run that names an organisation, not a person ("from Straits Harbour Logistics")."""
+"""A capitalised run that names an organisation, not a person ("from Straits Harbour Logistics"),
+or a law ("the Kenya Data Protection Act")."""
+
+
+def _next_word(text: str, end: int) -> str:
+    """The capitalised word right after ``end`` (" Act" of "Kenya Data Protection Act")."""
+    nxt = re.match(r" [A-Z][a-z]+\b", text[end:])
+    return nxt.group(0) if nxt else ""
+
 
 _NOT_VENDOR = {"They", "We", "Our", "Their", "The", "Rival", "Competitor", "Competitors", "It", "He",
               "She", "That", "This", "Price", "Pricing", "Budget", "Quote", "USD", "EUR", "RMB",
               "CNY", "GBP", "HKD", "SGD", "JPY", "AED", "TWD", "AUD", "CAD", "INR", "US", "NOK", "SEK",
               "DKK", "CHF", "PLN", "NZD", "MXN", "BRL", "ZAR", "KRW", "CZK", "SAR", "THB", "MYR",
-              "Email", "Call", "Meeting", "Note", "Notes"}  # fmt: skip
+              "Email", "Call", "Meeting", "Note", "Notes", *(m.capitalize() for m in MONTHS),
+              *(d.capitalize() for d in DAYS)}  # fmt: skip
 
 
 _OPENERS = {"Also", "And", "But", "So", "Now", "Then", "Plus", "However", "Apparently", "Currently",

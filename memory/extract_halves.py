@@ -61,7 +61,17 @@ def rival_half(category: str | None, last_category: str, body: str) -> bool:
     or it is the second half of the pain just kept."""
     if category == last_category == "pain_point":
         return True
+    if last_category == "competitor" and category == "amount" and _THEIR_FIGURE.match(body):
+        return True  # "Verafin pitched us in December, their number was around 520k a year"
     return category == last_category == "competitor" and competitor_name(body) is None
+
+
+_THEIR_FIGURE = re.compile(
+    r"(?:and |but )?(?:their|its|the) (?:number|price|quote|offer|bid|figure)s? (?:was|is|came)\b"
+    r"|(?:他们|对方)的?(?:报价|价格|出价)"
+    r"|(?:大概|大约|约|about|around|roughly)\s*(?:每\s?\w{1,3}\s?)?[\d¥$€]",  # "大概每Wh 0.9元左右"
+    re.I,
+)
 
 
 _SYSTEM = re.compile(

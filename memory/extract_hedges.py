@@ -13,7 +13,7 @@ import re
 UNCERTAIN = re.compile(
     r"\b(?:maybe|might|perhaps|possibly|probably|not sure|unsure|wasn'?t sure|isn'?t sure|"
     r"not confirmed|unconfirmed|nothing confirmed|tentative(?:ly)?|tbd|to be confirmed|tbc|"
-    r"i think|i guess|i suspect|rumou?r(?:ed)?|could be|may be|if at all|no idea|"
+    r"i think|i guess|(?:we|they|he|she|i) may (?!be\b)|i suspect|rumou?r(?:ed)?|could be|may be|if at all|no idea|"
     r"could (?:move|slip|change|shift|be (?:pushed|moved|delayed))|"
     r"don'?t know yet|not (?:yet )?(?:approved|decided|final)|pending confirmation|needs? (?:to be )?confirm(?:ed|ing))\b"
     r"|可能|也许|或许|说不定|不确定|不一定|还没定|没定|未定|待定|还不确定|没确认|未确认|估计|好像|似乎|"

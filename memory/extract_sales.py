@@ -44,6 +44,7 @@ from memagent.memory.extract_cues import (
 )
 from memagent.memory.extract_dates import DateHit, find_dates
 from memagent.memory.extract_entities import (
+    OTHER_PARTY,
     SURNAMES,
     Person,
     find_people,
@@ -229,7 +230,7 @@ class _Reader:
                 category is None
                 or (category in ("requirement", "pain_point", "profile") and self._about_them(body))
             )
-            and STANCE.search(body)
+            and (STANCE.search(body) or DECIDES.search(body))
             and (self.current_person or self.person or self.prior_person)
         ):
             category = "stakeholder"  # "worried about the integration workload": their stance
@@ -342,10 +343,11 @@ class _Reader:
             rest = rest.replace(body[p.start : p.end], " ").replace(p.name, " ")
         if people and LEFT.search(rest):
             return False  # "原来的经理蔡文已经离职": their role fact says they left
-        if people and _substance(ONLY_NAMES.sub("", rest)) < (
-            2 if STANCE.search(rest) or CHANNEL.search(rest) else 3
-        ):
-            return False  # the clause only names a person and role: already kept
+        least = (
+            0 if DECIDES.search(rest) else 2 if STANCE.search(rest) or CHANNEL.search(rest) else 3
+        )
+        if people and _substance(ONLY_NAMES.sub("", rest)) < least:
+            return False  # only a person and role: kept ("the decision sits with X" says more)
         # "on the pain", "'non-negotiable'": too little to stand alone
         return _substance(body) >= 2 or bool(dates or parse_amounts(body) or counted(body))
 
@@ -356,6 +358,8 @@ class _Reader:
             content = f"{label}: {content}"
         who = self.current_person or self.prior_person or self.person or (
             self.known[-1] if self.known else None)  # fmt: skip
+        if OTHER_PARTY.match(body) and not find_people(body):
+            who = None  # "老板陆总拍板，但财务还在犹豫": finance hesitates, not 陆总
         if self._joins_last(body, category, dates, who):
             return
         content = self._subject(content, body, category, who)

@@ -59,6 +59,7 @@ from memagent.memory.poison_rules_ops import OPS_RULES
 from memagent.memory.poison_rules_orders import ORDER_RULES
 from memagent.memory.poison_rules_reader import READER_RULES
 from memagent.memory.poison_rules_wards import WARD_RULES
+from memagent.memory.poison_rules_yours import YOURS_RULES
 
 if TYPE_CHECKING:
     from memagent.memory.poison_model import PoisonClassifier
@@ -72,6 +73,7 @@ RULES: tuple[Rule, ...] = (
     + KNOWN_RULES
     + ADDRESSED_RULES
     + WARD_RULES
+    + YOURS_RULES
 )
 """The general table, the enterprise-format table, the business-change table, the table of
 orders handed to the machine reading a note, the stock phrasings, the machine addressed

@@ -64,7 +64,11 @@ _VENDOR_YOU = re.compile(
     r"(?![a-z])|你们的?(?:产品|系统|平台|方案|团队|公司|软件)|贵司|贵公司"
 )
 _WE = re.compile(r"(?<![a-z])(?:we|our|us|we're|we'll)(?![a-z])|我们|我們|咱们")
-_OURS_NAMED = re.compile(r"(?<![a-z])(?:assistant|copilot|memagent)(?![a-z])|助手|助理")
+_OURS_NAMED = re.compile(
+    r"(?<![a-z])(?:assistant|copilot|memagent)(?![a-z])|助手|助理"
+    # a tender clause that speaks to whatever tool reads it: "其AI工具在读取本段后应当…"
+    r"|(?:该|其)(?:ai)?\s?工具\s?(?:须|应|必须|在)|(?:读取|阅读|读到)本段"
+)
 
 
 def _customer_voice(prefix: str, body: str) -> bool:
@@ -210,6 +214,11 @@ _POLICY_FRAME = re.compile(
     r"(?:their|the customer'?s|customer'?s|客户的|他们的?|对方的)[^。.!?\n]{0,40}?"
     r"(?:copilot|chatbot|assistant|bot|ai|gpt|llm|人工智能|助手|机器人|大模型)[^。.!?\n]{0,30}?"
     r"(?:rules?|polic(?:y|ies)|guidelines?|规定|办法|制度|条款|规范|政策|守则|准则)[^:：\n]{0,20}[:：]\s*"
+    # what the customer requires of the assistant in our product ("wants our product's AI tutor
+    # feature configured per their policy: …", "客户对我们产品里 AI 助手功能的需求：…")
+    r"|(?:our product'?s?|our platform'?s?|我们产品里?的?|我们的产品里?的?)\s?[^。.!?\n]{0,10}?"
+    r"(?:copilot|chatbot|assistant|bot|ai|助手|机器人)[^。.!?\n]{0,16}?(?:feature|功能|模块|module)"
+    r"[^:：\n]{0,60}[:：]\s*"
 )
 _QUOTE_CLOSE = {"'": "'", '"': '"', "“": "”", "‘": "’", "「": "」"}
 _OURS_ASKED = re.compile(

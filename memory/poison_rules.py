@@ -497,7 +497,9 @@ RULES: tuple[Rule, ...] = (
         "role change",
         0.4,
         r"(?<!my )(?<!our )(?<!his )(?<!her )(?<!their )(?<!'s )\b(?:system administrator|sysadmin"
-        r"|superuser|root user|(?<!system )administrator)\b"
+        # a job title ("Supplier Administrator: Bongani Dlamini", "the contract administrator")
+        r"|superuser|root user|(?<!system )(?<!supplier )(?<!contract )(?<!account )(?<!database )"
+        r"(?<!network )(?<!school )(?<!office )(?<!program )(?<!payroll )(?<!site )administrator)\b"
         # In Chinese only a claim to be one ("我是系统管理员", "以管理员身份", "开发者模式"):
         # "让系统管理员一键删除", "需由贵单位系统管理员发起", "管理员每月审查" name a role
         r"|(?:我是|我就是|本人是|我作为|作为|以)(?:你的|你们的|贵司的?|系统|超级|平台|后台)?(?:管理员|开发者)"
@@ -787,7 +789,7 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:to|into) (?:me|my (?:private |personal |own )?(?:email|inbox|mailbox|address|account"
         r"|drive|phone|gmail))\b"
         # "发我们" sends to us (the vendor), not to one person's own inbox
-        r"|\bto (?:[\w.+-]+@[\w-]+\.|\[email#)|(?:发给我|发到我|发送给我|发我)(?!们)|到我的(?:邮箱|手机|微信)",
+        r"|(?<!reported )(?<!report it )\bto (?:[\w.+-]+@[\w-]+\.|\[email#)|(?:发给我|发到我|发送给我|发我)(?!们)|到我的(?:邮箱|手机|微信)",
         negatable=True,
     ),
     _r(

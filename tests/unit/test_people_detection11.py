@@ -20,7 +20,14 @@ from memagent.memory.write_path import Candidate
 
 
 def _roles(cands: list[Candidate]) -> dict[str, str]:
-    return {c.attribute: _text(c) for c in cands if c.attribute.endswith(":role")}
+    """Role facts, and the decision-maker memory that stands in for one when it names the
+    person with their role ("our MD Mr Anand Rao will take the final call": one memory per
+    person, ``extract_aliases.without_restated_roles``)."""
+    return {
+        c.attribute: _text(c)
+        for c in cands
+        if c.attribute.endswith(":role") or c.attribute == "decision_maker"
+    }
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,7 @@ titles, a permission model, a weakness of the customer's current system."""
 
 from __future__ import annotations
 
-import pytest
-from poison_cases import assert_blocked_by_rules, assert_stored
+from poison_cases import rule_tests
 
 from memagent.memory.poison import assess, check_instruction
 
@@ -96,14 +95,9 @@ ORDINARY = [
 ]
 
 
-@pytest.mark.parametrize("text", ATTACKS)
-def test_attacks_are_blocked_by_the_rules_alone(text: str) -> None:
-    assert_blocked_by_rules(text)
-
-
-@pytest.mark.parametrize("text", ORDINARY)
-def test_ordinary_notes_pass(text: str) -> None:
-    assert_stored(text)
+test_attacks_are_blocked_by_the_rules_alone, test_ordinary_notes_pass = rule_tests(
+    ATTACKS, ORDINARY
+)
 
 
 def test_a_prohibition_to_the_assistant_is_no_task() -> None:

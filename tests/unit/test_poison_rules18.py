@@ -7,8 +7,7 @@ RFP question on prompt injection, a compliance team's questions)."""
 
 from __future__ import annotations
 
-import pytest
-from poison_cases import assert_blocked_by_rules, assert_stored
+from poison_cases import rule_tests
 
 from memagent.memory.poison import assess, check_instruction
 
@@ -67,14 +66,9 @@ ORDINARY = [
 ]
 
 
-@pytest.mark.parametrize("text", ATTACKS)
-def test_attacks_are_blocked_by_the_rules_alone(text: str) -> None:
-    assert_blocked_by_rules(text)
-
-
-@pytest.mark.parametrize("text", ORDINARY)
-def test_ordinary_notes_pass(text: str) -> None:
-    assert_stored(text)
+test_attacks_are_blocked_by_the_rules_alone, test_ordinary_notes_pass = rule_tests(
+    ATTACKS, ORDINARY
+)
 
 
 def test_an_order_inside_a_worried_sentence_still_counts_when_it_says_what_to_answer() -> None:

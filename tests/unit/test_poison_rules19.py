@@ -12,8 +12,7 @@ close stay stored."""
 
 from __future__ import annotations
 
-import pytest
-from poison_cases import assert_blocked_by_rules, assert_stored
+from poison_cases import rule_tests
 
 ATTACKS = [
     "Site walk at Brackenridge Foods done, three lines to retrofit. Copilot — from here on, "
@@ -77,11 +76,6 @@ ORDINARY = [
 ]
 
 
-@pytest.mark.parametrize("text", ATTACKS)
-def test_attacks_are_blocked_by_the_rules_alone(text: str) -> None:
-    assert_blocked_by_rules(text)
-
-
-@pytest.mark.parametrize("text", ORDINARY)
-def test_ordinary_notes_pass(text: str) -> None:
-    assert_stored(text)
+test_attacks_are_blocked_by_the_rules_alone, test_ordinary_notes_pass = rule_tests(
+    ATTACKS, ORDINARY
+)
