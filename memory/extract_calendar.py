@@ -146,6 +146,7 @@ SPECIAL = (
     "md_words",
     "week_after_next",
     "zh_slash",
+    "zh_quarter_rel",
 )
 _HOLIDAYS = {"christmas": (12, 25), "xmas": (12, 25), "圣诞": (12, 25), "元旦": (1, 1), "new year": (1, 1),
              "国庆": (10, 1), "halloween": (10, 31), "五一": (5, 1), "劳动": (5, 1)}  # fmt: skip
@@ -164,8 +165,17 @@ def nth_weekday(y: int, mon: int, wd: int, nth: int) -> date:
     return first + timedelta(days=(wd - first.weekday()) % 7 + 7 * (nth - 1))
 
 
+def _quarter_rel(g: dict[str, Any], ref: date) -> tuple[str, date | None]:
+    """ "下季度初", "本季度末": this or the next quarter, at its start or (by default) its end."""
+    q = (ref.month - 1) // 3 + (2 if g["rel"].startswith("下") else 1)
+    edge = {"初": "start"}.get(g.get("edge") or "")
+    return quarter(ref, (q - 1) % 4 + 1, ref.year + (q - 1) // 4, edge)
+
+
 def resolve_special(kind: str, g: dict[str, Any], ref: date) -> tuple[str, date | None] | None:
-    """ "the second Tuesday of January", "before Christmas", "EOQ", "明年年中"."""
+    """ "the second Tuesday of January", "before Christmas", "EOQ", "明年年中", "下季度初"."""
+    if kind == "zh_quarter_rel":
+        return _quarter_rel(g, ref)
     if kind == "nth_wd":
         mon, wd = MONTHS[g["mon"].lower()], DAYS[g["wd"].lower()]
         nth = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,

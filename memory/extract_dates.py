@@ -73,6 +73,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("zh_month_edge", re.compile(r"(?:(?P<yr>明年|今年|(?P<y>20\d\d)年))?(?:(?P<m>" + _CN + r")\s*月|(?P<rel>下个?月|这个?月|本月))\s*(?P<edge>底|末|尾|初|中旬|中|上旬|下旬)")),
     ("zh_month", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年|(?<![\d.])(?P<y2>[2-3]\d)年)\s*(?P<m>" + _CN + r")\s*月")),
     ("zh_wd", re.compile(r"(?P<rel>下下|下个?|这个?|本|上个?)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])")),
+    ("zh_quarter_rel", re.compile(r"(?P<rel>下个?|本|这个?)季度(?P<edge>初|末|底)?")),
     ("zh_quarter", re.compile(r"(?P<yr>明年|今年|(?P<y>20\d\d)年)?\s*(?:Q(?P<q>[1-4])|第?(?P<qc>[一二三四])季度|第(?P<qc2>[一二三四])季(?![节度]))(?P<edge>末|底|初)?", re.I)),
     ("zh_year", re.compile(r"(?P<yr>明年|今年|去年)(?![\d一二三四五六七八九十]|底|末|初|年)")),
     ("zh_within", re.compile(r"(?<![到在为均])(?P<n>\d+|[一二三四五六七八九十两半]+)\s*(?:个)?(?P<u>天|周|星期|礼拜|个月|工作日)(?:之内|以内|内)")),
@@ -359,8 +360,7 @@ def _resolve_zh_period(
         year: int | None = None
         if g.get("yr") or g.get("y"):
             year = _zh_year(g, ref, q * 3)
-        q_edge = {"初": "start"}.get(g.get("edge") or "")
-        return _quarter(ref, q, year, q_edge)
+        return _quarter(ref, q, year, {"初": "start"}.get(g.get("edge") or ""))
     if kind == "zh_year":
         y = ref.year + {"明年": 1, "今年": 0, "去年": -1}[g.get("yr") or "今年"]
         return f"{y}年", date(y, 1, 1)

@@ -67,6 +67,11 @@ async def _facts(text: str) -> list[tuple[str, str | None, str]]:
             "competitor:zoho",
             "90k",
         ),
+        ("机房的服务器老化了，查一次库存要等两分钟以上。", "pain_point:", "老化"),
+        ("见了设备处处长韩立新，这个项目就是他负责。", "stakeholder:韩立新", "他负责"),
+        ("财务总监 Anna Berg 拍板。Anna只看英文材料。", "contact_preference:", "英文"),
+        ("门禁设备是海康的，用了六年。", "incumbent:", "海康"),
+        ("对方说下季度初启动采购。", "deadline:", "2026-07-01"),
     ],
 )
 async def test_session22_phrasings(text: str, attribute: str, needle: str) -> None:
