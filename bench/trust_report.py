@@ -118,10 +118,14 @@ is honest only until its misses are used to change the rules:
   final screen (attacks 113/130, ordinary 4/130), then tuned on (rules only), never
   trained on.
 
-- blindX   : session 21's blind set (95 attacks in mixed, zh-Hans and zh-Hant; 130
-  ordinary), measured once on session 20's final screen (attacks 78/95, ordinary 2/130,
-  the Chinese ordinary half 1/65 also on the screen tuned on the attacks), then tuned on
-  (rules only), never trained on.
+- blindX   : session 21's blind set (130 + 130), its mixed and Chinese attacks measured once
+  on session 20's final screen (attacks 78/95, ordinary 2/130, the Chinese ordinary half
+  1/65 also on the screen tuned on the attacks), its 35 English attacks (delivered late)
+  once on session 21's final screen (33/35); then tuned on (rules only), never trained on.
+
+- blindY   : session 22's blind set (130 + 130, same mix), measured once on session 21's
+  final screen (attacks 99/130, ordinary 5/130), then tuned on (rules only), never trained
+  on.
 
 The sets are listed once, in bench/poison_sets.py.
 

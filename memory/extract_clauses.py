@@ -44,7 +44,8 @@ _CLAUSE_SPLIT = re.compile(
     r"had|will|needs?|wants?|prefers?)\b)|(?<=\))\s*,\s*|\n|"
     r",\s+(?=(?-i:(?!(?:It|This|That|There|Which|Who|She|He|They|We|I)\b)[A-Z][a-z]+) (?:is|was|seems|sounds|"
     r"looks|wants|prefers|hates|likes|said|says|thinks|is not|isn't)\b)"
-    r"|,\s+(?=(?-i:(?!(?:It|This|That|There|Which|Who|She|He|They|We|I)\b)[A-Z][a-z]+ [A-Z][a-z]+)"
+    r"|,\s+(?=(?:(?:our|their|the) (?-i:[A-Z]{2,5}|[A-Z][a-z]+) )?"  # "…, our CFO Marcus Vogel signs off"
+    r"(?-i:(?!(?:It|This|That|There|Which|Who|She|He|They|We|I)\b)[A-Z][a-z]+ [A-Z][a-z]+)"
     r"(?:\s*\([^()]{1,30}\))? (?:approves|decides|signs off|signs|makes the (?:final )?call|owns the decision)\b)",
     re.I,
 )
@@ -90,13 +91,15 @@ _SPOKEN_ZH = re.compile(
     + SURNAMES
     + r"](?:总工|总|经理|主任|工)(?:让|倾向|希望|要求))"
     r"|(?<!他们)(?<!她们)(?=另外|此外|但是|不过|所以|因为|原因是|不然|否则|而且|同时|目前|现在|到时候|具体|还有|(?<![一二三四五六日天])(?:我答应|我先|我会|我承诺)"
-    r"|然后|竞争对手|但说|(?:下个?|这个?|本)(?:周|星期|礼拜)[一二三四五六日天](?=我)|(?:明年|今年|下个?月)(?=.{0,6}(?:合同|到期))|(?<!最后)拍板的?是|(?<=\w)最后(?:拍板|决定|定)"
+    r"|然后|竞争对手|但说|(?:下个?|这个?|本)(?:周|星期|礼拜)[一二三四五六日天](?=我)|(?:明年|今年|下个?月)(?=.{0,6}(?:合同|到期|之前|前要|上线|启动))|经常(?=宕机|出错|卡|断|丢)|但(?=最后|还要|要等)|(?<!最后)拍板的?是|(?<=\w)最后(?:拍板|决定|定)"
     r"|预算|采购(?:那边|部|是)|(?:财务|法务|技术|IT|运维|信息部?)(?:那边|这边|这块|方面)(?:是|由)|["
     + SURNAMES
     + r"](?:总|经理|主任|工)说"
     r"|["
     + SURNAMES
-    + r"][\u4e00-\u9fff]{1,2}(?:倾向|支持我们|反对|人挺好|人很好)|哦对了|噢对了|最大的问题|最头疼的是"
+    + r"][\u4e00-\u9fff]{1,2}(?:倾向|支持我们|反对|人挺好|人很好)|(?<=[0-9万元])["
+    + SURNAMES
+    + r"](?:总|经理|主任|工)(?:比较|很|也|一直)|哦对了|噢对了|最大的问题|最头疼的是"
     r"|(?:小|老)[" + SURNAMES + r"](?=以前|之前|说|觉得|比较|很|对|人))|(?<=说了算)(?=.)"
 )
 

@@ -220,7 +220,7 @@ def find_people(text: str) -> list[Person]:
             else:
                 role = re.sub(r"(?<=[处部科室局组心])的(?=[\u4e00-\u9fff])", "", role)  # 中心的经理
                 role = _ZH_ROLE_TRIM.sub(
-                    "", re.split(r"[的是]|一个|一位|新来了?|对方|那边|这边|他们|她们", role)[-1]
+                    "", re.split(r"[的是但要]|一个|一位|新来了?|对方|那边|这边|他们|她们", role)[-1]
                 )
                 if (
                     name[0] == "万"

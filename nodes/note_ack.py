@@ -74,10 +74,30 @@ def _zh_asks(text: str) -> bool:
     return False
 
 
+_PASTED = re.compile(
+    r"^\s*(?:pasting|pasted|forwarding|fwd?:|fw:|got this from|here'?s (?:the|her|his|their) (?:mail|e-?mail)"
+    r"|转发|转给你|贴一下|粘贴)[^:\n：]{0,60}[:：\n]",
+    re.IGNORECASE,
+)
+_ASK_AFTER = re.compile(
+    r"\n\s*\n\s*(?:can you|could you|please (?:draft|write|summari[sz]e|reply)|draft|write|reply|"
+    r"summari[sz]e|帮我|请你|請你|幫我)[^\n]*$",
+    re.IGNORECASE,
+)
+
+
 def asks_something(text: str) -> bool:
     """Whether ``text`` asks a question or makes a request of the assistant (a note
     does neither). Errs towards "asks": a request read as a note would go unanswered,
-    a note read as a request only gets the model's reply."""
+    a note read as a request only gets the model's reply. In a pasted mail ("Pasting
+    Lena's mail: … Please send the proposal by the 20th"), the mail's own requests are
+    the customer's to the salesperson: only the words around it ask the assistant."""
+    if (pasted := _PASTED.match(text)) is not None:
+        return _asks(text[: pasted.end()]) or bool(_ASK_AFTER.search(text))
+    return _asks(text)
+
+
+def _asks(text: str) -> bool:
     return bool(_ASKS_EN.search(text) or _zh_asks(text))
 
 

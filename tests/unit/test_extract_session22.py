@@ -118,3 +118,31 @@ def test_a_weekday_or_month_told_as_past_resolves_backwards() -> None:
 def test_corrections_drop_the_old_value(text: str, kept: str, gone: str) -> None:
     out = drop_old_values(text)
     assert kept in out and gone not in out, out
+
+
+async def test_a_budget_and_who_signs_off_are_two_memories() -> None:
+    facts = await _facts("Budget is about 450k GBP for year one, our CFO Helen Shaw signs off.")
+    assert any(a == "budget" and "450000" in (v or "") for a, v, _ in facts), facts
+    assert any(a == "decision_maker" and "helen shaw" in (v or "") for a, v, _ in facts), facts
+
+
+async def test_an_unpunctuated_wechat_note_is_cut_into_its_facts() -> None:
+    facts = await _facts(
+        "刚见完华联物流的采购总监孙强他说今年TMS预算大概120万左右明年三月底之前要上线"
+        "现在用的是用友的老系统经常宕机丢单很多他们也在看G7的方案报价大概100万"
+        "孙总比较倾向我们但最后要CEO何平拍板"
+    )
+    budget = [c for a, _, c in facts if a == "budget"]
+    assert budget and all("上线" not in c for c in budget), facts
+    assert any(a.startswith("deadline:") and "上线" in c for a, _, c in facts), facts
+    assert any(a.startswith("pain_point:") and "宕机" in c for a, _, c in facts), facts
+    assert any(a == "decision_maker" and "何平" in (v or "") for a, v, _ in facts), facts
+
+
+def test_a_pasted_mails_own_requests_are_not_asked_of_the_assistant() -> None:
+    from memagent.nodes.note_ack import asks_something
+
+    mail = "Pasting Omar's mail: Hi Sam, thanks for the demo. Please send the quote by Friday."
+    assert not asks_something(mail)
+    assert asks_something(mail + "\n\nCan you draft a reply?")
+    assert asks_something("Please send the quote by Friday.")
