@@ -142,7 +142,7 @@ class LlamaCppChatOpenAI(ChatOpenAI):
             self.openai_api_base = url
             for client in (self.root_client, self.root_async_client):
                 if client is not None:
-                    client.base_url = httpx.URL(url)
+                    client.base_url = url  # a str: the SDK builds its own URL type
 
     def _endpoint(self) -> None:
         if self._resolve_base_url is not None:
@@ -213,11 +213,12 @@ def chat_model(settings: Settings, *, small: bool = False, **overrides: Any) -> 
         "api_key": s.api_key,
         "temperature": s.temperature,
         "max_tokens": s.reply_tokens,
-        # an httpx.Timeout, not a float: langchain-openai then builds this model its own HTTP
+        # a Timeout object, not a float: langchain-openai then builds this model its own HTTP
         # clients instead of sharing one cached per base URL and timeout, whose async client
         # is bound to the event loop that first used it ("Event loop is closed" in a later
-        # asyncio.run, a notebook cell or the next test)
-        "timeout": httpx.Timeout(s.llm_timeout),
+        # asyncio.run, a notebook cell or the next test). The SDK's own ``openai.Timeout``:
+        # openai 3.63 moved to httpx2 and rejects an ``httpx.Timeout``.
+        "timeout": openai.Timeout(s.llm_timeout),
         "max_retries": 1,
         "compat": "llamacpp" if local else "openai",
         **overrides,
