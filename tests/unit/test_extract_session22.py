@@ -11,19 +11,18 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from rules_run import run_rules
 
-from memagent.graph.jobs import Turn
 from memagent.memory.extract_corrections import drop_old_values
 from memagent.memory.extract_dates import find_dates
 
 _TUE = datetime(2026, 5, 12, 10, 0)  # a Tuesday
 
 
-async def _facts(text: str) -> list[tuple[str, str | None, str]]:
-    from memagent.memory.extractors import rules_extractor
-
-    res = await rules_extractor()([Turn("user", text, "m1", _TUE.isoformat() + "+08:00")])
-    return [(c.attribute, c.value, c.content) for c in res.candidates]
+def _facts(text: str) -> list[tuple[str, str | None, str]]:
+    return [
+        (c.attribute, c.value, c.content) for c in run_rules(text, at=_TUE.isoformat() + "+08:00")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -74,25 +73,21 @@ async def _facts(text: str) -> list[tuple[str, str | None, str]]:
         ("对方说下季度初启动采购。", "deadline:", "2026-07-01"),
     ],
 )
-async def test_session22_phrasings(text: str, attribute: str, needle: str) -> None:
-    facts = await _facts(text)
+def test_session22_phrasings(text: str, attribute: str, needle: str) -> None:
+    facts = _facts(text)
     hits = [f for f in facts if f[0].startswith(attribute)]
     assert any(needle.lower() in f"{v} {c}".lower() for _, v, c in hits), facts
 
 
-async def test_a_partys_stance_is_not_the_person_named_before() -> None:
-    facts = await _facts("老板范总拍板，她个人倾向我们，但法务还在犹豫。")
+def test_a_partys_stance_is_not_the_person_named_before() -> None:
+    facts = _facts("老板范总拍板，她个人倾向我们，但法务还在犹豫。")
     hesitates = [a for a, _, c in facts if "法务还在犹豫" in c]
     assert hesitates and all("范总" not in a for a in hesitates), facts
 
 
-async def test_maybe_want_is_uncertain_not_a_requirement_in_force() -> None:
-    from memagent.memory.extractors import rules_extractor
-
-    res = await rules_extractor()(
-        [Turn("user", "We may want to start with a pilot at the Leeds depot.", "m1", "2026-05-12")]
-    )
-    assert res.candidates and all(c.confidence < 0.9 for c in res.candidates)
+def test_maybe_want_is_uncertain_not_a_requirement_in_force() -> None:
+    found = run_rules("We may want to start with a pilot at the Leeds depot.")
+    assert found and all(c.confidence < 0.9 for c in found)
 
 
 def test_a_weekday_or_month_told_as_past_resolves_backwards() -> None:
@@ -120,14 +115,14 @@ def test_corrections_drop_the_old_value(text: str, kept: str, gone: str) -> None
     assert kept in out and gone not in out, out
 
 
-async def test_a_budget_and_who_signs_off_are_two_memories() -> None:
-    facts = await _facts("Budget is about 450k GBP for year one, our CFO Helen Shaw signs off.")
+def test_a_budget_and_who_signs_off_are_two_memories() -> None:
+    facts = _facts("Budget is about 450k GBP for year one, our CFO Helen Shaw signs off.")
     assert any(a == "budget" and "450000" in (v or "") for a, v, _ in facts), facts
     assert any(a == "decision_maker" and "helen shaw" in (v or "") for a, v, _ in facts), facts
 
 
-async def test_an_unpunctuated_wechat_note_is_cut_into_its_facts() -> None:
-    facts = await _facts(
+def test_an_unpunctuated_wechat_note_is_cut_into_its_facts() -> None:
+    facts = _facts(
         "刚见完华联物流的采购总监孙强他说今年TMS预算大概120万左右明年三月底之前要上线"
         "现在用的是用友的老系统经常宕机丢单很多他们也在看G7的方案报价大概100万"
         "孙总比较倾向我们但最后要CEO何平拍板"
