@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from memagent.memory.write_path import Candidate
 
 _ZH_HONORIFICS = (
-    "总经理|总监|总裁|总|主任|经理|厂长|处长|部长|科长|院长|局长|校长|董|老师|工|财务长|执行长|"
+    "总经理|总监|总裁|总|主任|经理|厂长|处长|部长|科长|院长|局长|校长|董|老师|工|财务长|执行长|律师|医生|教授|书记|"
     "先生|小姐|女士|生|姐|哥"
 )
 _ZH_SHORT = re.compile(r"(?:老|小)?(?P<s>[\u4e00-\u9fff])(?P<t>" + _ZH_HONORIFICS + r")")

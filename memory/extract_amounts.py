@@ -106,6 +106,28 @@ def cn_to_int(text: str) -> int | None:
     return None if n is None else int(n)
 
 
+_BUDGET_BEFORE = re.compile(
+    r"(?:预算|預算|budget)(?:\s*(?:is|of|at|was|now|[:：=]|是|为|為|按|在|定在|大概|大约|约|左右))*"
+    r"\s*(?:每(?:台|人|个|個|套|年|月|店|家|间|間|张|張|床|点|點)|(?:about|around|roughly|~)\s*)?(?:算)?\s*$",
+    re.I,
+)
+"""A budget word just before a bare figure ("每台预算是2800", "budget is 2800 per unit"):
+the figure is money, though it has no unit. Session 23, blind holdout 22."""
+
+
+_UNIT_AFTER = re.compile(
+    r"\s*(?:[\u4e00-\u9fff]{0,3}(?:币|幣|元|块|圆)|(?-i:[A-Z]{3})\b|[A-Za-z]+\s+dollars?\b)"
+)
+"""A currency written after a bare figure that the amount pattern does not know ("4,500,000
+澳門幣"): the figure is left to the model, which keeps the currency."""
+
+
+def _bare_budget(text: str, start: int, end: int) -> bool:
+    return bool(_BUDGET_BEFORE.search(text[max(0, start - 16) : start])) and not _UNIT_AFTER.match(
+        text[end:]
+    )
+
+
 def parse_amounts(text: str) -> list[Amount]:
     """Every money-like amount of ``text`` (a bare number without a multiplier, a 万/亿
     or a currency is not an amount)."""
@@ -117,7 +139,16 @@ def parse_amounts(text: str) -> list[Amount]:
         about = bool(re.search(r"\d[来多余几]", num_s))  # "20来万", "20多万": about 20万
         num_s = re.sub(r"(?<=\d)[来多余几]", "", num_s)
         cn_unit = bool(re.search(r"[万亿]", num_s))
-        if not (mult or cur or cn_unit):
+        budgeted = _bare_budget(text, m.start(), m.end())
+        if not (
+            mult
+            or cur
+            or cn_unit
+            or (
+                budgeted
+                and re.fullmatch(r"(?!19\d\d$|20\d\d$)(?:\d{3,}|\d{1,3}(?:,\d{3})+)", num_s)
+            )
+        ):
             continue
         if num_s[0] in "万亿":
             continue  # "万一" (in case) is not a number
@@ -132,7 +163,7 @@ def parse_amounts(text: str) -> list[Amount]:
             if parsed is None:
                 continue
             num = parsed
-        if num <= 0 or (not mult and not cn_unit and not cur):
+        if num <= 0 or (not mult and not cn_unit and not cur and not (budgeted and num >= 100)):
             continue
         if not (mult or cn_unit) and num < 100 and cur in ("元", "块"):
             continue  # "3块" is small change, not a deal figure

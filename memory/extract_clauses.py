@@ -307,6 +307,7 @@ _NO_PAIN = re.compile(
 )
 _RIVAL_LISTED = re.compile(
     r"(?:也|还|同样)(?:在|进了|进入|上了)?(?:我们的|他们的|客户的)?(?:短名单|候选名单|入围)"
+    r"|(?<!我们)(?<!我方)(?<!我司)(?<!我)也(?:向我们|给我们|向我方|给客户)?(?:提交|递交|报)了(?:方案|报价)"
     r"|\b(?:also|too) (?:on|in) (?:the|their|our) (?:short-?list|final list)|\b(?:is|are|was|were) also shortlisted\b|\bthe other (?:shortlisted )?(?:vendor|bidder)",
     re.I,
 )

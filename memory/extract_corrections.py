@@ -95,9 +95,10 @@ _REWRITES = [
     (re.compile(_NOT_ZH + _OLD + r"了?[，,][^，,。；;]{0,24}?[，,]\s*(?P<verb>定在|改到|改在|推迟到|延到|延后到|提前到|挪到)"),
      r"\g<verb>"),
     (re.compile(_NOT_ZH + _OLD + r"了?[，,]\s*(?:换成了?|改成了?|而是|变成了?|是|係|系(?!统))"), "是"),
-    # "They're on MasterControl today — no sorry, it's TrackWise": taken back mid-sentence
+    # "They're on MasterControl today — no sorry, it's TrackWise", "They use Orbis... sorry, I
+    # mean Medavis": taken back mid-sentence
     (re.compile(r"\b(?P<lead>on|is|are|uses?|using|runs? on)\s+" + _OLD + r"(?:\s+(?:today|now|currently))?"
-                r"\s*[—–-]+\s*(?:no,?\s*)?(?:sorry|wait|actually),?\s*(?:it'?s|it is|they'?re on|make that)\s+",
+                r"\s*(?:[—–-]+|\.{2,}|…|,)\s*(?:no,?\s*)?(?:sorry|wait|actually),?\s*(?:it'?s|it is|they'?re on|make that|i mean(?:t)?(?=\s+(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*){0,2}\s*(?:[,.;)]|$)))\s+",
                 re.I), r"\g<lead> "),
 ]  # fmt: skip
 
@@ -118,7 +119,8 @@ CORRECTS = re.compile(
 _NOT_TAIL = re.compile(
     r"(?:\s*[,，]\s*|(?<=[\u4e00-\u9fff\d])(?=(?:而|并)?不是))(?:(?:而|并)?不是|唔係|唔系|唔是|\bnot\b|\brather than\b)"
     r"\s*(?:[^,，;；。.!?！？]|\.(?=\d)){1,20}?(?:了)?"
-    r"(?=\s*(?:[;；。!?！？]|\.(?!\d)|$|[,，]\s*[A-Za-z\u4e00-\u9fff]+\s+(?:just|already|has|have|had|emailed|said|told|confirmed)\b))",
+    r"(?=\s*(?:[;；。!?！？]|\.(?!\d)|$|[,，]\s*[A-Za-z\u4e00-\u9fff]+\s+(?:just|already|has|have|had|emailed|said|told|confirmed)\b"
+    r"|(?<=\d[个家台位人套份条辆间所])[,，]))",
     re.I,
 )
 """The old value a correction names after the new one: "最后拍板的是陈怡君，不是林董",
@@ -145,11 +147,17 @@ def replaced_by_new(text: str) -> str:
     return _OLD_ASIDE.sub("", text)
 
 
+_BARE_OLD = re.compile(
+    r"(?<=\d)(?:而|并)?(?:不是|唔係|唔系)\d+(?:\.\d+)?(?![\d.万亿千百kKmM元块%])"
+)
+"""A bare old figure right after the new one ("每台预算是2800不是2500")."""
+
+
 def drop_old_values(text: str) -> str:
     """``text`` without the amounts it marks as no longer true ("650k, not 500k as I said
     before", "went from 500k to 650k", "不是300万，是350万", "之前说的200万不对"), so a
     memory never carries the old value beside the new one."""
-    text = _drop_old_dates(text)
+    text = _BARE_OLD.sub("", _drop_old_dates(text))
     amounts = parse_amounts(text)
     if not amounts:
         return text

@@ -49,9 +49,17 @@ def _figure(m: re.Match[str]) -> str:
     return str(n) if n is not None and n >= 10 else text
 
 
+_SMALL = re.compile(
+    r"(?<=[有共设])([两二三四五六七八九])(?=(?:个|家|座|间|条|所|栋)(?:[\u4e00-\u9fff]{0,2})"
+    r"(?:厂区|车间|工厂|厂|仓库|仓|园区|基地|校区|院区|分院|分公司|子公司|门店|数据中心|机房|生产线|产线|site))"
+)
+"""A small count after "有/共/设" ("有两个厂区", "共三家工厂"): no magnitude, yet a count."""
+
+
 def with_figures(clause: str) -> str:
     """``clause`` with each Chinese count numeral written in digits."""
-    return _CN_FIGURE.sub(_figure, clause)
+    small = _SMALL.sub(lambda m: str(cn_to_int(m.group(1).replace("两", "二"))), clause)
+    return _CN_FIGURE.sub(_figure, small)
 
 
 def counted(clause: str) -> tuple[str, str] | None:

@@ -94,14 +94,14 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:will|would|might|may|going to|plan to) (?:definitely |probably |likely |also )?bid|"
         r"(?:did|gave|ran) a demo for them|demoed (?:for |to )?them|"
         r"(?:has|have) been (?:calling|courting|pitching|chasing) them)\b|\b(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at (?=(?-i:[A-Z]))"
-        r"|竞争对手|竞品|对手|报价|报了|报过(?:一轮|价)|在接触|选了|投标|比我们低|比我们便宜|(?:也|都|还)在跟|也在谈|"
-        r"参与(?:投标|竞标)|也提交了方案|也报了|(?<![没未])(?:对比|比较|考察|接触|评估|试用)过(?=[A-Za-z\u4e00-\u9fff])|(?:也|还)(?:看了|在看)|"
+        r"|竞争对手|竞品|对手|(?<!我们)(?<!我方)(?<!我司)(?<!现在)(?<!目前)(?<!现有)(?<!原来)报价(?!基础|单|表)|报了|报过(?:一轮|价)|在接触|选了|投标|比我们低|比我们便宜|(?:也|都|还)在跟|也在谈|"
+        r"参与(?:投标|竞标)|(?<!我们)(?<!我方)(?<!我司)(?<!我)也(?:向我们|给我们|向我方|给客户)?提交了(?:方案|报价)|也报了|(?<![没未])(?:对比|比较|考察|接触|评估|试用)过(?=[A-Za-z\u4e00-\u9fff])|(?:也|还)(?:看了|在看)|"
         r"(?:更|比较|比我们)便宜|"
         r"\bpitch(?:ed|es)? (?:them|to them|their)\b|(?<!\bwe )(?<!\bI )\bpitched\b(?=[^.;]{0,30}\b(?:at|for) ?(?:[$€£¥]|usd|eur|gbp|rmb|cny)? ?\d)|(?-i:\b(?!We\b|They\b|Our\b|I\b)[A-Z]\w+) bid (?:[$€£¥]|usd|eur)? ?\d|\b(?:were|was|got|have been|has been) invited\b|"
         r"收到了?(?:招标)?邀请|(?:也|都)来(?:了|过)?.{0,4}(?:给了?|讲了?|介绍了?|演示了?|报了?)(?:个|一个|一版)?方案", re.I)),
     ("commitment", re.compile(
         r"\b(?:next steps?|i(?:'ll| will)|we(?:'ll| will)|i send|we send|we owe|i owe|owe them|"
-        r"promised|committed|our side|on us|will send|will share|will provide|will call|"
+        r"promised|committed|(?<!from )our side|on us|will send|will share|will provide|will call|"
         r"to send|to deliver|follow[- ]up|i'?d|we'?d|agreed (?:to|that)|action items?|"
         r"(?:is|are) to (?:send|share|review|prepare|draft|schedule|set up)|will (?:review|prepare|draft|schedule|set up)|"
         r"reviews? (?:it|the \w+) by|owes? (?:us|them)|"
@@ -126,13 +126,13 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"|\b(?:(?:main|biggest|key|big) (?:concern|worry|complaint|challenge|issue)|worr(?:y|ied|ies) about|"
         r"concerned about|errors?|mistakes|delays?|backlogs?|churn|losing|takes? (?:forever|ages|too long)|"
         r"too (?:expensive|slow|complex|complicated)|hard to|can'?t (?:see|track|get)|no visibility|"
-        r"inaccurate|out of sync|duplicate data|spreadsheets? hell|data entry|waste\w*|keep (?:missing|losing|failing)|"
+        r"inaccurate|out of sync|duplicate data|spreadsheets? hell|still (?:tracks?|does|do|runs?|manages?|keeps?) (?:\w+ )?(?:in|on|via) (?:excel|spreadsheets?)|data entry|waste\w*|keep (?:missing|losing|failing)|"
         r"missing|wrong|spend (?:half|hours|days|most)|can'?t (?:scale|keep up)|on paper|"
         r"pays? too much|(?:pay|cost)s? (?:so |too )?much|loses?|lost|neglect\w*|drowning in|"
         r"clipboards?|paper[- ]based|wait times?|long waits?|(?:price|cost|costs|spend) (?:jumped|spiked|doubled)|"
         r"(?:jumped|spiked|up) (?:~|about )?\d+%)\b"
         r"|痛点|问题|宕机|故障|投诉|嫌|太贵|太重|很慢|罚款|老化|要等[^，。]{0,6}(?:以上|多)|一团糟|报废|停止维护|不好用|麻烦|头疼|损失|卡顿|落后|"
-        r"担心|顾虑|(?<!说)不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动|发错|错单|退货|太老|用不了|不方便|经常出|老出|"
+        r"担心|顾虑|(?<!说)不准|出错|延误|效率(?:很)?低|耗时|抱怨|难用|跟不上|对不上|看不到|靠人工|手工|手动|手写|纸质|(?<![不只])全靠(?=[\u4e00-\u9fffA-Za-z]{0,8}(?:手|人|纸|Excel|excel|表格|邮件|微信|电话|记录))|靠(?=Excel|excel|表格)|发错|错单|退货|太老|用不了|不方便|经常出|老出|"
         r"散在|没法|流失|没人(?:做|管|跟)|重复(?:挂号|下单|录入)|只有(?:百分之)?[\d一二三四五六七八九十]+%?|"
         r"延迟|浪费|被罚|罚了|不好用|不通|太慢|(?:经常|老是|总是|动不动就)(?:卡|崩|死机|掉线|宕)|"
         r"崩了|崩溃|爆仓|错误率|出错率|差错率|看不过来|忙不过来|顾不过来|(?:跟|和)[\u4e00-\u9fff]{1,4}吵|扯皮|"
@@ -154,7 +154,7 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"(?:their|the|current|tech) stack (?:is|includes)|(?:communities|sites|stores|hospitals|clinics|plants) on|"
         r"(?:core banking|billing|ticketing|payroll|accounting|hr|ehr|emr|lims|wms|tms|pms|ats|dms|lms|phone|telephony|"
         r"scheduling|inventory|pos)(?: system| platform| tool| software)? (?:is|runs on)|outgr[eo]w\w*|"
-        r"(?:is|are) (?:already )?in[- ]house\b|rip(?:ping)? out|rip and replace|sunsett?ing|on (?=(?-i:[A-Z]))\S+ today)\b"
+        r"(?:is|are) (?:already )?in[- ]house\b|rip(?:ping)? out|rip and replace|sunsett?ing|on (?=(?-i:[A-Z]))\S+(?: (?-i:[A-Z0-9])\S*){0,2} today)\b"
         r"|(?<![能可够])用的(?!人|同事|员工|客户|部门|科室)|一直用|现用|incumbent\s*(?:是|为)|(?:现在|目前|当前|一直)(?:他们|客户|我们)?(?:还)?(?:在)?用|(?:ERP|CRM|WMS|MES|OA|HR|HIS|财务系统|业务系统|系统|平台)(?:用的)?是"
         r"|用的是|现在用|目前用|在用|现有|(?:设备|系统|软件|硬件)(?:用的)?是[A-Za-z\u4e00-\u9fff]{2,8}的(?=[，。,]|$)|外包|用紧|用緊|现行|現行|[为是]自研|[为是]自建|"
         r"(?<![要想需得会可能来再去我])(?<!我们)(?<!咱们)用(?:的)?\s*(?=[A-Za-z][A-Za-z0-9]|\d+[A-Za-z]{2}|自研|自建)|系统(?:就)?是|换掉|(?:数据|系统|业务)(?:都)?(?:在|放在)"
@@ -167,6 +167,8 @@ EVENTS = [
     ("poc", r"(?<![A-Za-z])poc(?![A-Za-z])|试点|测试"),
     ("pilot", r"\bpilot"), ("proposal", r"proposal|方案"), ("pricing", r"pric(?:e|ing)|报价|quote"),
     ("contract_end", r"contract\b.{0,30}\b(?:ends|ended|expires|runs out|is up|up for renewal|renews|renewing)|renewal|到期|expir"),
+    ("tender_release", r"(?:tender|\brfp\b)\b.{0,20}\b(?:publish|release|issue|go(?:es)? out|out on)|(?:招标|标书|招标文件|采购公告)[\u4e00-\u9fff]{0,6}(?:挂网|发布|公示|发出|出)|挂网|出招标文件"),
+    ("tender_close", r"(?:tender|\brfp\b|bid)s?\b.{0,20}\b(?:due|deadline|close|closes|submission)|(?:submission|bid) deadline|投标截止|截标|开标|递交投标|交标"),
     ("tender", r"tender|\brfp\b|招标|投标"), ("signing", r"\bsign|signature|签约|签合同|签字|签署|前签|要签|合同"),
     ("go_live", r"go[- ]live|\blive\b|launch|上线"), ("rollout", r"roll-?out|推广"),
     ("decision", r"decision|decide|select(?:ing)? a vendor|vendor selection|决定|定下来|拍板|立项|"
@@ -181,11 +183,7 @@ EVENTS = [
     ("delivery", r"\bdeliver(?:y|ed)? (?:of|on|by)\b|\bon[- ]site by\b|交付|交货|到货|进场|发货|到场"),
     ("installation", r"\binstall(?:ation|ed)? (?:by|of|done|complete)|安装完|装完|安装"),
 ]  # fmt: skip
-
-
 EVENT_RES = [(name, re.compile(p, re.I)) for name, p in EVENTS]
-
-
 MORE_EVENTS = re.compile(
     r"\breview\b|deep[- ]dive|\bboard\b|\bvote|\bvisit|on-?site|presentation|\bpresent\b|\bcall\b|"
     r"\baudit|评审|审核会|董事会|院务会|上会|党委会|拜访|见面|现场|实地|汇报|讲标|通话|电话会|审计|验收",
@@ -228,7 +226,7 @@ COUNT = re.compile(
 
 
 COUNT_AFTER = re.compile(
-    r"(?P<noun>坐席|座席|员工|用户|门店|席位|账号|终端|车辆|司机)(?:规模|数量|总数|数)?(?:约|大概|大约|有|达|在)?"
+    r"(?P<noun>坐席|座席|员工|用户|门店|席位|账号|终端|车辆|司机)(?:规模|数量|总数|数)?(?:是|为)?(?:约|大概|大约|有|达|在)?"
     r"(?P<n>\d[\d,]*)"
 )
 """A Chinese count that names the thing first ("坐席规模约300个")."""
@@ -277,7 +275,7 @@ DECIDES = re.compile(
     r" (?:final )?(?:call|decision|purchase decision)|\bha(?:s|ve) the (?:final|last) (?:say|word)|\b(?:signs|I sign|(?:has to|must|needs to) sign) (?:off|anything|every|the (?:deal|contract|po))|\bha(?:s|ve) (?:a |the )?veto"
     r"|\b(?:the )?(?:final )?decision[- ]maker (?:is|was|will be|now)\b|\b(?:decision|final (?:call|say|approval|sign-?off)) (?:now )?(?:sits|rests|lies) with\b"
     r"|\b(?:final )?decision is with\b|\btakes? (?:the )?final (?:call|decision)\b|\b(?:she|he)'ll make the call|\bwill sign (?:the|off)|\bwill own the decision|\bowns the decision"
-    r"|决策人|决策(?:是|由|在)|拍板|说了算|最终签字|签字的是|做最终决定",
+    r"|决策人|决策(?:是|由|在)|拍板|说了算|最终签字|签字的是|做最终决定|合同(?:最后|最终)?(?:要|得|由)(?:他|她)(?:来)?签|(?:最终|最后)由[^，。；,;]{1,24}?(?:审批|签字|签批|决定|定夺|拍板)",
     re.I,
 )
 

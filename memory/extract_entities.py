@@ -101,10 +101,11 @@ _ZH_PATTERNS = [
     # "运维总监是他下面的冯涛": a role, then who holds it after a short modifier
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")是[\u4e00-\u9fff]{1,6}(?<![处部科心室局组])的(?P<name>" + _ZH_NAME + r")(?<![总任长理监])(?=[，。、；,]|$)"),
     # "对接人是小谭谭佳明": a familiar name, then the full one with the same surname
-    re.compile(r"(?P<role>对接人|联系人|负责人|[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)?(?:小|老)(?P<s>[" + SURNAMES + r"])(?P<name>(?P=s)[\u4e00-\u9fff]{1,2}?)(?=[，。、；,\s（(]|$)"),
+    re.compile(r"(?P<role>对接人|联系人|负责人|[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:是|为)?(?:小|老)(?P<s>[" + SURNAMES + r"])[ \u3000]?(?P<name>(?P=s)[\u4e00-\u9fff]{1,2}?)(?=[，。、；,\s（(]|$)"),
     # "技术总监老杨（杨文斌）": a familiar name and the full one in brackets
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:老|小)[" + SURNAMES + r"][（(](?P<name>" + _ZH_NAME + r")[）)]"),
     re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?:姓[" + SURNAMES + r"])?[，,\s]*叫(?P<name>" + _ZH_NAME + r")"),
+    re.compile(r"(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")(?P<name>(?:老|小)(?P<s>[" + SURNAMES + r"]))(?![\u4e00-\u9fff]?[（(])(?![ \u3000]?(?P=s))(?=[\u4e00-\u9fff，,。；;\s]|$)"),
     re.compile(r"(?P<name>(?:小|老)[" + SURNAMES + r"]|[" + SURNAMES + r"](?:总|工|经理|主任|姐|哥)|" + _ZH_NAME
                + r")是(?:他们的|我们的|对方的)?(?P<role>[\u4e00-\u9fffA-Za-z]{0,8}?" + _ZH_TITLES + r")"),
     re.compile(r"(?P<role>对接人|联系人|负责人)是(?P<name>(?:小|老)[" + SURNAMES + r"])"),
@@ -122,10 +123,12 @@ _ZH_PATTERNS = [
     # "参会：…、采购 王磊": a function before the name, set off by a space in a list
     re.compile(r"(?:^|(?<=[：:、，,\s]))(?P<role>采购|财务|法务|IT|技术|运维|信息化?|质量|生产|人事|行政|研发|市场|销售|运营|供应链|[\u4e00-\u9fff]{1,5}(?:部|科|处|室|中心))[ \u3000]+(?P<name>" + _ZH_NAME + r")(?=[、，,。；;（(]|$)"),
     # "采购那边是孙丽负责": a function, then who is in charge of it
-    re.compile(r"(?P<role>采购|财务|法务|IT|技术|运维|信息化?|质量|生产|人事|行政|研发|市场|运营|供应链|[\u4e00-\u9fff]{1,4}(?:部|科|处|室|中心))(?:那边|这边|这块|方面)?(?:是|由)(?P<name>" + _ZH_NAME + r")(?=来?负责)"),
+    re.compile(r"(?P<role>采购|财务|法务|IT|技术|运维|信息化?|质量|生产|人事|行政|研发|市场|运营|供应链|[\u4e00-\u9fff]{1,4}(?:部|科|处|室|中心))(?:那边|这边|这块|方面)?(?:是|由)(?P<name>" + _ZH_NAME + r")(?=来?负责|[，,。；;]|$)"),
     re.compile(r"(?<![我双对各甲乙])(?P<name>[" + SURNAMES + r"][\u4e00-\u9fff]{1,2}?)(?:只|主要|专门|现在|目前)?(?P<role>(?:负责|分管|主管)(?:这次|本次|此次|这个|整个|该)?(?:[A-Za-z]{2,8}\s?(?:系统|项目|选型|评估|审批|实施|推进|落地|对接|这块)?|(?:采购|财务|技术|信息化?|运维|项目|销售|市场|行政|人事|法务|生产|质量|安全|数据|系统|网络|研发|运营|客服|供应链|物流|仓储|电商)(?:部|工作|这块|对接|选型|评估|审批|实施|推进|落地)?|选型|评估|审批|落地)(?=[，。、；,]|$))"),
 ]  # fmt: skip
-_ZH_NAME_TAIL = re.compile(r"[说是的和跟在也等对很来要让称表讲已就都还只聊谈最负不没别她他它]$")
+_ZH_NAME_TAIL = re.compile(
+    r"[说是的和跟在也等对很来要让称表讲已就都还只聊谈最负不没别她他它会把被给又向比从做去带陪约找问]$"
+)
 _NOT_ZH_NAME = re.compile(
     r"周[末一二三四五六日天内]|万一|高层|董事|方案|金额|程序|钱[少多]|于是|林业|温度|温和|焦点|施工|凌晨|祝福|庞大|"
     r"童装|岳阳|洪水|方[面向式法便]|"
@@ -351,11 +354,14 @@ def competitor_name(clause: str) -> str | None:
                    r"(?i:competitors?|rivals?)\s*(?:是|有))"
                    r"([\u4e00-\u9fff]{2,4}?)(?:报价|报了|那边|的|，|。|$)"
                    r"|((?:(?![和与及跟也都])[\u4e00-\u9fff]){2,4})(?:报价|那边|已经报|报了|在接触|"
-                   r"(?:的人)?(?:上周|昨天|之前|也|都)*(?:来了|来过|收到))",
+                   r"(?:的人)?(?:上周|昨天|之前|也|都)*(?:来了|来过|收到)"
+                   r"|也(?:向我们|给我们|向我方)?(?:提交|递交)了?(?:方案|报价)|也(?:在接触|在谈|报了))",
                    to_simplified(clause))  # fmt: skip
     # "競爭對手有研華": read folded (one character for one), named as written
     group = (1 if zh.group(1) else 2) if zh else 0
     vendor = clause[zh.start(group) : zh.end(group)] if zh else None
+    if vendor and len(vendor) > 3 and vendor.startswith(("另外", "还有", "而且", "同时")):
+        vendor = vendor[2:]  # "另外中控也在接触"
     if vendor and re.search(r"^(?:说|讲|称|听说|据说)|他们|她们|我们|对方|的$", vendor):
         return None  # "Kevin说他们报价…": who said it, not a vendor
     return None if vendor in _NOT_ZH_VENDOR else vendor
@@ -382,21 +388,6 @@ def pronoun_role(text: str, person: str | None) -> Person | None:
         return None
     role = (m.group("role") or m.group("zrole")).strip()
     return Person(person, role, m.start(), m.end())
-
-
-_STAKE_LABEL = re.compile(
-    r"^\s*(?:[-*•]\s*)?(?P<lab>(?i:champion|champ|eb|econ(?:omic)? buyer|decision[- ]maker|dm|(?:exec(?:utive)? )?sponsor|blocker|"
-    r"influencer|pic|coach|gatekeeper|signer|detractor)|决策人|拍板人|对接人|联系人|影响者|内线|支持者|反对者|窗口|決策人|對接人)"
-    r"\s*[:：=]\s*(?:[\w.'’/&-]+\s*){0,1}$"
-)
-"""A note's label that says what part a person plays ("EB: Paul Whitcombe (Managing Partner)",
-"Champion: Nadia Farouk", "对接人：王芳"), before their role."""
-
-
-def role_label(text: str, start: int) -> str | None:
-    """The part a label gives the person named at ``start`` of ``text``, or None."""
-    m = _STAKE_LABEL.match(re.split(r"[\n；;。]", text[:start])[-1])
-    return m.group("lab") if m else None
 
 
 def known_names(text: str) -> list[str]:

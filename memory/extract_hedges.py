@@ -46,3 +46,11 @@ DOUBT_ABOUT = re.compile(
 )
 """A clause that doubts the one before it ("听说平安科技也在跟他们聊，不确定是不是同一个项目",
 "Nexa is bidding, not sure if seriously")."""
+
+
+BARE_HEDGE = re.compile(
+    r"^(?:but |though |although )?(?:(?:it'?s |that'?s |this is )?(?:not (?:yet )?(?:confirmed|final|decided|approved)"
+    r"(?: yet)?|unconfirmed|tbd|tbc|to be confirmed|not sure|unsure|nothing confirmed)|"
+    r"(?:具体|确切)?(?:时间|日期)?(?:还没定|没定|未定|待定|不确定|还不确定|没确认|未确认|还没确认|还没批))[\s.!。！]*$",
+    re.I,
+)

@@ -16,7 +16,7 @@ from memagent.core.types import Turn
 from memagent.memory.extract_account import BUDGET_STATUS, account_detail
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_calendar import ANY_DAY
-from memagent.memory.extract_clauses import counted
+from memagent.memory.extract_clauses import counted, label_category
 from memagent.memory.extract_corrections import CORRECTS, current_amount, target_date
 from memagent.memory.extract_corrections import RESCHEDULE as _RESCHEDULE
 from memagent.memory.extract_cues import EVENT_RES
@@ -47,7 +47,7 @@ def event_of(clause: str) -> str | None:
 
 _DOCUMENT = re.compile(
     r"(?:(?<![A-Za-z])(?:poc|pilot|demo|reference|evaluation|eval|rollout|go-live|kickoff|kick-off)"
-    r"|试点|测试|演示|评估|上线|启动)(?=\s?(?:plans?|scope|scoping|docs?|documents?|decks?|agenda|scripts?|"
+    r"|试点|测试|演示|评估|上线|启动|投标)(?=\s?(?:(?:需要|要用|所需|用)的?[\u4e00-\u9fff]{0,4}?)?(?:plans?|scope|scoping|docs?|documents?|decks?|agenda|scripts?|"
     r"architecture|templates?|checklists?|reports?|summary|questions|计划|范围|文件|文档|材料|清单|报告|模板|架构|大纲|方案)(?![a-z]))",
     re.I,
 )
@@ -172,3 +172,18 @@ def dated_event(turns: Sequence[Turn]) -> str | None:
         if find_dates(t.content, ANY_DAY) and (ev := event_of(t.content)):
             return f"deadline:{ev}"
     return None
+
+
+def headed(category: str | None, body: str, label: str) -> str | None:
+    """The category a heading gives a clause that has none of its own ("Current: FIS for
+    core", "竞品：易保", "Pain: false positives ~8%"), or whose only cue is a date
+    ("痛点：…，月底对账要一周" is a pain point with a date in it)."""
+    heading = label_category(label) if label else None
+    if heading == "profile":
+        return heading  # a CRM field ("Industry: …", "付款条件：…") says what its value is
+    if heading not in (None, "stakeholder", "timeline") and (
+        category in (None, "amount", "count")
+        or (category == "timeline" and heading != "commitment" and event_of(body) is None)
+    ):
+        return heading
+    return category

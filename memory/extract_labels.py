@@ -7,6 +7,13 @@ from __future__ import annotations
 
 import re
 
+PLAIN_LABEL = re.compile(
+    r"(?i)note|re\b|fyi|voice memo|memo|(?:quick |short |brief )?(?:recap|summary)|call notes|meeting notes|quick update|update|"
+    r"语音|录音|纪要|会议纪要|记录|备忘|小结|总结"
+)
+"""A label that only says what kind of note follows: not written into each memory."""
+
+
 _LABELS = {
     "competitor": ("Competitor", "竞争对手", r"competit|rival|竞争|对手|竞品"),
     "incumbent": ("Current system", "现有系统", r"current|today|incumbent|现在|目前|现有|一直"),

@@ -51,6 +51,7 @@ from memagent.memory.extract_keys import dated_event, event_of
 from memagent.memory.extract_lowercase import capitalised_names
 from memagent.memory.extract_ownside import own_affair
 from memagent.memory.extract_recount import recounted
+from memagent.memory.extract_retaken import TAKEN_BACK, TurnRetaken
 from memagent.memory.extract_sales import (
     SalesFact,
     content_key,
@@ -376,8 +377,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         if (kept := _readable(turn, cands, skipped)) is None:
             continue
         turn = kept
-        ref = reference_time(turn.at)
-        context_attr = _topic_of(turns[:i])
+        ref, context_attr = reference_time(turn.at), _topic_of(turns[:i])
         event = event or dated_event(turns[:i])
         said = " ".join(t.content for t in turns[: i + 1] if t.role == "user")
         names = list(dict.fromkeys([*known_names(said), *introduced_names(said)]))
@@ -386,9 +386,8 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         text = join_signatures(expand_shorthand(replaced_by_new(turn.content)))
         replaced = text != expand_shorthand(turn.content) or bool(REPLACED.search(turn.content))
         sentences = [s.strip() for s in _SPLIT.split(as_sender(text)) if s.strip()]
-        olds = old_values(turn.content)
-        sender = email_sender(turn.content)
-        first = len(cands)
+        olds, sender = old_values(turn.content), email_sender(turn.content)
+        first, retaken = len(cands), TurnRetaken()
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
             if label == "joke" and (serious := without_jokes(s)) and serious != s:
@@ -419,6 +418,8 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
             found = [c.model_copy(update={"content": with_full_names(c.content, names)})
                      for c in found]  # fmt: skip
             found = with_switch(s, turn, [_anchored(c, olds) for c in found])
+            opens = j == 0 and context_attr == "budget" and bool(TAKEN_BACK.search(turn.content))
+            found = retaken.apply(s, found, cands, first, opens)
             cands.extend(without_restated_roles(found, label))
             if old:
                 context_attr = old[-1].attribute

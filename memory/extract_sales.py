@@ -52,7 +52,6 @@ from memagent.memory.extract_entities import (
     known_names,
     last_person,
     pronoun_role,
-    role_label,
 )
 from memagent.memory.extract_entities import competitor_name as competitor_name  # re-exported
 from memagent.memory.extract_halves import (
@@ -62,11 +61,13 @@ from memagent.memory.extract_halves import (
     named_expiry,
     rival_half,
 )
-from memagent.memory.extract_hedges import DOUBT_ABOUT, is_uncertain
+from memagent.memory.extract_hedges import BARE_HEDGE, DOUBT_ABOUT, is_uncertain
 from memagent.memory.extract_keys import SINGLE_VALUED as SINGLE_VALUED  # re-exported
 from memagent.memory.extract_keys import content_key as content_key  # re-exported
-from memagent.memory.extract_keys import event_of, fact_key, slug
-from memagent.memory.extract_labels import labelled
+from memagent.memory.extract_keys import event_of, fact_key, headed, slug
+from memagent.memory.extract_labels import PLAIN_LABEL, labelled
+from memagent.memory.extract_retaken import Retaken
+from memagent.memory.extract_titles import labelled_decider, role_label
 
 _FILLER = re.compile(
     r"^\s*(?:also|and|plus|so|ok(?:ay)?|update|fyi|anyway|btw|oh|哦对了|另外|还有|对了|"
@@ -99,32 +100,9 @@ class SalesFact:
     event_time: datetime | None = None
 
 
-def _headed(category: str | None, body: str, label: str) -> str | None:
-    """The category a heading gives a clause that has none of its own ("Current: FIS for
-    core", "竞品：易保", "Pain: false positives ~8%"), or whose only cue is a date
-    ("痛点：…，月底对账要一周" is a pain point with a date in it)."""
-    heading = label_category(label) if label else None
-    if heading == "profile":
-        return heading  # a CRM field ("Industry: …", "付款条件：…") says what its value is
-    if heading not in (None, "stakeholder", "timeline") and (
-        category in (None, "amount", "count")
-        or (category == "timeline" and heading != "commitment" and event_of(body) is None)
-    ):
-        return heading
-    return category
-
-
 def _plain(content: str) -> str:
     """A fact's content without the absolute dates written into it ("周一 (2026-12-07)")."""
     return re.sub(r"\s\((?:[^()]|\([^()]*\))*\)", "", content)
-
-
-_BARE_HEDGE = re.compile(
-    r"^(?:but |though |although )?(?:(?:it'?s |that'?s |this is )?(?:not (?:yet )?(?:confirmed|final|decided|approved)"
-    r"(?: yet)?|unconfirmed|tbd|tbc|to be confirmed|not sure|unsure|nothing confirmed)|"
-    r"(?:具体|确切)?(?:时间|日期)?(?:还没定|没定|未定|待定|不确定|还不确定|没确认|未确认|还没确认|还没批))[\s.!。！]*$",
-    re.I,
-)
 
 
 def _substance(text: str) -> int:
@@ -154,6 +132,8 @@ def sales_facts(
     reader.facts = [_role_fact(p, text) for p in people] + [
         _role_fact(p, full) for p in find_people(full) if p.name not in seen
     ]
+    reader.facts += [SalesFact(f"{p.name}: decision maker.", "stakeholder", "decision_maker",
+                               p.name.lower(), False) for p in people if labelled_decider(text, p.start)]  # fmt: skip
     if not people and (said := pronoun_role(text, prior_person)) is not None:
         reader.facts.append(_role_fact(said, text))  # "correction, she's the CDO"
     for clause in split_clauses(drop_old_values(text)):
@@ -193,12 +173,13 @@ class _Reader:
     last_rival: str | None = None
     last_system: str | None = None
     prev_body: str = ""
+    retaken: Retaken = field(default_factory=Retaken)
 
     def read(self, clause: Clause) -> None:
         body = _FILLER.sub("", clause.text).strip()
         if not body or NOISE.match(body) or ASIDE.search(body):
             return
-        if self.facts and (_BARE_HEDGE.match(body) or DOUBT_ABOUT.match(body)):
+        if self.facts and (BARE_HEDGE.match(body) or DOUBT_ABOUT.match(body)):
             # "Go-live moves to Q3, not confirmed yet": the hedge is about the clause before
             self.facts[-1].uncertain = True
             return
@@ -210,7 +191,14 @@ class _Reader:
         named = (
             last_person(body)
             or full_name(body, self.known)
-            or next((n for n in reversed(self.known) if _ZH.search(n) and n in body), None)
+            or next(
+                (
+                    n
+                    for n in reversed(self.known)
+                    if _ZH.search(n) and n in with_full_names(body, self.known)
+                ),
+                None,
+            )  # "钱律师" after 钱文彬
         )
         lone = LONE_NAME.match(body)
         if lone and lone.group(1) not in _NOT_LONE:
@@ -234,6 +222,7 @@ class _Reader:
             and (self.current_person or self.person or self.prior_person)
         ):
             category = "stakeholder"  # "worried about the integration workload": their stance
+        category = self.retaken.category(body, category, self.facts)
         listed = (
             bool(clause.label and label_category(clause.label))
             and _substance(body) >= 1
@@ -301,7 +290,7 @@ class _Reader:
             category = self.facts[-1].category if self.facts[-1].category in _CARRIED else None
         if category is None and self.facts and self.facts[-1].category == "contact_preference":
             category = "contact_preference" if CHANNEL.search(body) else None  # "…，要发邮件"
-        category = _headed(category, body, clause.label)
+        category = headed(category, body, clause.label)
         prev = self.prev_body
         dated = find_dates(body, self.ref) and event_of(body) is None
         value_only = (dated and (event_of(prev) or len(body) <= 8)) or (
@@ -322,14 +311,21 @@ class _Reader:
         )
         if (
             prev
-            and not clause.dictated
+            and (
+                not clause.dictated
+                or (
+                    BUDGET_WORDS.search(prev)
+                    and value_only
+                    and (last is None or len(_plain(last.content)) <= len(prev) + 6)
+                )
+            )  # fmt: skip
             and (value_only or fragment)
             and re.search(r"[\u4e00-\u9fff]", body)
             and len(body) <= 14
         ):
             body = f"{prev}，{body}"
             category = categorise(body) or (last.category if fragment and last else "timeline")
-            category = _headed(category, body, clause.label)
+            category = headed(category, body, clause.label)
             if last is not None:
                 self.facts.pop()
         self.prev_body = body
@@ -354,7 +350,7 @@ class _Reader:
     def _add(self, body: str, category: str, dates: list[DateHit], label: str) -> None:
         shown = [target_date(body, dates)] if len(dates) > 1 and _RESCHEDULE.search(body) else dates
         content = with_dates(body, shown)  # a move writes out only the date moved to
-        if label and not _PLAIN_LABEL.match(label):
+        if label and not PLAIN_LABEL.match(label):
             content = f"{label}: {content}"
         who = self.current_person or self.prior_person or self.person or (
             self.known[-1] if self.known else None)  # fmt: skip
@@ -384,15 +380,20 @@ class _Reader:
         say about it ("Unhappy with Gong - says renewal price jumped"), or a second half of
         one person's stance ("刘婷比较保守，担心数据迁移的风险")."""
         last = self.facts[-1] if self.facts else None
-        if last is None or dates:
-            return False
+        if (
+            last is None
+            or dates
+            or (is_uncertain(body) and not last.uncertain and parse_amounts(body))
+        ):
+            return False  # a hedged figure is not joined to a sure fact ("报价好像是280万")
         says = _SAYS.match(body) and category in (None, last.category, "pain_point", "stakeholder",
                                                   "requirement")  # fmt: skip
         stance = (
             category == "stakeholder" and last.category == "stakeholder"
             and not last.attribute.endswith(":role") and last.attribute != "decision_maker"
             and SUBJECTLESS.match(body) and not _PRONOUN_SUBJECT.match(body)
-            and not DECIDES.search(body) and who and who in last.content
+            and not DECIDES.search(body) and who
+            and (who in last.content or last.attribute.startswith(f"stakeholder:{slug(who)}:"))
         )  # fmt: skip
         if not (
             says
@@ -420,8 +421,10 @@ class _Reader:
         if (
             who
             and who not in content
+            and not any(k in with_full_names(content, self.known) for k in self.known)
             and (SUBJECTLESS.match(body) or category in ("contact_preference", "stakeholder")
                  or _THEIR_PRONOUN.search(body))
+            and not (category in ("commitment", "timeline") and _REQUEST.match(body))
         ):  # fmt: skip
             return f"{who}: {content}"
         return content
@@ -436,14 +439,10 @@ _CONTINUES = re.compile(
     re.I,
 )
 _CARRIED = ("requirement", "pain_point", "contact_preference", "incumbent")
+_REQUEST = re.compile(r"^(?:please|pls|kindly)\b", re.I)  # a mail's ask of us, not the person's
 _THEIR_PRONOUN = re.compile(r"(?:给|跟|和|对|让|找)(?:她|他)(?!们)|\b(?:her|him)\b", re.I)
 """A clause that speaks of the person without naming them ("给她的材料一定要有ROI测算")."""
 _HONORIFIC_NAME = re.compile(r"^[" + SURNAMES + r"](?:总|工|主任|处长|经理|部长|院长|老师|局|董)$")
-_PLAIN_LABEL = re.compile(
-    r"(?i)note|re\b|fyi|voice memo|memo|recap|summary|call notes|meeting notes|quick update|update|"
-    r"语音|录音|纪要|会议纪要|记录|备忘|小结|总结"
-)
-"""A label that only says what kind of note follows: not written into each memory."""
 _SAYS = re.compile(r"^(?:says?|said|adds?|added|and says|说|还说)\b|^(?:说|还说)", re.I)
 _PRONOUN_SUBJECT = re.compile(r"^(?:she|he|her|his|him|她|他)", re.I)
 _PRONOUN_START = re.compile(r"^(?:他|她)(?!们)")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from memagent.memory.extract_cues import DECIDES
+
 _DAY = r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?"
 _CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"
 _DATE = r"(?:\d{4}[-/.])?\d{1,2}[-/.]\d{1,2}"
@@ -46,7 +48,7 @@ def without_chat_stamps(text: str) -> str:
     """``text`` with each line's time stamp removed, and the salesperson's own speaker
     tag too when the text reads as a thread (two or more lines tagged with a speaker).
     A note with no stamp and no thread is returned unchanged."""
-    out = _STAMP.sub(lambda m: m.group("lead"), text)
+    out = _QA.sub(_answered, _STAMP.sub(lambda m: m.group("lead"), text))
     if _speaker_lines(out) >= 2:
         out = _OWN_TAG.sub(lambda m: m.group("lead") + "\ue001", out)
         out = "\n".join(_asked(line) for line in out.split("\n"))
@@ -67,3 +69,31 @@ def _asked(line: str) -> str:
     if not own:
         return line
     return f"{lead}{rest}?" if _ASKS.match(rest.strip()) else f"{lead}{rest}"
+
+
+_QA = re.compile(
+    r"(?P<lead>^|(?<=[\s.!。！]))(?:Q|Question|问|問)\s*[:：.]\s*(?P<q>[^?？\n]{3,100}[?？])\s*"
+    r"(?:A|Answer|答)\s*[:：.]\s*",
+    re.I | re.M,
+)
+"""A question and its answer in a Q/A transcript ("Q: What's your budget for this? A: Around
+€700k"): the answer alone ("A: Around €700k") said nothing of what the figure was."""
+_WH = re.compile(
+    r"^(?:so\s+|and\s+)?(?:what(?:'s|\s+is|\s+are|\s+was)|how\s+(?:much|many|big)(?:\s+(?:is|are|do|does))?"
+    r"|who(?:'s|\s+is|\s+are)?|when(?:'s|\s+is|\s+does|\s+do|\s+will)?|which|do\s+you\s+have|is\s+there"
+    r"|any)\s+(?:(?:the|your|their|you)\s+)?",
+    re.I,
+)
+
+
+def _answered(m: re.Match[str]) -> str:
+    """ "Q: What's your budget for this? A: " -> "Budget for this: ", what the answer is of."""
+    question = m.group("q").rstrip("?？ ")
+    topic = _WH.sub("", question).strip()
+    if not topic or len(topic.split()) > 8:
+        return m.group("lead")
+    if re.match(r"(?:so\s+|and\s+)?who\b", question, re.I) and DECIDES.search(question):
+        topic = "Decision maker"  # "Q: Who signs off? A: Our CFO, Tomás Reyes"
+    elif re.match(r"(?:so\s+|and\s+)?when\s+(?:does|do)\b", question, re.I):
+        topic = re.sub(r"\b(\w+?)(?<!s)$", r"\1s", topic)  # "the contract end" -> "… ends"
+    return f"{m.group('lead')}{topic[0].upper()}{topic[1:]}: "

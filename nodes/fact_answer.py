@@ -149,6 +149,16 @@ _MORE_THAN_WHEN = re.compile(
     r"\b(?:and|should|how|what|why|which|who|if)\b|[,;]|吗|嗎|怎么|怎麼|为什么|為什麼|还是|還是|和|跟|谁|誰",
     re.IGNORECASE,
 )
+_PARTS = re.compile(
+    r"(?<=[?？])\s*|,?\s+(?:and|&)\s+(?=(?:what|who|when|how)\b)|[，,]?(?:还有|另外|以及)(?=[^，。,]{0,12}(?:多少|谁|誰|什么时候|什麼時候))",
+    re.IGNORECASE,
+)
+"""Where a message asks a second question ("Who signs off at Harbor and what's the budget?",
+"谁拍板，还有预算多少？"): each part is answered when each can be. Session 23: the decision
+question read "Harbor and what's the budget" as the customer's name."""
+_BASE_VERB = re.compile(r"\b(end|renew|run)\b(?=(?:\s+out)?\W*$)", re.IGNORECASE)
+"""A question's base verb ("When does their contract end?") as the statement's ("ends"),
+which the event words match."""
 _THEIR = re.compile(r"^(?:他们|他們|对方|對方|客户|客戶|她们|她們)的")
 _GENERIC = frozenset(
     {"lead", "head", "manager", "person", "contact", "owner", "main", "key", "new", "current",
@@ -178,7 +188,7 @@ def _asked(message: str) -> tuple[Question, str] | None:
         if question is _WHEN:
             if _MORE_THAN_WHEN.search(text[5:]):
                 return None  # "When is the demo and what should I show?": the model answers
-            event = event_of(text)
+            event = event_of(_BASE_VERB.sub(r"\1s", text))
             return (question, event.replace("_", " ")) if event else None
         if question is _ROLE and (_NOT_A_ROLE.search(role) or len(role.split()) > 3):
             return None
@@ -238,7 +248,7 @@ def fact_answer(
     of them can be."""
     if "recall" in degraded:
         return None
-    parts = [p for p in re.split(r"(?<=[?？])\s*", message.strip()) if p.strip()]
+    parts = [p for p in _PARTS.split(message.strip()) if p and p.strip()]
     answers = [_answer(part, customer_id, items) for part in parts]
     if not answers or any(a is None for a in answers):
         return None
