@@ -214,7 +214,8 @@ _RIVAL_WORDS = re.compile(
 _BID_WORDS = re.compile(
     r"\b(?:quoted?|quotes|bids?|evaluating|against|offered|pitch(?:ed|es)?|invited|"
     r"(?:they(?:'ve| have| had)?|also) (?:also )?(?:looked|looking) at|in (?:discussions?|talks) with|"
-    r"(?:did|gave|ran) a demo|demoed|(?:has|have) been (?:calling|courting|pitching|chasing) them)\b"
+    r"(?:did|gave|ran) a demo|demoed|(?:has|have) been (?:calling|courting|pitching|chasing) them|"
+    r"also in the (?:running|mix|race)|(?:is|are) also in(?= -|,|\.|$)|(?:had|got|saw) a demo from|gave (?:them|us) a demo)\b"
     r"|收到了?(?:招标)?邀请|方案",
     re.I,
 )

@@ -85,7 +85,8 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"只接(?:受)?(?=\s*(?:[A-Za-z]|电话|微信|短信|当面|面谈|视频))|(?:鍾意|钟意|喜欢)用\s*[A-Za-z]|偏好[\u4e00-\u9fff]{0,4}(?:开会|见面|沟通|联系)|找他|找她|发消息|视频会|线下|见面|回消息", re.I)),
     ("competitor", re.compile(
         r"\b(?:competitors?|competing|rival|incumbent bid|quoted|" + RIVAL_SOURCE + r"|bids? (?:at|of)|"
-        r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z]|"
+        r"also (?:evaluating|looking at|talking to)|evaluating|up against|against [A-Z]|also in the (?:running|mix|race)|(?:is|are) also in(?= -|,|\.|$)|"
+        r"(?:had|got|saw) a demo from|gave (?:them|us) a demo|liked their (?:pitch|demo|proposal)|offered \d+% (?:below|under|off)|undercut\w*|"
         r"(?:their|a|the|new|revised|lower|higher|cheaper) (?:quote|bid|offer|price)|quotes?)\b"
         r"|\b(?:cheaper than us|undercut|lower than ours|priced below us|came in (?:at|below|under|lower|cheaper)|"
         r"(?:below|under|cheaper than) our (?:price|quote|bid)|lost (?:the deal )?to|went with [A-Z]|"
@@ -127,7 +128,8 @@ CUES: list[tuple[str, re.Pattern[str]]] = [
         r"concerned about|errors?|mistakes|delays?|backlogs?|churn|losing|takes? (?:forever|ages|too long)|"
         r"too (?:expensive|slow|complex|complicated)|hard to|can'?t (?:see|track|get)|no visibility|"
         r"inaccurate|out of sync|duplicate data|spreadsheets? hell|still (?:tracks?|does|do|runs?|manages?|keeps?) (?:\w+ )?(?:in|on|via) (?:excel|spreadsheets?)|data entry|waste\w*|keep (?:missing|losing|failing)|"
-        r"missing|wrong|spend (?:half|hours|days|most)|can'?t (?:scale|keep up)|on paper|"
+        r"missing|wrong|spends? (?:half|hours|days|most)|can'?t (?:scale|keep up)|on paper|(?:scrap|defect|error|failure|no-show|churn) rates?|"
+        r"killing (?:them|us)|near[- ]miss(?:es)?|got burn(?:ed|t)|no (?:[\w-]+ )?support|goes (?:off|down) every|could be automated|"
         r"pays? too much|(?:pay|cost)s? (?:so |too )?much|loses?|lost|neglect\w*|drowning in|"
         r"clipboards?|paper[- ]based|wait times?|long waits?|(?:price|cost|costs|spend) (?:jumped|spiked|doubled)|"
         r"(?:jumped|spiked|up) (?:~|about )?\d+%)\b"

@@ -58,7 +58,7 @@ from memagent.memory.extract_sales import (
 )
 from memagent.memory.extract_script import Script
 from memagent.memory.extract_shorthand import expand_shorthand, join_signatures, without_jokes
-from memagent.memory.extract_statement import as_sender, email_sender, statement_facts
+from memagent.memory.extract_statement import as_sender, asked_of_us, email_sender, statement_facts
 from memagent.memory.extract_switch import with_switch
 from memagent.memory.extract_transcript import without_chat_stamps
 from memagent.memory.write_path import Candidate
@@ -385,8 +385,9 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
         # "X isn't A anymore; it's B" -> "X is B": the old value is left out of every memory
         text = join_signatures(expand_shorthand(replaced_by_new(turn.content)))
         replaced = text != expand_shorthand(turn.content) or bool(REPLACED.search(turn.content))
-        sentences = [s.strip() for s in _SPLIT.split(as_sender(text)) if s.strip()]
         olds, sender = old_values(turn.content), email_sender(turn.content)
+        sentences = [s.strip() for s in _SPLIT.split(as_sender(text)) if s.strip()]
+        sentences = [asked_of_us(s, turn.content, sender, ref) or s for s in sentences]
         first, retaken = len(cands), TurnRetaken()
         for j, s in enumerate(sentences):
             label = sentence_label(sentences, j)
@@ -406,8 +407,7 @@ def _extract(turns: Sequence[Turn]) -> tuple[list[Candidate], list[str]]:
                     context_attr = "budget"
                 continue
             correction = bool(_CORRECTION.search(s)) or replaced
-            # a dictated note is read piece by piece: "他们报了120万" is no budget for
-            # sharing a sentence with "预算还没批"
+            # a dictated note is read piece by piece: "他们报了120万" is not "预算还没批"'s
             old = [c for piece in dictated_pieces(s)
                    for c in _sentence_candidates(piece, turn, context_attr)]  # fmt: skip
             facts, event = statement_facts(s, sentences[:j], ref, event, names,

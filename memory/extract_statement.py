@@ -8,10 +8,11 @@ about the system the sentence before named ("They run SAP Business One").
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_clauses import categorise
+from memagent.memory.extract_dates import find_dates
 from memagent.memory.extract_entities import last_person
 from memagent.memory.extract_halves import expiry_named
 from memagent.memory.extract_keys import fact_key
@@ -110,3 +111,42 @@ def with_figures(facts: list[SalesFact]) -> list[SalesFact]:
             continue
         out.append(f)
     return out
+
+
+_ASK_OF_US = re.compile(
+    r"^(?:(?P<who>[A-Z][\w'’-]+(?: [A-Z][\w'’-]+){0,2})\s*(?:\([^)]{0,40}\))?\s*:\s*)?"
+    r"(?:(?:and|so|also)\s+)?(?:(?:could|can|would) you(?: please| kindly)?\s+|please\s+|kindly\s+)?"
+    r"(?P<ask>(?:send|share|provide|come|arrange|set up|prepare|submit|organi[sz]e|book)\b[^?]{3,200}?)"
+    r"\s*[?.!]?\s*$",
+    re.I,
+)
+_SOON = re.compile(r"\b(?:this|next) (?:week|month)\b|\b(?:today|tomorrow|asap|eod|eow)\b", re.I)
+_MAILED = re.compile(
+    r"^\s*(?:[\w ]+/ )?(?:from|sent|subject)\s*:|\b(?:forwarding|forwarded|fwd:|pasting|pasted)\b",
+    re.I | re.M,
+)
+_TAGGED = re.compile(r"^\s*[A-Z][\w .'’()-]{0,40}:\s", re.M)
+_PRONOUNS = {"me": "them", "us": "them", "your": "our", "you": "we", "my": "their", "our": "their"}
+
+
+def asked_of_us(sentence: str, turn: str, sender: str | None, ref: datetime) -> str | None:
+    """A request a pasted mail or call transcript makes of us, with a date ("Could you send
+    me your VPAT before the end of the month?", "Fatima: Send me a sandbox login this
+    week."), said as the commitment it is ("We'll send them our VPAT before the end of the
+    month (they asked)"); None for anything else, and always for a request typed to the
+    assistant (no mail ``sender``, no speaker tags in ``turn``), which is no fact. Blind
+    holdout 22: three such requests were read as questions to the assistant and dropped."""
+    m = _ASK_OF_US.match(sentence.strip())
+    if m is None or not (find_dates(m.group("ask"), ref) or _SOON.search(m.group("ask"))):
+        return None
+    ask = m.group("ask")
+    if not find_dates(ask, ref) and (soon := re.search(r"\b(this|next) week\b", ask, re.I)):
+        friday = ref.date() + timedelta(
+            days=(4 - ref.weekday()) % 7 + (7 if soon[1].lower() == "next" else 0)
+        )
+        ask = f"{ask} (by {friday.isoformat()})"  # "Send me a sandbox login this week"
+    if not (sender or m.group("who") or len(_TAGGED.findall(turn)) >= 2 or _MAILED.search(turn)):
+        return None
+    ask = re.sub(r"\b(me|us|your|you|my|our)\b", lambda w: _PRONOUNS[w.group(1).lower()],
+                 ask)  # fmt: skip
+    return f"We'll {ask[0].lower()}{ask[1:]} (they asked)"

@@ -288,3 +288,49 @@ def test_a_rival_quote_in_a_mail_is_not_taken_for_the_budget() -> None:
          "delay in sending this."]
     )  # fmt: skip
     assert budgets == ["Budget is about 90k a year"], budgets
+
+
+def test_a_pasted_mails_request_with_a_date_is_our_commitment() -> None:
+    mail = (
+        "Forwarding Priya's mail:\n\nFrom: Priya Nair <priya@example.com>\nSubject: next steps\n\n"
+        "Thanks for the demo. Could you send me your ISO 27001 certificate before the end of the "
+        "month?\n\nRegards,\nPriya Nair"
+    )
+    commitments = [c for a, _, c in _facts(mail) if a.startswith(("commitment", "deadline"))]
+    assert any("iso 27001" in c.casefold() and "they asked" in c for c in commitments), _facts(mail)
+
+
+def test_a_transcript_speakers_request_this_week_is_our_commitment_with_a_date() -> None:
+    facts = run_rules("Me: What do you need next?\nOmar: Send me a trial account this week.")
+    asked = [c for c in facts if "trial account" in c.content]
+    assert asked and asked[0].value, [(c.attribute, c.value, c.content) for c in facts]
+
+
+def test_a_request_typed_to_the_assistant_is_no_commitment() -> None:
+    assert _facts("Could you send me a summary of this account by Friday?") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Darktrace is also in the running.",
+        "We had a demo from Honeywell last week.",
+        "She met Coupa and liked their pitch.",
+        "Acme Solar already offered 10% below the utility tariff.",
+    ],
+)
+def test_more_ways_a_rival_is_named(text: str) -> None:
+    assert any(a.startswith("competitor") for a, _, _ in _facts(text)), _facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our defect rate is around 3% on line two.",
+        "They got burned by a proprietary platform before.",
+        "Three near misses in the loading bay since March.",
+        "Too many alerts and no Arabic-language support.",
+    ],
+)
+def test_more_ways_a_pain_is_said(text: str) -> None:
+    assert any(a.startswith("pain_point") for a, _, _ in _facts(text)), _facts(text)
