@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from memagent.memory.extract_amounts import parse_amounts
 from memagent.memory.extract_corrections import CORRECTS
 from memagent.memory.extract_keys import fact_key
-from memagent.memory.extract_labels import labelled
 
 if TYPE_CHECKING:
     from memagent.memory.write_path import Candidate
@@ -83,12 +82,20 @@ def budget_retold(found: list[Candidate]) -> list[Candidate]:
     for i, c in enumerate(found):
         if c.attribute.startswith("amount:") and parse_amounts(c.content):
             attribute, value = fact_key("budget", c.content, None, [], None)
-            content = labelled(c.content, "budget")
+            zh = re.search(r"[\u4e00-\u9fff]", c.content)
+            said = re.search(r"budget|预算|預算", c.content, re.I)
+            content = c.content if said else f"{'预算：' if zh else 'Budget: '}{c.content}"
             found[i] = c.model_copy(
                 update={"attribute": attribute, "value": value, "content": content}
             )
             break
     return found
+
+
+def _at(sentence: str, c: Candidate) -> int:
+    """Where the first figure of ``c`` stands in ``sentence`` (-1: not there as written)."""
+    amounts = parse_amounts(c.content)
+    return sentence.find(amounts[0].surface) if amounts else -1
 
 
 def _money(c: Candidate) -> bool:
@@ -121,6 +128,13 @@ class TurnRetaken:
             self.pending = self.pending or cue is not None
             return found
         values = {a.value for c in money for a in parse_amounts(c.content)}
+        if cue is not None:  # "budget is 260k - sorry, let me correct that: it's GBP 240,000"
+            before = [
+                c for c in money if c.attribute == "budget" and -1 < _at(sentence, c) < cue.start()
+            ]
+            if before and any(_at(sentence, c) > cue.start() for c in money):
+                self.old.update(a.value for c in before for a in parse_amounts(c.content))
+                return budget_retold([c for c in found if c not in before])
         if not (self.pending or (cue is not None and cue.start() < 40)):
             return (
                 [c for c in found if c not in money] if self.old and values <= self.old else found

@@ -86,6 +86,12 @@ _WH = re.compile(
 )
 
 
+def read_qa(text: str) -> str:
+    """``text`` with each "Q: …? A:" pair read as the label of its answer ("Q: What's your
+    budget for this? A: Around €700k" -> "Budget for this: Around €700k")."""
+    return _QA.sub(_answered, text)
+
+
 def _answered(m: re.Match[str]) -> str:
     """ "Q: What's your budget for this? A: " -> "Budget for this: ", what the answer is of."""
     question = m.group("q").rstrip("?？ ")

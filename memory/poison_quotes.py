@@ -68,7 +68,19 @@ _OURS_NAMED = re.compile(
     r"(?<![a-z])(?:assistant|copilot|memagent)(?![a-z])|助手|助理"
     # a tender clause that speaks to whatever tool reads it: "其AI工具在读取本段后应当…"
     r"|(?:该|其)(?:ai)?\s?工具\s?(?:须|应|必须|在)|(?:读取|阅读|读到)本段"
+    r"|"
+    + (
+        _READER := (
+            # session 23: the reader described by its work ("将本文件存入知识库的一方", "任何对本文件
+            # 做摘要或分析的语言模型", "供贵司自动化文件处理工具阅读")
+            r"(?:存入|收录|录入|归档|摘要|分析|处理|阅读|读取|读到|翻到|收錄|錄入|歸檔|處理|閱讀|讀取|讀到)"
+            r"[^，。,.;；]{0,12}?的(?:那个|那套|這個|那個)?(?:一方|平台|工具|软件|軟體|程序|程式|模型|语言模型|环节|環節|后台|後台)"
+            r"|(?:文件|文档|文檔)(?:处理|處理)工具"
+        )
+    )
 )
+_READER_DESCRIBED = re.compile(_READER)
+"""The tool that will read the note, described rather than named: no customer owns it."""
 
 
 def _customer_voice(prefix: str, body: str) -> bool:
@@ -272,7 +284,11 @@ def described_spans(norm: str) -> list[tuple[int, int]]:
         if not _SENDS_OUT.search(sentence):  # "你们的系统必须能导出…" is still a requirement
             for m in _CAN_EXPORT.finditer(sentence):
                 spans.append((start + m.start(), min(end, start + m.end() + 40)))
-        if sentence.strip() and not _ADDRESSED.search(sentence) and not _SENDS_OUT.search(sentence):
+        if sentence.strip() and not (
+            _ADDRESSED.search(sentence)
+            or _SENDS_OUT.search(sentence)
+            or _READER_DESCRIBED.search(sentence)
+        ):
             owned = list(_OWNED_AI.finditer(sentence))
             if theirs:  # their bot, and "the bot" beside it or later; never "the system prompt"
                 for m in owned + list(_THE_BOT.finditer(sentence)):

@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 
 from memagent.core.types import Turn
+from memagent.memory.extract_transcript import read_qa
 from memagent.memory.extractors import rules_with_context
 from memagent.memory.poison import check_instruction
 from memagent.memory.write_types import WriteConfig
@@ -92,6 +93,7 @@ def asks_something(text: str) -> bool:
     a note read as a request only gets the model's reply. In a pasted mail ("Pasting
     Lena's mail: … Please send the proposal by the 20th"), the mail's own requests are
     the customer's to the salesperson: only the words around it ask the assistant."""
+    text = read_qa(text)  # "Q: What's your budget? A: About 260k": the customer answered
     if (pasted := _PASTED.match(text)) is not None:
         return _asks(text[: pasted.end()]) or bool(_ASK_AFTER.search(text))
     return _asks(text)

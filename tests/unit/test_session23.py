@@ -334,3 +334,25 @@ def test_more_ways_a_rival_is_named(text: str) -> None:
 )
 def test_more_ways_a_pain_is_said(text: str) -> None:
     assert any(a.startswith("pain_point") for a, _, _ in _facts(text)), _facts(text)
+
+
+# Studio, session 23: a Q/A call note went to the model (14.9 s) and a mail's budget
+# correction left the old figure as the budget.
+
+
+def test_a_qa_call_note_asks_nothing_but_a_question_after_it_does() -> None:
+    from memagent.nodes.note_ack import asks_something
+
+    note = "Call notes. Q: What is the budget? A: About 90k EUR. Q: Who signs off? A: Their COO."
+    assert not asks_something(note)
+    assert asks_something(note + " What should I pitch first?")
+
+
+def test_a_budget_taken_back_in_a_pasted_mail_leaves_the_new_one() -> None:
+    mail = (
+        "Forwarding their mail:\nFrom: Rhys Morgan <rhys@example.com>\nSubject: budget\n\n"
+        "Hi Sam, budget is 180k - sorry, let me correct that: it's GBP 150,000, the 180 included "
+        "licences we already own.\n\nThanks,\nRhys Morgan"
+    )
+    budgets = [(c.value, c.content) for c in run_rules(mail) if c.attribute == "budget"]
+    assert [v for v, _ in budgets] == ["150000 GBP"], budgets
