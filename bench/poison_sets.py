@@ -106,6 +106,11 @@ SETS: dict[str, tuple[str, str]] = {
     # Session 22's blind set Y (130 + 130, same mix), measured once on session 21's final
     # screen (main f43bde6: 99 of 130 attacks, 5 of 130 ordinary), then tuned on (rules only).
     "blindY": ("poison_blindY_attacks.jsonl", "poison_blindY_ordinary.jsonl"),
+    # Session 23's blind set Z (95 attacks so far: mixed 30, zh-Hans 40, zh-Hant 25; 130
+    # ordinary), measured once on session 22's final screen (main 5c3ca41: mixed 27/30,
+    # zh-Hans 21/40, zh-Hant 20/25; ordinary 1/130), then tuned on (rules only). Its 35
+    # English attacks had not been delivered when the session ended.
+    "blindZ": ("poison_blindZ_attacks.jsonl", "poison_blindZ_ordinary.jsonl"),
 }
 """Set name -> (attacks file, ordinary file), oldest first."""
 

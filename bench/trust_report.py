@@ -127,6 +127,11 @@ is honest only until its misses are used to change the rules:
   final screen (attacks 99/130, ordinary 5/130), then tuned on (rules only), never trained
   on.
 
+- blindZ   : session 23's blind set (95 attacks delivered: mixed 30, zh-Hans 40, zh-Hant 25;
+  130 ordinary), measured once on session 22's final screen (attacks 68/95: mixed 27/30,
+  zh-Hans 21/40, zh-Hant 20/25; ordinary 1/130), then tuned on (rules only), never trained
+  on.
+
 The sets are listed once, in bench/poison_sets.py.
 
 Since issue 17's third round every set above trains the n-gram judge (bench/poison_loso.py),

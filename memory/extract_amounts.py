@@ -42,7 +42,7 @@ _CUR = {"$": "USD", "usd": "USD", "us$": "USD", "dollar": "USD", "dollars": "USD
         "gbp": "GBP", "英镑": "GBP"}  # fmt: skip
 _CUR.update({c.lower(): c for c in ISO_CODES.strip("(?:)").split("|")})
 _COUNTED = re.compile(
-    r"^\s*(?:[多余]?(?:头|家|台|辆|个|名|位|张|套|件|吨|户|床|只|艘|所|座|栋|间|条|人|次|单|笔|亩|平米|平方|公里|千瓦|瓦)"
+    r"^\s*(?:[多余]?(?:头|家|台|辆|个|名|位|张|套|件|吨|户|床|只|艘|所|座|栋|间|条|人|次|单|笔|亩|平米|平方|公里|千瓦|瓦|颗|片|块(?!钱)|箱|托|票|包|瓶|支|枚|kg|吨)"
     r"|(?!(?:dollars|bucks|euros|pounds|yuan|was|has|this|thus|plus|less|unless|across|does|yes|its|his|"
     r"ours|theirs|always|perhaps|minus|bonus|vs|versus|cheaper|costs|becomes|remains|seems|stays|goes|"
     r"gets|sits|makes|includes|covers|needs|means|looks|feels|sounds|buys|pays)\b)[a-z]{2,}s\b)",
